@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The xbulk command line: shared declarations of the command files.
+ */
+#ifndef XBULK_CLI_H
+#define XBULK_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "xbulk.h"
+
+/* Exit statuses (documented in man/xbulk.8). */
+enum {
+	XB_EXIT_OK = 0,
+	XB_EXIT_FAILURE = 1,	/* runtime failure */
+	XB_EXIT_USAGE = 2,	/* bad command line */
+	XB_EXIT_PIPE = 141,	/* stdout's reader went away (128 + SIGPIPE) */
+};
+
+/* Default records per ioctl, as xfs_io. */
+#define XB_DEFAULT_BATCH	4096
+
+/* Output buffer size: one write() per this many bytes. */
+#define XB_OUT_BUFSIZE		(1U << 20)
+
+/* --- parse.c: numbers on the command line ------------------------- */
+
+/**
+ * xb_parse_u64() - parse a plain decimal number no larger than @max
+ * Return: 0; -EINVAL if @s is empty or not all decimal digits (signs,
+ * spaces, hex prefixes and trailing junk are refused); -ERANGE if > @max.
+ */
+int xb_parse_u64(const char *s, uint64_t max, uint64_t *out);
+
+/* --- common.c: messages, opening the filesystem, output ----------- */
+
+/* "xbulk CMD: message" on stderr. */
+void xb_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Error for a bad number @arg of option @opt; returns XB_EXIT_USAGE. */
+int xb_bad_number(const char *cmd, const char *opt, const char *arg,
+		  int err, uint64_t max);
+
+/* A usage error with a hint to --help; returns XB_EXIT_USAGE. */
+int xb_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Parse -v's argument into an ABI; returns 0 or XB_EXIT_USAGE. */
+int xb_parse_abi(const char *cmd, const char *arg, enum xbulk_abi *abi);
+
+/*
+ * Process-wide set-up before any command: refuse setuid/setgid, put
+ * /dev/null on closed fds 0-2 (so no file we open lands there) and
+ * ignore SIGPIPE (a gone reader shows as EPIPE).  Returns 0 or
+ * XB_EXIT_FAILURE.
+ */
+int xb_process_init(void);
+
+/* The fd to write records to: 1, or -1 if stdout was closed at start. */
+int xb_stdout_fd(void);
+
+/* Open @path with messages; returns 0 or an exit status. */
+int xb_open_fs(const char *cmd, const char *path, enum xbulk_abi abi,
+	       struct xbulk_fs *fs);
+
+/*
+ * Report a failed ioctl of @what (e.g. "bulkstat") on @path and return
+ * the exit status; explains EPERM (CAP_SYS_ADMIN).
+ */
+int xb_ioctl_error(const char *cmd, const char *path, const char *what,
+		   int err);
+
+/* Report a failed write to stdout (quietly for EPIPE); exit status. */
+int xb_write_error(const char *cmd, int err);
+
+/* --- scan_cmd.c: the driver shared by bulkstat and inumbers ------- */
+
+struct xb_scan_cmd {
+	const char	*name;		/* "bulkstat" */
+	enum xbulk_kind	kind;
+	bool		has_quiet;	/* accepts -q */
+	const char	*help;		/* --help text */
+	size_t		rec_size;	/* bytes of a record */
+	size_t		text_max;	/* most text bytes of one record */
+	size_t		(*format)(char *dst, const void *rec);
+	/* -d: one line after each ioctl; returns bytes written */
+	size_t		(*debug_line)(char *dst, size_t room,
+				      const struct xfs_bulk_ireq *hdr);
+};
+
+int xb_scan_cmd_main(const struct xb_scan_cmd *cmd, int argc, char **argv);
+
+/* --- the commands ------------------------------------------------- */
+
+int xb_cmd_bulkstat(int argc, char **argv);
+int xb_cmd_inumbers(int argc, char **argv);
+int xb_cmd_bulkstat_single(int argc, char **argv);
+
+#endif /* XBULK_CLI_H */

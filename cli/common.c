@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What every command shares: messages on stderr, exit statuses, process
+ * set-up, opening the filesystem.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static bool stdout_closed;
+
+static void
+vmessage(const char *cmd, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "xbulk %s: ", cmd);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void
+xb_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(cmd, fmt, ap);
+	va_end(ap);
+}
+
+int
+xb_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(cmd, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Try 'xbulk %s --help'.\n", cmd);
+	return XB_EXIT_USAGE;
+}
+
+int
+xb_bad_number(const char *cmd, const char *opt, const char *arg, int err,
+	      uint64_t max)
+{
+	if (err == -ERANGE)
+		return xb_usage_error(cmd,
+			"%s: '%s' is out of range (largest is %llu)",
+			opt, arg, (unsigned long long)max);
+	if (!*arg)
+		return xb_usage_error(cmd, "%s: empty number", opt);
+	if (*arg == '-')
+		return xb_usage_error(cmd, "%s: '%s' is negative", opt, arg);
+	return xb_usage_error(cmd, "%s: '%s' is not a decimal number",
+			      opt, arg);
+}
+
+int
+xb_parse_abi(const char *cmd, const char *arg, enum xbulk_abi *abi)
+{
+	uint64_t v;
+	int err;
+
+	err = xb_parse_u64(arg, UINT32_MAX, &v);
+	if (err)
+		return xb_bad_number(cmd, "-v", arg, err, UINT32_MAX);
+	if (v != XBULK_ABI_V1 && v != XBULK_ABI_V5)
+		return xb_usage_error(cmd, "-v: version must be 1 or 5, not %s",
+				      arg);
+	*abi = (enum xbulk_abi)v;
+	return 0;
+}
+
+int
+xb_process_init(void)
+{
+	int fd;
+
+	if (getuid() != geteuid() || getgid() != getegid()) {
+		fprintf(stderr, "xbulk: refusing to run setuid or setgid\n");
+		return XB_EXIT_FAILURE;
+	}
+	for (fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		if (fd == 1)
+			stdout_closed = true;
+		if (open("/dev/null", fd ? O_WRONLY : O_RDONLY) != fd)
+			return XB_EXIT_FAILURE;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	return 0;
+}
+
+int
+xb_stdout_fd(void)
+{
+	return stdout_closed ? -1 : STDOUT_FILENO;
+}
+
+int
+xb_open_fs(const char *cmd, const char *path, enum xbulk_abi abi,
+	   struct xbulk_fs *fs)
+{
+	int err = xbulk_fs_open(fs, path, abi);
+
+	switch (err) {
+	case 0:
+		return 0;
+	case -EINVAL:
+		xb_error(cmd, "%s: not a regular file or directory", path);
+		break;
+	case -ENOTTY:
+		xb_error(cmd, "%s: not on an XFS filesystem", path);
+		break;
+	default:
+		xb_error(cmd, "%s: %s", path, strerror(-err));
+		break;
+	}
+	return XB_EXIT_FAILURE;
+}
+
+int
+xb_ioctl_error(const char *cmd, const char *path, const char *what, int err)
+{
+	if (err == -EPERM)
+		xb_error(cmd, "%s: %s: %s (needs CAP_SYS_ADMIN)", path, what,
+			 strerror(-err));
+	else
+		xb_error(cmd, "%s: %s: %s", path, what, strerror(-err));
+	return XB_EXIT_FAILURE;
+}
+
+int
+xb_write_error(const char *cmd, int err)
+{
+	if (err == -EPIPE)
+		return XB_EXIT_PIPE;
+	xb_error(cmd, "write to stdout: %s", strerror(-err));
+	return XB_EXIT_FAILURE;
+}

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The driver shared by "xbulk bulkstat" and "xbulk inumbers": the same
+ * options as xfs_io's commands, a scan of the range they name, each batch
+ * formatted into one large output buffer.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+struct scan_opts {
+	struct xbulk_scan	scan;
+	enum xbulk_abi		abi;
+	bool			debug;
+	bool			quiet;
+	const char		*path;
+};
+
+/* What a batch is formatted with, and where it goes. */
+struct emit {
+	const struct xb_scan_cmd	*cmd;
+	struct xbulk_out		out;
+	bool				debug;
+	bool				quiet;
+	int				write_err;
+};
+
+/* Longest -d line: six numbers of at most 20 digits and the labels. */
+#define DEBUG_LINE_MAX	256
+
+static int
+emit_batch(void *arg, const struct xfs_bulk_ireq *hdr, const void *recs,
+	   uint32_t nrecs)
+{
+	struct emit *e = arg;
+	const struct xb_scan_cmd *cmd = e->cmd;
+	const char *rec = recs;
+	char *p;
+	uint32_t i;
+
+	if (e->debug) {
+		p = xbulk_out_room(&e->out, DEBUG_LINE_MAX, &e->write_err);
+		if (!p)
+			return e->write_err;
+		e->out.len += cmd->debug_line(p, DEBUG_LINE_MAX, hdr);
+	}
+	if (e->quiet)
+		return 0;
+	for (i = 0; i < nrecs; i++, rec += cmd->rec_size) {
+		p = xbulk_out_room(&e->out, cmd->text_max, &e->write_err);
+		if (!p)
+			return e->write_err;
+		e->out.len += cmd->format(p, rec);
+	}
+	return 0;
+}
+
+/* Parse a number option into @out; returns 0 or XB_EXIT_USAGE. */
+static int
+number_opt(const char *cmd, char opt, const char *arg, uint64_t max,
+	   uint64_t *out)
+{
+	char name[3] = { '-', opt, 0 };
+	int err = xb_parse_u64(arg, max, out);
+
+	return err ? xb_bad_number(cmd, name, arg, err, max) : 0;
+}
+
+/* Returns -1 to go on with the scan, else the exit status. */
+static int
+parse_opts(const struct xb_scan_cmd *cmd, int argc, char **argv,
+	   struct scan_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t v;
+	int c, ret;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":a:de:hn:qs:v:", longopts,
+				NULL)) != -1) {
+		ret = 0;
+		switch (c) {
+		case 'a':
+			ret = number_opt(cmd->name, 'a', optarg, UINT32_MAX,
+					 &v);
+			o->scan.has_agno = true;
+			o->scan.agno = (uint32_t)v;
+			break;
+		case 'd':
+			o->debug = true;
+			break;
+		case 'e':
+			ret = number_opt(cmd->name, 'e', optarg, UINT64_MAX,
+					 &o->scan.endino);
+			break;
+		case 'h':
+			fputs(cmd->help, stdout);
+			return XB_EXIT_OK;
+		case 'n':
+			ret = number_opt(cmd->name, 'n', optarg, UINT32_MAX,
+					 &v);
+			if (!ret && v == 0)
+				ret = xb_usage_error(cmd->name,
+					"-n: batch size must be at least 1");
+			o->scan.batch = (uint32_t)v;
+			break;
+		case 'q':
+			if (!cmd->has_quiet)
+				goto unknown;
+			o->quiet = true;
+			break;
+		case 's':
+			ret = number_opt(cmd->name, 's', optarg, UINT64_MAX,
+					 &o->scan.startino);
+			break;
+		case 'v':
+			ret = xb_parse_abi(cmd->name, optarg, &o->abi);
+			break;
+		case ':':
+			return xb_usage_error(cmd->name,
+				"option '%s' needs a value", argv[optind - 1]);
+		default:
+unknown:
+			return xb_usage_error(cmd->name, "unknown option '%s'",
+					      argv[optind - 1]);
+		}
+		if (ret)
+			return ret;
+	}
+	if (optind >= argc)
+		return xb_usage_error(cmd->name, "missing PATH");
+	if (optind + 1 < argc)
+		return xb_usage_error(cmd->name, "unexpected argument '%s'",
+				      argv[optind + 1]);
+	o->path = argv[optind];
+	return -1;
+}
+
+/* Run the scan and report; returns the exit status. */
+static int
+run_scan(const struct xb_scan_cmd *cmd, struct scan_opts *o,
+	 struct xbulk_fs *fs)
+{
+	struct emit e = { .cmd = cmd, .debug = o->debug, .quiet = o->quiet };
+	int ret, flushed;
+
+	if (xbulk_out_init(&e.out, xb_stdout_fd(), XB_OUT_BUFSIZE)) {
+		xb_error(cmd->name, "%s", strerror(ENOMEM));
+		return XB_EXIT_FAILURE;
+	}
+	o->scan.batch_fn = emit_batch;
+	o->scan.arg = &e;
+	ret = xbulk_scan_run(fs, &o->scan);
+	/* Records before a failed ioctl are whole and valid: emit them. */
+	flushed = e.write_err ? e.write_err : xbulk_out_flush(&e.out);
+	xbulk_out_free(&e.out);
+	if (flushed)
+		return xb_write_error(cmd->name, flushed);
+	if (ret == -ENOMEM) {
+		xb_error(cmd->name, "cannot allocate a batch of %u records",
+			 o->scan.batch);
+		return XB_EXIT_FAILURE;
+	}
+	if (ret)
+		return xb_ioctl_error(cmd->name, o->path, cmd->name, ret);
+	return XB_EXIT_OK;
+}
+
+int
+xb_scan_cmd_main(const struct xb_scan_cmd *cmd, int argc, char **argv)
+{
+	struct scan_opts o = {
+		.scan = {
+			.kind = cmd->kind,
+			.endino = UINT64_MAX,
+			.batch = XB_DEFAULT_BATCH,
+		},
+	};
+	struct xbulk_fs fs;
+	int ret;
+
+	ret = parse_opts(cmd, argc, argv, &o);
+	if (ret >= 0)
+		return ret;
+	ret = xb_open_fs(cmd->name, o.path, o.abi, &fs);
+	if (ret)
+		return ret;
+	if (o.scan.has_agno && o.scan.agno >= fs.geom.agcount) {
+		ret = xb_usage_error(cmd->name,
+			"-a: AG %u does not exist (%s has %u AGs)",
+			o.scan.agno, o.path, fs.geom.agcount);
+	} else {
+		ret = run_scan(cmd, &o, &fs);
+	}
+	xbulk_fs_close(&fs);
+	return ret;
+}

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libxbulk: walk every inode of a mounted XFS filesystem through the
+ * kernel's bulk ioctls (bulkstat, inumbers) and format the records.
+ *
+ * One record type flows through the library: the kernel's v5
+ * struct xfs_bulkstat and struct xfs_inumbers from <xfs/xfs.h>.  Results
+ * of the v1 ioctls are converted into them once, in lib/ioctl.c.
+ *
+ * Every function that can fail returns 0 or a negative errno; nothing in
+ * the library prints.
+ */
+#ifndef XBULK_H
+#define XBULK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <xfs/xfs.h>
+
+/* Added by kernel 6.13, newer than Debian's 6.1 header. */
+#ifndef XFS_BULK_IREQ_METADIR
+#define XFS_BULK_IREQ_METADIR	(1U << 3)
+#endif
+
+#define XBULK_VERSION_STRING	"0.1.0"
+
+/* Inodes per inode chunk (one inobt record, one inumbers record). */
+#define XBULK_INODES_PER_CHUNK	64
+
+/* ------------------------------------------------------------------ */
+/* Filesystem handle (lib/fs.c)                                        */
+/* ------------------------------------------------------------------ */
+
+/* Which generation of the bulk ioctls a handle uses. */
+enum xbulk_abi {
+	XBULK_ABI_AUTO = 0,	/* v5, falling back to v1 on ENOTTY/EOPNOTSUPP */
+	XBULK_ABI_V1 = 1,	/* XFS_IOC_FSBULKSTAT, _SINGLE, FSINUMBERS */
+	XBULK_ABI_V5 = 5,	/* XFS_IOC_BULKSTAT, XFS_IOC_INUMBERS */
+};
+
+struct xbulk_fs {
+	int			fd;		/* read-only fd on the fs */
+	struct xfs_fsop_geom	geom;		/* XFS_IOC_FSGEOMETRY */
+	unsigned int		blocklog;	/* log2(block size) */
+	unsigned int		agino_log;	/* bits of agino in an ino */
+	/*
+	 * ABI in use.  AUTO until the first call settles it; the fallback
+	 * may flip it to V1 at run time (atomically: threads share it).
+	 */
+	int			abi;
+	bool			abi_forced;	/* caller chose; never fall back */
+	/* Header flags newer kernels want (XFS_BULK_IREQ_NREXT64) */
+	uint32_t		extra_flags;
+};
+
+/**
+ * xbulk_fs_open() - open a mounted XFS filesystem for bulk scanning
+ * @fs:   handle to fill
+ * @path: any regular file or directory on the filesystem
+ * @abi:  XBULK_ABI_AUTO, _V1 or _V5 (the latter two are forced)
+ *
+ * Opens @path read-only, checks with statfs() that it is XFS and reads the
+ * geometry.  No capability is needed for this; the scans need
+ * CAP_SYS_ADMIN.
+ *
+ * Return: 0, -ENOENT/-EACCES/... from open(), -EINVAL if @path is neither a
+ * regular file nor a directory, -ENOTTY if it is not on XFS, or the
+ * negative errno of XFS_IOC_FSGEOMETRY.
+ */
+int xbulk_fs_open(struct xbulk_fs *fs, const char *path, enum xbulk_abi abi);
+
+/** xbulk_fs_close() - close the handle's fd.  Safe on a closed handle. */
+void xbulk_fs_close(struct xbulk_fs *fs);
+
+/** xbulk_ino_to_agno() - AG number of inode @ino (libfrog cvt_ino_to_agno) */
+static inline uint32_t
+xbulk_ino_to_agno(const struct xbulk_fs *fs, uint64_t ino)
+{
+	return (uint32_t)(ino >> fs->agino_log);
+}
+
+/** xbulk_agino_to_ino() - inode number of @agino in AG @agno */
+static inline uint64_t
+xbulk_agino_to_ino(const struct xbulk_fs *fs, uint32_t agno, uint32_t agino)
+{
+	return ((uint64_t)agno << fs->agino_log) | agino;
+}
+
+/* ------------------------------------------------------------------ */
+/* Bulk ioctls with the v5/v1 fallback (lib/ioctl.c)                   */
+/* ------------------------------------------------------------------ */
+
+/**
+ * xbulk_bulkstat_req_alloc() - allocate a bulkstat request for @icount
+ * records (XFS_BULKSTAT_REQ_SIZE(@icount) bytes, zeroed), header set to
+ * start at inode @startino.
+ *
+ * Return: the request (free() it), or NULL with errno ENOMEM.
+ */
+struct xfs_bulkstat_req *xbulk_bulkstat_req_alloc(uint32_t icount,
+						  uint64_t startino);
+
+/** xbulk_inumbers_req_alloc() - the same for an inumbers request. */
+struct xfs_inumbers_req *xbulk_inumbers_req_alloc(uint32_t icount,
+						  uint64_t startino);
+
+/**
+ * xbulk_bulkstat() - one XFS_IOC_BULKSTAT call (or its v1 emulation)
+ * @fs:  handle
+ * @req: request; in: hdr.ino (first inode to consider, inclusive),
+ *       hdr.icount, hdr.flags (XFS_BULK_IREQ_AGNO with hdr.agno);
+ *       out: hdr.ocount records, hdr.ino = next inode to ask for.
+ *
+ * Adds XFS_BULK_IREQ_NREXT64 when the geometry has large extent counters
+ * (and drops it for good if the kernel rejects it with EINVAL).  v1
+ * results are converted to struct xfs_bulkstat in place, with the same
+ * cursor semantics as xfsprogs' libfrog emulation, so that xfs_io's -d
+ * output can be reproduced.  hdr.ocount == 0 is the only end of scan.
+ *
+ * Return: 0; -EPERM without CAP_SYS_ADMIN; -EINVAL for a bad header
+ * (AG out of range, ino in an earlier AG than hdr.agno); -EUCLEAN,
+ * -EBADMSG or -EIO for a corrupt inode (the kernel returns the records
+ * before it first, then fails on the next call); -EIO after a shutdown.
+ */
+int xbulk_bulkstat(struct xbulk_fs *fs, struct xfs_bulkstat_req *req);
+
+/**
+ * xbulk_inumbers() - one XFS_IOC_INUMBERS call (or XFS_IOC_FSINUMBERS):
+ * one struct xfs_inumbers per allocated inode chunk; same cursor and
+ * errors as xbulk_bulkstat().
+ */
+int xbulk_inumbers(struct xbulk_fs *fs, struct xfs_inumbers_req *req);
+
+/**
+ * xbulk_bulkstat_single() - stat exactly inode @ino
+ * @ino:   inode number, or XFS_BULK_IREQ_SPECIAL_ROOT with @flags
+ *         XFS_BULK_IREQ_SPECIAL
+ * @flags: 0 or XFS_BULK_IREQ_SPECIAL
+ * @bs:    result
+ *
+ * v5: a BULKSTAT of one record, which returns the next allocated inode at
+ * or after @ino; unlike xfs_io, a record for another inode is reported as
+ * -ENOENT.  v1: XFS_IOC_FSBULKSTAT_SINGLE (exact lookup; the kernel
+ * answers EINVAL for a free or internal inode, passed on as -ENOENT).
+ *
+ * Return: 0, -ENOENT (@ino is not an allocated, user-visible inode),
+ * -EOPNOTSUPP (special inode asked of the v1 ABI), or as xbulk_bulkstat().
+ */
+int xbulk_bulkstat_single(struct xbulk_fs *fs, uint64_t ino, uint32_t flags,
+			  struct xfs_bulkstat *bs);
+
+/* ------------------------------------------------------------------ */
+/* v1 -> v5 record conversion (lib/convert.c)                          */
+/* ------------------------------------------------------------------ */
+
+/**
+ * xbulk_bstat_to_bulkstat() - convert a v1 record to v5, as libfrog does
+ * @blocklog: log2 of the fs block size (v1 extent size hints are bytes,
+ *            v5 ones blocks)
+ *
+ * Fields v1 lacks are 0 (btime); bs_version is 1; v1's extent count goes
+ * to bs_extents64 (bs_extents stays 0), as xfsprogs 6.1 does.  @bs may
+ * not overlap @bs1.
+ */
+void xbulk_bstat_to_bulkstat(struct xfs_bulkstat *bs,
+			     const struct xfs_bstat *bs1,
+			     unsigned int blocklog);
+
+/** xbulk_inogrp_to_inumbers() - convert a v1 inode group (xi_version 1) */
+void xbulk_inogrp_to_inumbers(struct xfs_inumbers *xi,
+			      const struct xfs_inogrp *ig);
+
+/* ------------------------------------------------------------------ */
+/* Text formatter, xfs_io 6.1 byte for byte (lib/format_text.c)        */
+/* ------------------------------------------------------------------ */
+
+/* Most bytes one bulkstat record can take as text (all fields at max). */
+#define XBULK_BULKSTAT_TEXT_MAX	1024
+/* Most bytes one inumbers record can take as text. */
+#define XBULK_INUMBERS_TEXT_MAX	128
+
+/**
+ * xbulk_format_bulkstat_text() - xfs_io's dump_bulkstat() of one record
+ * @dst: at least XBULK_BULKSTAT_TEXT_MAX bytes; not NUL-terminated
+ *
+ * Return: bytes written.
+ */
+size_t xbulk_format_bulkstat_text(char *dst, const struct xfs_bulkstat *bs);
+
+/** xbulk_format_inumbers_text() - xfs_io's dump_inumbers() of one record */
+size_t xbulk_format_inumbers_text(char *dst, const struct xfs_inumbers *xi);
+
+/* ------------------------------------------------------------------ */
+/* Output buffer (lib/outbuf.c)                                        */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A byte buffer that is written to a file descriptor with one write()
+ * per fill.  Formatters append into it; it is flushed when the room left
+ * is less than a record can take.
+ */
+struct xbulk_out {
+	char	*buf;
+	size_t	len;	/* bytes held */
+	size_t	cap;	/* bytes allocated */
+	int	fd;	/* where flush writes */
+};
+
+/**
+ * xbulk_out_init() - allocate @cap bytes of buffer writing to @fd
+ * Return: 0 or -ENOMEM.
+ */
+int xbulk_out_init(struct xbulk_out *out, int fd, size_t cap);
+
+/** xbulk_out_free() - release the buffer (without flushing). */
+void xbulk_out_free(struct xbulk_out *out);
+
+/**
+ * xbulk_out_flush() - write all held bytes to the fd (retrying short
+ * writes and EINTR) and empty the buffer.
+ * Return: 0; -EPIPE if the reader went away; -ENOSPC, -EIO, -EBADF...
+ */
+int xbulk_out_flush(struct xbulk_out *out);
+
+/**
+ * xbulk_out_room() - make room for @need bytes, flushing if needed
+ * Return: where to append (then add the bytes used to out->len), or NULL
+ * with the flush error in *@err.
+ */
+static inline char *
+xbulk_out_room(struct xbulk_out *out, size_t need, int *err)
+{
+	if (out->cap - out->len < need) {
+		*err = xbulk_out_flush(out);
+		if (*err)
+			return NULL;
+	}
+	return out->buf + out->len;
+}
+
+/* ------------------------------------------------------------------ */
+/* Scan engine (lib/scan.c)                                            */
+/* ------------------------------------------------------------------ */
+
+enum xbulk_kind {
+	XBULK_KIND_BULKSTAT,
+	XBULK_KIND_INUMBERS,
+};
+
+/*
+ * Called after every ioctl of a scan, the last empty one included.
+ * @hdr:    the request header as the kernel left it (cursor, ocount)
+ * @recs:   struct xfs_bulkstat[] or struct xfs_inumbers[]
+ * @nrecs:  records to emit: hdr->ocount less those past the scan's endino
+ * Return 0 to go on, or a negative errno to stop the scan with it.
+ */
+typedef int (*xbulk_batch_fn)(void *arg, const struct xfs_bulk_ireq *hdr,
+			      const void *recs, uint32_t nrecs);
+
+struct xbulk_scan {
+	enum xbulk_kind	kind;
+	uint64_t	startino;	/* first inode (inclusive) */
+	uint64_t	endino;		/* last inode (inclusive); UINT64_MAX */
+	bool		has_agno;	/* only AG @agno */
+	uint32_t	agno;
+	uint32_t	batch;		/* records per ioctl (icount), >= 1 */
+	xbulk_batch_fn	batch_fn;
+	void		*arg;
+};
+
+/**
+ * xbulk_scan_run() - walk the scan's inode range in order, one thread
+ *
+ * Issues bulkstat or inumbers calls of @scan->batch records from startino
+ * until the kernel returns no records or the cursor passes endino (no call
+ * is issued past endino, unlike xfs_io), calling batch_fn after each.
+ *
+ * Return: 0, the first negative errno of an ioctl, or batch_fn's.
+ */
+int xbulk_scan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan);
+
+#endif /* XBULK_H */

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Thin wrappers around the bulk ioctls, with the v5 -> v1 fallback in one
+ * place.  The v1 emulation follows xfsprogs' libfrog (bulkstat.c) exactly,
+ * cursor quirks included, so that xfs_io's -d lines can be reproduced:
+ * the v1 ioctls take the *last* inode seen (lastip), so the cursor is
+ * decremented before the call, the kernel writes its own lastip back, and
+ * the cursor is then moved past the last record kept.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "xbulk.h"
+
+_Static_assert(sizeof(struct xfs_bstat) <= sizeof(struct xfs_bulkstat),
+	       "v1 records must fit in place of v5 ones");
+_Static_assert(sizeof(struct xfs_inogrp) <= sizeof(struct xfs_inumbers),
+	       "v1 inode groups must fit in place of v5 ones");
+
+struct xfs_bulkstat_req *
+xbulk_bulkstat_req_alloc(uint32_t icount, uint64_t startino)
+{
+	struct xfs_bulkstat_req *req;
+
+	req = calloc(1, XFS_BULKSTAT_REQ_SIZE((size_t)icount));
+	if (req) {
+		req->hdr.icount = icount;
+		req->hdr.ino = startino;
+	}
+	return req;
+}
+
+struct xfs_inumbers_req *
+xbulk_inumbers_req_alloc(uint32_t icount, uint64_t startino)
+{
+	struct xfs_inumbers_req *req;
+
+	req = calloc(1, XFS_INUMBERS_REQ_SIZE((size_t)icount));
+	if (req) {
+		req->hdr.icount = icount;
+		req->hdr.ino = startino;
+	}
+	return req;
+}
+
+/* The kernel has no v5 bulk ioctls (before Linux 5.3). */
+static bool
+lacks_v5(int err)
+{
+	return err == -ENOTTY || err == -EOPNOTSUPP;
+}
+
+static int
+abi_get(const struct xbulk_fs *fs)
+{
+	return __atomic_load_n(&fs->abi, __ATOMIC_RELAXED);
+}
+
+/*
+ * Issue a v5 ioctl with the newer header flags (@extra) added; if the
+ * kernel rejects them with EINVAL and succeeds without them, drop them
+ * from the handle for good.
+ */
+static int
+ioctl_v5(struct xbulk_fs *fs, unsigned long cmd, struct xfs_bulk_ireq *hdr,
+	 uint32_t extra)
+{
+	uint32_t flags = hdr->flags & ~extra;
+
+	hdr->flags = flags | extra;
+	if (ioctl(fs->fd, cmd, hdr) == 0)
+		return 0;
+	if (errno != EINVAL || !extra)
+		return -errno;
+	hdr->flags = flags;
+	if (ioctl(fs->fd, cmd, hdr))
+		return -errno;
+	__atomic_and_fetch(&fs->extra_flags, ~extra, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/*
+ * Try the v5 ioctl unless the handle is on v1.  Return 1 when the caller
+ * must use v1 instead, else the ioctl's result.
+ */
+static int
+try_v5(struct xbulk_fs *fs, unsigned long cmd, struct xfs_bulk_ireq *hdr,
+       uint32_t extra)
+{
+	int abi = abi_get(fs);
+	int ret;
+
+	if (abi == XBULK_ABI_V1)
+		return 1;
+	ret = ioctl_v5(fs, cmd, hdr, extra);
+	if (abi == XBULK_ABI_AUTO) {
+		if (lacks_v5(ret)) {
+			__atomic_store_n(&fs->abi, XBULK_ABI_V1,
+					 __ATOMIC_RELAXED);
+			return 1;
+		}
+		if (ret == 0)
+			__atomic_store_n(&fs->abi, XBULK_ABI_V5,
+					 __ATOMIC_RELAXED);
+	}
+	return ret;
+}
+
+/*
+ * libfrog's xfrog_bulk_req_v1_setup(): turn the v5 header into a v1
+ * lastip.  Return 0 to call the kernel, 1 for "no records" without a
+ * call, or -EINVAL.
+ */
+static int
+v1_setup(const struct xbulk_fs *fs, struct xfs_bulk_ireq *hdr)
+{
+	if (hdr->flags & XFS_BULK_IREQ_AGNO) {
+		uint32_t agno = xbulk_ino_to_agno(fs, hdr->ino);
+
+		if (hdr->ino == 0)
+			hdr->ino = xbulk_agino_to_ino(fs, hdr->agno, 0);
+		else if (agno < hdr->agno)
+			return -EINVAL;
+		else if (agno > hdr->agno)
+			goto no_records;
+	}
+	if (xbulk_ino_to_agno(fs, hdr->ino) > fs->geom.agcount)
+		goto no_records;
+	if (hdr->ino)
+		hdr->ino--;
+	return 0;
+no_records:
+	hdr->ocount = 0;
+	return 1;
+}
+
+/*
+ * Records of a v1 batch to keep: with XFS_BULK_IREQ_AGNO, those before
+ * the first one of another AG.  Moves the cursor past the last kept one
+ * (by @adj: 1 for inodes, 64 for inode chunks).
+ */
+static uint32_t
+v1_keep(const struct xbulk_fs *fs, struct xfs_bulk_ireq *hdr,
+	const void *first_ino, size_t stride, uint64_t adj)
+{
+	uint32_t i;
+
+	for (i = 0; i < hdr->ocount; i++) {
+		uint64_t ino = *(const __u64 *)((const char *)first_ino +
+						i * stride);
+
+		if ((hdr->flags & XFS_BULK_IREQ_AGNO) &&
+		    xbulk_ino_to_agno(fs, ino) != hdr->agno)
+			break;
+		hdr->ino = ino + adj;
+	}
+	hdr->ocount = i;
+	return i;
+}
+
+static int
+v1_call(struct xbulk_fs *fs, unsigned long cmd, struct xfs_bulk_ireq *hdr,
+	void *ubuffer)
+{
+	struct xfs_fsop_bulkreq breq = {
+		.lastip = (__u64 *)&hdr->ino,
+		.icount = (__s32)hdr->icount,
+		.ubuffer = ubuffer,
+		.ocount = (__s32 *)&hdr->ocount,
+	};
+	int ret;
+
+	ret = v1_setup(fs, hdr);
+	if (ret)
+		return ret < 0 ? ret : 0;
+	if (ioctl(fs->fd, cmd, &breq))
+		return -errno;
+	return 1;
+}
+
+static int
+bulkstat_v1(struct xbulk_fs *fs, struct xfs_bulkstat_req *req)
+{
+	struct xfs_bstat *v1 = (struct xfs_bstat *)req->bulkstat;
+	uint32_t n;
+	int ret;
+
+	ret = v1_call(fs, XFS_IOC_FSBULKSTAT, &req->hdr, v1);
+	if (ret <= 0)
+		return ret;
+	n = v1_keep(fs, &req->hdr, &v1->bs_ino, sizeof(*v1), 1);
+	/* Backwards: record i in v5 only overlaps v1 records >= i. */
+	while (n-- > 0) {
+		struct xfs_bstat bs1 = v1[n];
+
+		xbulk_bstat_to_bulkstat(&req->bulkstat[n], &bs1, fs->blocklog);
+	}
+	return 0;
+}
+
+int
+xbulk_bulkstat(struct xbulk_fs *fs, struct xfs_bulkstat_req *req)
+{
+	uint32_t extra = __atomic_load_n(&fs->extra_flags, __ATOMIC_RELAXED);
+	int ret;
+
+	ret = try_v5(fs, XFS_IOC_BULKSTAT, &req->hdr, extra);
+	if (ret != 1)
+		return ret;
+	return bulkstat_v1(fs, req);
+}
+
+static int
+inumbers_v1(struct xbulk_fs *fs, struct xfs_inumbers_req *req)
+{
+	struct xfs_inogrp *v1 = (struct xfs_inogrp *)req->inumbers;
+	uint32_t n;
+	int ret;
+
+	ret = v1_call(fs, XFS_IOC_FSINUMBERS, &req->hdr, v1);
+	if (ret <= 0)
+		return ret;
+	n = v1_keep(fs, &req->hdr, &v1->xi_startino, sizeof(*v1),
+		    XBULK_INODES_PER_CHUNK);
+	while (n-- > 0) {
+		struct xfs_inogrp ig = v1[n];
+
+		xbulk_inogrp_to_inumbers(&req->inumbers[n], &ig);
+	}
+	return 0;
+}
+
+int
+xbulk_inumbers(struct xbulk_fs *fs, struct xfs_inumbers_req *req)
+{
+	int ret;
+
+	ret = try_v5(fs, XFS_IOC_INUMBERS, &req->hdr, 0);
+	if (ret != 1)
+		return ret;
+	return inumbers_v1(fs, req);
+}
+
+static int
+bulkstat_single_v1(struct xbulk_fs *fs, uint64_t ino, uint32_t flags,
+		   struct xfs_bulkstat *bs)
+{
+	struct xfs_bstat bs1;
+	__u64 lastino = ino;
+	struct xfs_fsop_bulkreq breq = {
+		.lastip = &lastino,
+		.icount = 1,
+		.ubuffer = &bs1,
+	};
+
+	if (flags)
+		return -EOPNOTSUPP;
+	if (ioctl(fs->fd, XFS_IOC_FSBULKSTAT_SINGLE, &breq))
+		return errno == EINVAL ? -ENOENT : -errno;
+	xbulk_bstat_to_bulkstat(bs, &bs1, fs->blocklog);
+	return 0;
+}
+
+int
+xbulk_bulkstat_single(struct xbulk_fs *fs, uint64_t ino, uint32_t flags,
+		      struct xfs_bulkstat *bs)
+{
+	struct {
+		struct xfs_bulk_ireq	hdr;
+		struct xfs_bulkstat	rec;
+	} req = {
+		.hdr = { .ino = ino, .flags = flags, .icount = 1 },
+	};
+	uint32_t extra = __atomic_load_n(&fs->extra_flags, __ATOMIC_RELAXED);
+	int ret;
+
+	_Static_assert(offsetof(struct xfs_bulkstat_req, bulkstat) ==
+		       sizeof(struct xfs_bulk_ireq), "request layout");
+	ret = try_v5(fs, XFS_IOC_BULKSTAT, &req.hdr, extra);
+	if (ret == 1)
+		return bulkstat_single_v1(fs, ino, flags, bs);
+	if (ret)
+		return ret;
+	if (req.hdr.ocount == 0 ||
+	    (!(flags & XFS_BULK_IREQ_SPECIAL) && req.rec.bs_ino != ino))
+		return -ENOENT;
+	*bs = req.rec;
+	return 0;
+}
