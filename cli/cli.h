@@ -21,8 +21,8 @@ enum {
 /* Default records per ioctl, as xfs_io. */
 #define XB_DEFAULT_BATCH	4096
 
-/* Output buffer size: one write() per this many bytes. */
-#define XB_OUT_BUFSIZE		(1U << 20)
+/* Most threads -j takes. */
+#define XB_MAX_THREADS		1024
 
 /* --- parse.c: numbers on the command line ------------------------- */
 
@@ -60,6 +60,9 @@ int xb_process_init(void);
 
 /* The fd to write records to: 1, or -1 if stdout was closed at start. */
 int xb_stdout_fd(void);
+
+/* Online CPUs (the default -j), at least 1, at most XB_MAX_THREADS. */
+unsigned int xb_online_cpus(void);
 
 /* Open @path with messages; returns 0 or an exit status. */
 int xb_open_fs(const char *cmd, const char *path, enum xbulk_abi abi,

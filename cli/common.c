@@ -145,3 +145,13 @@ xb_write_error(const char *cmd, int err)
 	xb_error(cmd, "write to stdout: %s", strerror(-err));
 	return XB_EXIT_FAILURE;
 }
+
+unsigned int
+xb_online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n < 1)
+		return 1;
+	return n > XB_MAX_THREADS ? XB_MAX_THREADS : (unsigned int)n;
+}

@@ -19,41 +19,40 @@ struct scan_opts {
 	const char		*path;
 };
 
-/* What a batch is formatted with, and where it goes. */
+/* What a batch is formatted with (shared by all workers, read-only). */
 struct emit {
 	const struct xb_scan_cmd	*cmd;
-	struct xbulk_out		out;
 	bool				debug;
 	bool				quiet;
-	int				write_err;
 };
 
 /* Longest -d line: six numbers of at most 20 digits and the labels. */
 #define DEBUG_LINE_MAX	256
 
 static int
-emit_batch(void *arg, const struct xfs_bulk_ireq *hdr, const void *recs,
-	   uint32_t nrecs)
+emit_batch(void *arg, struct xbulk_out *out, const struct xfs_bulk_ireq *hdr,
+	   const void *recs, uint32_t nrecs)
 {
-	struct emit *e = arg;
+	const struct emit *e = arg;
 	const struct xb_scan_cmd *cmd = e->cmd;
 	const char *rec = recs;
-	char *p;
 	uint32_t i;
+	char *p;
+	int err;
 
 	if (e->debug) {
-		p = xbulk_out_room(&e->out, DEBUG_LINE_MAX, &e->write_err);
+		p = xbulk_out_room(out, DEBUG_LINE_MAX, &err);
 		if (!p)
-			return e->write_err;
-		e->out.len += cmd->debug_line(p, DEBUG_LINE_MAX, hdr);
+			return err;
+		out->len += cmd->debug_line(p, DEBUG_LINE_MAX, hdr);
 	}
 	if (e->quiet)
 		return 0;
 	for (i = 0; i < nrecs; i++, rec += cmd->rec_size) {
-		p = xbulk_out_room(&e->out, cmd->text_max, &e->write_err);
+		p = xbulk_out_room(out, cmd->text_max, &err);
 		if (!p)
-			return e->write_err;
-		e->out.len += cmd->format(p, rec);
+			return err;
+		out->len += cmd->format(p, rec);
 	}
 	return 0;
 }
@@ -83,7 +82,7 @@ parse_opts(const struct xb_scan_cmd *cmd, int argc, char **argv,
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":a:de:hn:qs:v:", longopts,
+	while ((c = getopt_long(argc, argv, ":a:de:hj:n:qs:v:", longopts,
 				NULL)) != -1) {
 		ret = 0;
 		switch (c) {
@@ -103,6 +102,14 @@ parse_opts(const struct xb_scan_cmd *cmd, int argc, char **argv,
 		case 'h':
 			fputs(cmd->help, stdout);
 			return XB_EXIT_OK;
+		case 'j':
+			ret = number_opt(cmd->name, 'j', optarg,
+					 XB_MAX_THREADS, &v);
+			if (!ret && v == 0)
+				ret = xb_usage_error(cmd->name,
+					"-j: at least 1 thread is needed");
+			o->scan.threads = (unsigned int)v;
+			break;
 		case 'n':
 			ret = number_opt(cmd->name, 'n', optarg, UINT32_MAX,
 					 &v);
@@ -149,28 +156,27 @@ run_scan(const struct xb_scan_cmd *cmd, struct scan_opts *o,
 	 struct xbulk_fs *fs)
 {
 	struct emit e = { .cmd = cmd, .debug = o->debug, .quiet = o->quiet };
-	int ret, flushed;
+	struct xbulk_scan_result res;
 
-	if (xbulk_out_init(&e.out, xb_stdout_fd(), XB_OUT_BUFSIZE)) {
-		xb_error(cmd->name, "%s", strerror(ENOMEM));
-		return XB_EXIT_FAILURE;
-	}
+	/* -d shows xfs_io's sequence of ioctls: that is the serial scan. */
+	if (o->debug)
+		o->scan.threads = 1;
+	o->scan.out_fd = xb_stdout_fd();
 	o->scan.batch_fn = emit_batch;
 	o->scan.arg = &e;
-	ret = xbulk_scan_run(fs, &o->scan);
-	/* Records before a failed ioctl are whole and valid: emit them. */
-	flushed = e.write_err ? e.write_err : xbulk_out_flush(&e.out);
-	xbulk_out_free(&e.out);
-	if (flushed)
-		return xb_write_error(cmd->name, flushed);
-	if (ret == -ENOMEM) {
-		xb_error(cmd->name, "cannot allocate a batch of %u records",
-			 o->scan.batch);
+	xbulk_scan_run(fs, &o->scan, &res);
+	switch (res.fail) {
+	case XBULK_SCAN_OK:
+		return XB_EXIT_OK;
+	case XBULK_SCAN_FAIL_OUTPUT:
+		return xb_write_error(cmd->name, res.err);
+	case XBULK_SCAN_FAIL_SETUP:
+		xb_error(cmd->name, "cannot set up the scan (batch of %u records, %u threads): %s",
+			 o->scan.batch, o->scan.threads, strerror(-res.err));
 		return XB_EXIT_FAILURE;
+	default:
+		return xb_ioctl_error(cmd->name, o->path, cmd->name, res.err);
 	}
-	if (ret)
-		return xb_ioctl_error(cmd->name, o->path, cmd->name, ret);
-	return XB_EXIT_OK;
 }
 
 int
@@ -181,6 +187,7 @@ xb_scan_cmd_main(const struct xb_scan_cmd *cmd, int argc, char **argv)
 			.kind = cmd->kind,
 			.endino = UINT64_MAX,
 			.batch = XB_DEFAULT_BATCH,
+			.threads = xb_online_cpus(),
 		},
 	};
 	struct xbulk_fs fs;

@@ -113,7 +113,9 @@ struct xfs_inumbers_req *xbulk_inumbers_req_alloc(uint32_t icount,
  *       out: hdr.ocount records, hdr.ino = next inode to ask for.
  *
  * Adds XFS_BULK_IREQ_NREXT64 when the geometry has large extent counters
- * (and drops it for good if the kernel rejects it with EINVAL).  v1
+ * (and drops it for good if the kernel rejects it with EINVAL).  The data
+ * fork extent count is always in bs_extents64, bs_extents is 0 (as
+ * xfsprogs 6.1 presents it, whichever ioctl and flag gave it).  v1
  * results are converted to struct xfs_bulkstat in place, with the same
  * cursor semantics as xfsprogs' libfrog emulation, so that xfs_io's -d
  * output can be reproduced.  hdr.ocount == 0 is the only end of scan.
@@ -196,15 +198,18 @@ size_t xbulk_format_inumbers_text(char *dst, const struct xfs_inumbers *xi);
 /* ------------------------------------------------------------------ */
 
 /*
- * A byte buffer that is written to a file descriptor with one write()
- * per fill.  Formatters append into it; it is flushed when the room left
- * is less than a record can take.
+ * A byte buffer that formatters append records to.  When the room left is
+ * less than a record can take it is flushed: written to @fd with one
+ * write(), or, when @flush is set, handed to that hook (the parallel
+ * engine uses it to queue the buffer for in-order writing).
  */
 struct xbulk_out {
 	char	*buf;
 	size_t	len;	/* bytes held */
 	size_t	cap;	/* bytes allocated */
-	int	fd;	/* where flush writes */
+	int	fd;	/* where the default flush writes */
+	int	(*flush)(struct xbulk_out *out);	/* NULL: write to fd */
+	void	*priv;	/* for @flush */
 };
 
 /**
@@ -218,7 +223,7 @@ void xbulk_out_free(struct xbulk_out *out);
 
 /**
  * xbulk_out_flush() - write all held bytes to the fd (retrying short
- * writes and EINTR) and empty the buffer.
+ * writes and EINTR) and empty the buffer, or call the flush hook.
  * Return: 0; -EPIPE if the reader went away; -ENOSPC, -EIO, -EBADF...
  */
 int xbulk_out_flush(struct xbulk_out *out);
@@ -250,12 +255,16 @@ enum xbulk_kind {
 
 /*
  * Called after every ioctl of a scan, the last empty one included.
+ * @out:    where to append the batch's output (xbulk_out_room())
  * @hdr:    the request header as the kernel left it (cursor, ocount)
  * @recs:   struct xfs_bulkstat[] or struct xfs_inumbers[]
- * @nrecs:  records to emit: hdr->ocount less those past the scan's endino
+ * @nrecs:  records to emit: those of the batch inside the scan's range
  * Return 0 to go on, or a negative errno to stop the scan with it.
+ * With several threads it is called from all of them at once, each with
+ * its own @out: it must not touch shared state without locking.
  */
-typedef int (*xbulk_batch_fn)(void *arg, const struct xfs_bulk_ireq *hdr,
+typedef int (*xbulk_batch_fn)(void *arg, struct xbulk_out *out,
+			      const struct xfs_bulk_ireq *hdr,
 			      const void *recs, uint32_t nrecs);
 
 struct xbulk_scan {
@@ -264,20 +273,53 @@ struct xbulk_scan {
 	uint64_t	endino;		/* last inode (inclusive); UINT64_MAX */
 	bool		has_agno;	/* only AG @agno */
 	uint32_t	agno;
-	uint32_t	batch;		/* records per ioctl (icount), >= 1 */
+	uint32_t	batch;		/* most records per ioctl (icount) */
+	unsigned int	threads;	/* 0 or 1: serial, as xfs_io; N: N
+					   workers, same output */
+	int		out_fd;		/* where the output goes */
 	xbulk_batch_fn	batch_fn;
 	void		*arg;
 };
 
+/* What stopped a scan early. */
+enum xbulk_scan_fail {
+	XBULK_SCAN_OK = 0,
+	XBULK_SCAN_FAIL_IOCTL,		/* a bulkstat/inumbers call */
+	XBULK_SCAN_FAIL_OUTPUT,		/* writing to out_fd */
+	XBULK_SCAN_FAIL_BATCH,		/* batch_fn's own error */
+	XBULK_SCAN_FAIL_SETUP,		/* memory, threads */
+};
+
+struct xbulk_scan_result {
+	enum xbulk_scan_fail	fail;
+	int			err;		/* negative errno, or 0 */
+	uint64_t		records;	/* records handed to batch_fn */
+	uint64_t		calls;		/* ioctls issued */
+	unsigned int		threads;	/* workers actually used */
+	uint64_t		units;		/* work units (parallel scan) */
+};
+
 /**
- * xbulk_scan_run() - walk the scan's inode range in order, one thread
+ * xbulk_scan_run() - walk the scan's inode range and emit it in order
  *
- * Issues bulkstat or inumbers calls of @scan->batch records from startino
- * until the kernel returns no records or the cursor passes endino (no call
- * is issued past endino, unlike xfs_io), calling batch_fn after each.
+ * Serial (threads <= 1): bulkstat or inumbers calls of @scan->batch
+ * records from startino until the kernel returns no records or the cursor
+ * passes endino (no call is issued past endino, unlike xfs_io); batch_fn
+ * sees every call, as xfs_io's -d does.
  *
- * Return: 0, the first negative errno of an ioctl, or batch_fn's.
+ * Parallel (threads > 1): an inumbers pass splits the range into work
+ * units of whole inode chunks balanced by allocated-inode count; workers
+ * bulkstat one unit at a time, asking for exactly its inodes; their output
+ * is written in inode order, so it is the same bytes as the serial scan's.
+ * Memory stays bounded (a pool of output buffers) however slow out_fd is.
+ * Inodes created or removed during the scan never cause a duplicate, an
+ * endless loop or a missed inode that existed for the whole scan.
+ *
+ * Everything before a failure has been written to out_fd when it returns.
+ * Return: 0, or the negative errno also in @res->err (@res->fail says
+ * where it came from).
  */
-int xbulk_scan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan);
+int xbulk_scan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
+		   struct xbulk_scan_result *res);
 
 #endif /* XBULK_H */

@@ -200,6 +200,24 @@ bulkstat_v1(struct xbulk_fs *fs, struct xfs_bulkstat_req *req)
 	return 0;
 }
 
+/*
+ * Without XFS_BULK_IREQ_NREXT64 the kernel puts the data fork extent count
+ * in the 32-bit bs_extents; move it to bs_extents64, where it is with the
+ * flag and after v1 conversion, as xfsprogs 6.1 does.
+ */
+static void
+extents_to_64(const struct xfs_bulk_ireq *hdr, struct xfs_bulkstat *bs)
+{
+	uint32_t i;
+
+	if (hdr->flags & XFS_BULK_IREQ_NREXT64)
+		return;
+	for (i = 0; i < hdr->ocount; i++) {
+		bs[i].bs_extents64 = bs[i].bs_extents;
+		bs[i].bs_extents = 0;
+	}
+}
+
 int
 xbulk_bulkstat(struct xbulk_fs *fs, struct xfs_bulkstat_req *req)
 {
@@ -207,6 +225,8 @@ xbulk_bulkstat(struct xbulk_fs *fs, struct xfs_bulkstat_req *req)
 	int ret;
 
 	ret = try_v5(fs, XFS_IOC_BULKSTAT, &req->hdr, extra);
+	if (ret == 0)
+		extents_to_64(&req->hdr, req->bulkstat);
 	if (ret != 1)
 		return ret;
 	return bulkstat_v1(fs, req);
@@ -286,6 +306,7 @@ xbulk_bulkstat_single(struct xbulk_fs *fs, uint64_t ino, uint32_t flags,
 	if (req.hdr.ocount == 0 ||
 	    (!(flags & XFS_BULK_IREQ_SPECIAL) && req.rec.bs_ino != ino))
 		return -ENOENT;
+	extents_to_64(&req.hdr, &req.rec);
 	*bs = req.rec;
 	return 0;
 }

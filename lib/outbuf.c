@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "xbulk.h"
+#include "internal.h"
 
 int
 xbulk_out_init(struct xbulk_out *out, int fd, size_t cap)
@@ -17,6 +17,8 @@ xbulk_out_init(struct xbulk_out *out, int fd, size_t cap)
 	out->len = 0;
 	out->cap = cap;
 	out->fd = fd;
+	out->flush = NULL;
+	out->priv = NULL;
 	return 0;
 }
 
@@ -29,12 +31,12 @@ xbulk_out_free(struct xbulk_out *out)
 }
 
 int
-xbulk_out_flush(struct xbulk_out *out)
+xbulk_write_all(int fd, const char *buf, size_t len)
 {
 	size_t done = 0;
 
-	while (done < out->len) {
-		ssize_t n = write(out->fd, out->buf + done, out->len - done);
+	while (done < len) {
+		ssize_t n = write(fd, buf + done, len - done);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -43,6 +45,18 @@ xbulk_out_flush(struct xbulk_out *out)
 		}
 		done += (size_t)n;
 	}
-	out->len = 0;
 	return 0;
+}
+
+int
+xbulk_out_flush(struct xbulk_out *out)
+{
+	int err;
+
+	if (out->flush)
+		return out->flush(out);
+	err = xbulk_write_all(out->fd, out->buf, out->len);
+	if (!err)
+		out->len = 0;
+	return err;
 }

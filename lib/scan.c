@@ -1,18 +1,15 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The scan engine's serial loop: walk an inode range in order with one
- * request buffer, handing each batch to the caller.  bulkstat and inumbers
- * share it through a small table of record layouts.
+ * The scan engine's entry point and its serial loop: walk an inode range
+ * in order with one request buffer, handing each batch to the caller, as
+ * xfs_io does.  bulkstat and inumbers share it through a table of record
+ * layouts.  Several threads: lib/pscan.c.
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
-#include "xbulk.h"
-
-struct kind_ops {
-	size_t	rec_size;	/* bytes per record */
-	int	(*call)(struct xbulk_fs *fs, struct xfs_bulk_ireq *hdr);
-};
+#include "internal.h"
 
 static int
 call_bulkstat(struct xbulk_fs *fs, struct xfs_bulk_ireq *hdr)
@@ -26,46 +23,88 @@ call_inumbers(struct xbulk_fs *fs, struct xfs_bulk_ireq *hdr)
 	return xbulk_inumbers(fs, (struct xfs_inumbers_req *)hdr);
 }
 
-/* Both record types start with their inode number (bs_ino, xi_startino) */
 _Static_assert(offsetof(struct xfs_bulkstat, bs_ino) == 0, "bs_ino first");
 _Static_assert(offsetof(struct xfs_inumbers, xi_startino) == 0,
 	       "xi_startino first");
 
-static const struct kind_ops kinds[] = {
+const struct xbulk_kind_ops xbulk_kinds[] = {
 	[XBULK_KIND_BULKSTAT] = { sizeof(struct xfs_bulkstat), call_bulkstat },
 	[XBULK_KIND_INUMBERS] = { sizeof(struct xfs_inumbers), call_inumbers },
 };
 
-/* Records of the batch at or before @endino (they come in inode order). */
-static uint32_t
-count_to_endino(const char *recs, size_t rec_size, uint32_t ocount,
-		uint64_t endino)
+struct xfs_bulk_ireq *
+xbulk_req_alloc(size_t rec_size, uint32_t icount)
 {
-	uint32_t n = ocount;
+	struct xfs_bulk_ireq *hdr;
 
-	while (n > 0 && *(const uint64_t *)(recs + (n - 1) * rec_size) > endino)
-		n--;
-	return n;
+	hdr = calloc(1, sizeof(*hdr) + (size_t)icount * rec_size);
+	if (hdr)
+		hdr->icount = icount;
+	return hdr;
 }
 
-int
-xbulk_scan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan)
+void
+xbulk_scan_bounds(const struct xbulk_fs *fs, const struct xbulk_scan *scan,
+		  uint64_t *first, uint64_t *last)
 {
-	const struct kind_ops *ops = &kinds[scan->kind];
+	*first = scan->startino;
+	*last = scan->endino;
+	if (scan->has_agno) {
+		uint64_t ag_first = xbulk_agino_to_ino(fs, scan->agno, 0);
+		uint64_t ag_last = xbulk_agino_to_ino(fs, scan->agno + 1, 0) - 1;
+
+		if (*first < ag_first)
+			*first = ag_first;
+		if (*last > ag_last)
+			*last = ag_last;
+	}
+}
+
+static void
+fail(struct xbulk_scan_result *res, enum xbulk_scan_fail where, int err)
+{
+	if (res->fail == XBULK_SCAN_OK) {
+		res->fail = where;
+		res->err = err;
+	}
+}
+
+/* The serial scan's flush: write to the fd, remember a failure. */
+static int
+serial_flush(struct xbulk_out *out)
+{
+	int err = xbulk_write_all(out->fd, out->buf, out->len);
+
+	if (err)
+		fail(out->priv, XBULK_SCAN_FAIL_OUTPUT, err);
+	else
+		out->len = 0;
+	return err;
+}
+
+static int
+scan_serial(struct xbulk_fs *fs, const struct xbulk_scan *scan,
+	    struct xbulk_scan_result *res)
+{
+	const struct xbulk_kind_ops *ops = &xbulk_kinds[scan->kind];
+	struct xbulk_out out;
 	struct xfs_bulk_ireq *hdr;
-	const char *recs;
+	const void *recs;
 	int ret;
 
-	if (scan->batch == 0)
-		return -EINVAL;
+	res->threads = 1;
 	if (scan->startino > scan->endino)
 		return 0;
-	hdr = calloc(1, sizeof(*hdr) + (size_t)scan->batch * ops->rec_size);
-	if (!hdr)
+	hdr = xbulk_req_alloc(ops->rec_size, scan->batch);
+	if (!hdr || xbulk_out_init(&out, scan->out_fd, XBULK_OUT_BUFSIZE)) {
+		free(hdr);
+		fail(res, XBULK_SCAN_FAIL_SETUP, -ENOMEM);
 		return -ENOMEM;
-	recs = (const char *)(hdr + 1);
+	}
+	out.flush = serial_flush;
+	out.priv = res;
+	recs = hdr + 1;
 	hdr->ino = scan->startino;
-	hdr->icount = scan->batch;
 	if (scan->has_agno) {
 		hdr->flags |= XFS_BULK_IREQ_AGNO;
 		hdr->agno = scan->agno;
@@ -73,16 +112,42 @@ xbulk_scan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan)
 	for (;;) {
 		uint32_t n;
 
+		res->calls++;
 		ret = ops->call(fs, hdr);
-		if (ret)
+		if (ret) {
+			fail(res, XBULK_SCAN_FAIL_IOCTL, ret);
 			break;
-		n = count_to_endino(recs, ops->rec_size, hdr->ocount,
+		}
+		n = xbulk_count_to(recs, ops->rec_size, hdr->ocount,
 				    scan->endino);
-		ret = scan->batch_fn(scan->arg, hdr, recs, n);
-		if (ret || hdr->ocount == 0 || n < hdr->ocount ||
+		res->records += n;
+		ret = scan->batch_fn(scan->arg, &out, hdr, recs, n);
+		if (ret) {
+			fail(res, XBULK_SCAN_FAIL_BATCH, ret);
+			break;
+		}
+		if (hdr->ocount == 0 || n < hdr->ocount ||
 		    hdr->ino > scan->endino)
 			break;
 	}
+	/* Records before a failed ioctl are whole and valid: write them. */
+	if (res->fail != XBULK_SCAN_FAIL_OUTPUT && out.len)
+		xbulk_out_flush(&out);
+	xbulk_out_free(&out);
 	free(hdr);
-	return ret;
+	return res->err;
+}
+
+int
+xbulk_scan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
+	       struct xbulk_scan_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	if (scan->batch == 0) {
+		fail(res, XBULK_SCAN_FAIL_SETUP, -EINVAL);
+		return -EINVAL;
+	}
+	if (scan->threads > 1)
+		return xbulk_pscan_run(fs, scan, res);
+	return scan_serial(fs, scan, res);
 }

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libxbulk internals shared by the scan engine's files.
+ */
+#ifndef XBULK_INTERNAL_H
+#define XBULK_INTERNAL_H
+
+#include "xbulk.h"
+
+/* Output buffer size: one write() per this many bytes. */
+#define XBULK_OUT_BUFSIZE	(1U << 20)
+
+/* write() all of @buf, retrying short writes and EINTR; 0 or -errno. */
+int xbulk_write_all(int fd, const char *buf, size_t len);
+
+/* How one kind of record is fetched and laid out. */
+struct xbulk_kind_ops {
+	size_t	rec_size;	/* bytes per record */
+	int	(*call)(struct xbulk_fs *fs, struct xfs_bulk_ireq *hdr);
+};
+
+extern const struct xbulk_kind_ops xbulk_kinds[];
+
+/* Inode number of record @i (bs_ino and xi_startino both come first). */
+static inline uint64_t
+xbulk_rec_ino(const void *recs, size_t rec_size, uint32_t i)
+{
+	return *(const uint64_t *)((const char *)recs + (size_t)i * rec_size);
+}
+
+/* Records of a batch at or before inode @last (they come in order). */
+static inline uint32_t
+xbulk_count_to(const void *recs, size_t rec_size, uint32_t ocount,
+	       uint64_t last)
+{
+	uint32_t n = ocount;
+
+	while (n > 0 && xbulk_rec_ino(recs, rec_size, n - 1) > last)
+		n--;
+	return n;
+}
+
+/* Allocate a request header followed by @icount records of @rec_size. */
+struct xfs_bulk_ireq *xbulk_req_alloc(size_t rec_size, uint32_t icount);
+
+/* A work unit of the parallel scan: whole inode chunks. */
+struct xbulk_unit {
+	uint64_t	start;		/* first inode of the range */
+	uint64_t	end;		/* last inode of the range */
+	uint64_t	last;		/* last allocated inode when planned */
+	uint64_t	count;		/* records when planned (inodes for
+					   bulkstat, chunks for inumbers) */
+};
+
+/**
+ * xbulk_plan_units() - split the scan's range into units of about
+ * @target records by an inumbers pass over it.  Units are contiguous and
+ * cover [startino, endino] (or the AG) whole, in inode order.
+ * Return: 0 with *@units (free() it) and *@nunits set, or -errno.
+ */
+int xbulk_plan_units(struct xbulk_fs *fs, const struct xbulk_scan *scan,
+		     uint64_t target, struct xbulk_unit **units,
+		     size_t *nunits, uint64_t *calls);
+
+/* The parallel engine (lib/pscan.c); called by xbulk_scan_run(). */
+int xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
+		    struct xbulk_scan_result *res);
+
+/* First and last inode the scan may emit (AG and -s/-e applied). */
+void xbulk_scan_bounds(const struct xbulk_fs *fs,
+		       const struct xbulk_scan *scan, uint64_t *first,
+		       uint64_t *last);
+
+#endif /* XBULK_INTERNAL_H */

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Work units for the parallel scan: one inumbers pass over the range (it
+ * walks only the inobt, no inode is read) and a split into contiguous
+ * ranges of whole inode chunks holding about the same number of allocated
+ * inodes.  Balancing by inodes, not by AG, keeps every thread busy when
+ * nearly all inodes sit in one AG.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+/* Inumbers records fetched per planning call. */
+#define PLAN_BATCH	4096
+
+struct plan {
+	struct xbulk_unit	*units;
+	size_t			n;
+	size_t			alloc;
+	struct xbulk_unit	cur;	/* the unit being filled */
+};
+
+static int
+push_unit(struct plan *p, uint64_t end)
+{
+	if (p->n == p->alloc) {
+		size_t alloc = p->alloc ? 2 * p->alloc : 64;
+		struct xbulk_unit *u = realloc(p->units, alloc * sizeof(*u));
+
+		if (!u)
+			return -ENOMEM;
+		p->units = u;
+		p->alloc = alloc;
+	}
+	p->cur.end = end;
+	p->units[p->n++] = p->cur;
+	return 0;
+}
+
+/* Allocated inodes of chunk @xi inside [first, last]; their mask. */
+static uint64_t
+chunk_mask(const struct xfs_inumbers *xi, uint64_t first, uint64_t last)
+{
+	uint64_t mask = xi->xi_allocmask;
+
+	if (first > xi->xi_startino)
+		mask &= first - xi->xi_startino >= 64 ? 0 :
+			~0ULL << (first - xi->xi_startino);
+	if (last < xi->xi_startino + 63)
+		mask &= (2ULL << (last - xi->xi_startino)) - 1;
+	return mask;
+}
+
+/* Add one chunk to the plan, closing the current unit when it is full. */
+static int
+add_chunk(struct plan *p, enum xbulk_kind kind, const struct xfs_inumbers *xi,
+	  uint64_t first, uint64_t last, uint64_t target)
+{
+	uint64_t mask = chunk_mask(xi, first, last);
+	uint64_t count, last_rec;
+	int ret;
+
+	if (kind == XBULK_KIND_INUMBERS) {
+		/*
+		 * One record per chunk, as serially, even when the range
+		 * starts inside it; its cursor moves past the chunk's end.
+		 */
+		count = 1;
+		last_rec = xi->xi_startino + XBULK_INODES_PER_CHUNK - 1;
+	} else {
+		if (!mask)
+			return 0;
+		count = (uint64_t)__builtin_popcountll(mask);
+		last_rec = xi->xi_startino + 63 - (uint64_t)__builtin_clzll(mask);
+	}
+	if (p->cur.count && p->cur.count + count > target &&
+	    xi->xi_startino > p->cur.start) {
+		ret = push_unit(p, xi->xi_startino - 1);
+		if (ret)
+			return ret;
+		p->cur.start = xi->xi_startino;
+		p->cur.count = 0;
+	}
+	p->cur.count += count;
+	p->cur.last = last_rec;
+	return 0;
+}
+
+int
+xbulk_plan_units(struct xbulk_fs *fs, const struct xbulk_scan *scan,
+		 uint64_t target, struct xbulk_unit **units, size_t *nunits,
+		 uint64_t *calls)
+{
+	struct plan p = { 0 };
+	struct xfs_inumbers_req *req;
+	uint64_t first, last;
+	uint32_t i;
+	int ret = 0;
+
+	*units = NULL;
+	*nunits = 0;
+	xbulk_scan_bounds(fs, scan, &first, &last);
+	if (first > last)
+		return 0;
+	req = xbulk_inumbers_req_alloc(PLAN_BATCH, first);
+	if (!req)
+		return -ENOMEM;
+	if (scan->has_agno) {
+		req->hdr.flags = XFS_BULK_IREQ_AGNO;
+		req->hdr.agno = scan->agno;
+	}
+	p.cur.start = first;
+	for (;;) {
+		(*calls)++;
+		ret = xbulk_inumbers(fs, req);
+		if (ret || req->hdr.ocount == 0)
+			break;
+		for (i = 0; i < req->hdr.ocount && !ret; i++) {
+			if (req->inumbers[i].xi_startino > last)
+				break;
+			ret = add_chunk(&p, scan->kind, &req->inumbers[i],
+					first, last, target);
+		}
+		if (ret || i < req->hdr.ocount || req->hdr.ino > last)
+			break;
+	}
+	if (!ret && p.cur.count)
+		ret = push_unit(&p, last);
+	free(req);
+	if (ret) {
+		free(p.units);
+		return ret;
+	}
+	*units = p.units;
+	*nunits = p.n;
+	return 0;
+}

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The parallel scan: N workers bulkstat work units (lib/plan.c) and format
+ * them into fixed-size output chunks; the calling thread writes the chunks
+ * unit by unit, in inode order, so the bytes equal a serial scan's.
+ *
+ * Memory is bounded by a pool of POOL_CHUNKS chunks.  A worker ahead of the
+ * unit being written (the head) may take a chunk only while fewer than
+ * POOL_CHUNKS - HEAD_RESERVE are in use; the head's worker may use the
+ * reserve too.  The head's chunks are written and returned as they fill,
+ * so the head always makes progress and a slow reader cannot deadlock the
+ * pool or make it grow.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/vfs.h>
+
+#include "internal.h"
+
+#define CHUNK_SIZE	(256U * 1024)
+#define POOL_CHUNKS	48		/* 12 MiB of output in flight */
+#define HEAD_RESERVE	4
+/* Records per unit: enough units to balance, few enough to stay cheap. */
+#define UNIT_MIN	64
+#define UNIT_MAX	2048
+#define UNITS_PER_THREAD 8
+/* Records asked for when a unit's planned count is used up (churn). */
+#define CHURN_ICOUNT	64
+
+struct chunk {
+	struct chunk	*next;
+	size_t		len;
+	char		data[];
+};
+
+/* A unit's output, filled by its worker, drained by the writer. */
+struct unit_out {
+	struct chunk		*first;
+	struct chunk		*last;
+	bool			done;
+	enum xbulk_scan_fail	fail;
+	int			err;
+};
+
+struct pscan {
+	struct xbulk_fs			*fs;
+	const struct xbulk_scan		*scan;
+	const struct xbulk_kind_ops	*ops;
+	struct xbulk_unit		*units;
+	struct unit_out			*outs;
+	size_t				nunits;
+	uint32_t			icount_max;	/* per request */
+
+	size_t			next_unit;	/* atomic: next to take */
+	uint64_t		records;	/* atomic */
+	uint64_t		calls;		/* atomic */
+
+	pthread_mutex_t		lock;		/* all below */
+	pthread_cond_t		cond;		/* any change below */
+	size_t			head;		/* unit being written */
+	size_t			stop_after;	/* first failed unit */
+	bool			abort;		/* output failed: stop all */
+	unsigned int		in_use;		/* chunks out of the pool */
+	struct chunk		*free_chunks;
+};
+
+/* What a worker's xbulk_out flushes into. */
+struct sink {
+	struct pscan	*ps;
+	size_t		k;	/* unit index */
+};
+
+static bool
+unit_stopped(struct pscan *ps, size_t k)
+{
+	bool stop;
+
+	pthread_mutex_lock(&ps->lock);
+	stop = ps->abort || k > ps->stop_after;
+	pthread_mutex_unlock(&ps->lock);
+	return stop;
+}
+
+/* Take a chunk for unit @k, waiting for the pool.  Called locked. */
+static struct chunk *
+chunk_get_locked(struct pscan *ps, size_t k)
+{
+	struct chunk *c;
+
+	for (;;) {
+		unsigned int limit = k == ps->head ? POOL_CHUNKS :
+				     POOL_CHUNKS - HEAD_RESERVE;
+
+		if (ps->abort || k > ps->stop_after)
+			return NULL;
+		if (ps->in_use < limit)
+			break;
+		pthread_cond_wait(&ps->cond, &ps->lock);
+	}
+	c = ps->free_chunks;
+	if (c)
+		ps->free_chunks = c->next;
+	else
+		c = malloc(sizeof(*c) + CHUNK_SIZE);
+	if (c)
+		ps->in_use++;
+	return c;
+}
+
+static void
+chunk_put_locked(struct pscan *ps, struct chunk *c)
+{
+	c->next = ps->free_chunks;
+	ps->free_chunks = c;
+	ps->in_use--;
+	pthread_cond_broadcast(&ps->cond);
+}
+
+/* Queue the out's chunk (if it holds bytes) on unit @k.  Called locked. */
+static void
+queue_locked(struct pscan *ps, size_t k, struct xbulk_out *out)
+{
+	struct unit_out *uo = &ps->outs[k];
+	struct chunk *c;
+
+	if (!out->buf)
+		return;
+	c = (struct chunk *)(out->buf - offsetof(struct chunk, data));
+	out->buf = NULL;
+	out->cap = 0;
+	if (!out->len) {
+		chunk_put_locked(ps, c);
+		return;
+	}
+	c->len = out->len;
+	c->next = NULL;
+	if (uo->last)
+		uo->last->next = c;
+	else
+		uo->first = c;
+	uo->last = c;
+	out->len = 0;
+	pthread_cond_broadcast(&ps->cond);
+}
+
+/* xbulk_out flush hook of a worker: queue the chunk, take a fresh one. */
+static int
+sink_flush(struct xbulk_out *out)
+{
+	struct sink *s = out->priv;
+	struct pscan *ps = s->ps;
+	struct chunk *c;
+	int ret = 0;
+
+	pthread_mutex_lock(&ps->lock);
+	queue_locked(ps, s->k, out);
+	c = chunk_get_locked(ps, s->k);
+	if (c) {
+		out->buf = c->data;
+		out->cap = CHUNK_SIZE;
+	} else {
+		ret = ps->abort || s->k > ps->stop_after ? -ECANCELED :
+							  -ENOMEM;
+	}
+	pthread_mutex_unlock(&ps->lock);
+	return ret;
+}
+
+static void
+unit_finish(struct pscan *ps, size_t k, struct xbulk_out *out,
+	    enum xbulk_scan_fail fail, int err)
+{
+	struct unit_out *uo = &ps->outs[k];
+
+	pthread_mutex_lock(&ps->lock);
+	queue_locked(ps, k, out);
+	uo->done = true;
+	if (err && err != -ECANCELED) {
+		uo->fail = fail;
+		uo->err = err;
+		if (k < ps->stop_after)
+			ps->stop_after = k;
+	}
+	pthread_cond_broadcast(&ps->cond);
+	pthread_mutex_unlock(&ps->lock);
+}
+
+/*
+ * Bulkstat one unit, asking for exactly its planned records.  The cursor
+ * only moves forward and every record past the unit's end is dropped, so
+ * no inode is emitted twice; the loop runs until the cursor passes the
+ * last inode allocated when planned, so no inode that lived through the
+ * scan is missed, whatever was created or removed meanwhile.
+ */
+static void
+run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k)
+{
+	const struct xbulk_unit *u = &ps->units[k];
+	const struct xbulk_scan *scan = ps->scan;
+	const void *recs = hdr + 1;
+	struct sink sink = { .ps = ps, .k = k };
+	struct xbulk_out out = {
+		.fd = -1, .flush = sink_flush, .priv = &sink,
+	};
+	enum xbulk_scan_fail fail = XBULK_SCAN_OK;
+	uint64_t remaining = u->count;
+	int err = 0;
+
+	hdr->ino = u->start;
+	hdr->flags = 0;
+	while (hdr->ino <= u->last && !unit_stopped(ps, k)) {
+		uint64_t want = remaining ? remaining : CHURN_ICOUNT;
+		uint32_t n;
+
+		hdr->icount = want < ps->icount_max ? (uint32_t)want :
+						      ps->icount_max;
+		__atomic_add_fetch(&ps->calls, 1, __ATOMIC_RELAXED);
+		err = ps->ops->call(ps->fs, hdr);
+		if (err) {
+			fail = XBULK_SCAN_FAIL_IOCTL;
+			break;
+		}
+		if (hdr->ocount == 0)
+			break;
+		n = xbulk_count_to(recs, ps->ops->rec_size, hdr->ocount,
+				   u->end);
+		__atomic_add_fetch(&ps->records, n, __ATOMIC_RELAXED);
+		err = scan->batch_fn(scan->arg, &out, hdr, recs, n);
+		if (err) {
+			fail = XBULK_SCAN_FAIL_BATCH;
+			break;
+		}
+		remaining -= n < remaining ? n : remaining;
+		if (n < hdr->ocount)
+			break;
+	}
+	unit_finish(ps, k, &out, fail, err);
+}
+
+static void *
+worker(void *arg)
+{
+	struct pscan *ps = arg;
+	struct xfs_bulk_ireq *hdr;
+	size_t k;
+
+	hdr = xbulk_req_alloc(ps->ops->rec_size, ps->icount_max);
+	for (;;) {
+		k = __atomic_fetch_add(&ps->next_unit, 1, __ATOMIC_RELAXED);
+		if (k >= ps->nunits)
+			break;
+		if (!hdr) {
+			struct xbulk_out none = { .buf = NULL };
+
+			unit_finish(ps, k, &none, XBULK_SCAN_FAIL_SETUP,
+				    -ENOMEM);
+			continue;
+		}
+		run_unit(ps, hdr, k);
+	}
+	free(hdr);
+	return NULL;
+}
+
+/*
+ * Write unit @k's chunks as they come until it is done.  Called locked.
+ * Return 0, or -errno of a write (the scan is then aborted).
+ */
+static int
+write_unit_locked(struct pscan *ps, size_t k)
+{
+	struct unit_out *uo = &ps->outs[k];
+	int err = 0;
+
+	ps->head = k;
+	pthread_cond_broadcast(&ps->cond);
+	for (;;) {
+		struct chunk *c = uo->first;
+
+		if (!c) {
+			if (uo->done)
+				return 0;
+			pthread_cond_wait(&ps->cond, &ps->lock);
+			continue;
+		}
+		uo->first = c->next;
+		if (!uo->first)
+			uo->last = NULL;
+		pthread_mutex_unlock(&ps->lock);
+		err = xbulk_write_all(ps->scan->out_fd, c->data, c->len);
+		pthread_mutex_lock(&ps->lock);
+		chunk_put_locked(ps, c);
+		if (err) {
+			ps->abort = true;
+			return err;
+		}
+	}
+}
+
+/* Write every unit in order; fill @res with the first failure. */
+static void
+write_all_units(struct pscan *ps, struct xbulk_scan_result *res)
+{
+	size_t k;
+	int err;
+
+	pthread_mutex_lock(&ps->lock);
+	for (k = 0; k < ps->nunits; k++) {
+		err = write_unit_locked(ps, k);
+		if (err) {
+			res->fail = XBULK_SCAN_FAIL_OUTPUT;
+			res->err = err;
+			break;
+		}
+		if (ps->outs[k].err) {
+			res->fail = ps->outs[k].fail;
+			res->err = ps->outs[k].err;
+			break;
+		}
+	}
+	ps->abort = true;
+	pthread_cond_broadcast(&ps->cond);
+	pthread_mutex_unlock(&ps->lock);
+}
+
+/* Records per unit for @threads workers, from the used-inode count. */
+static uint64_t
+unit_target(const struct xbulk_fs *fs, const struct xbulk_scan *scan,
+	    unsigned int threads)
+{
+	struct statfs sfs;
+	uint64_t used = 0, target;
+
+	if (fstatfs(fs->fd, &sfs) == 0 && sfs.f_files > sfs.f_ffree)
+		used = sfs.f_files - sfs.f_ffree;
+	if (scan->kind == XBULK_KIND_INUMBERS)
+		used /= XBULK_INODES_PER_CHUNK;
+	target = used / ((uint64_t)threads * UNITS_PER_THREAD);
+	if (target > UNIT_MAX)
+		target = UNIT_MAX;
+	if (target < (scan->kind == XBULK_KIND_INUMBERS ? 1 : UNIT_MIN))
+		target = scan->kind == XBULK_KIND_INUMBERS ? 1 : UNIT_MIN;
+	return target;
+}
+
+static void
+free_chunks(struct pscan *ps)
+{
+	size_t k;
+
+	for (k = 0; k < ps->nunits; k++) {
+		while (ps->outs[k].first) {
+			struct chunk *c = ps->outs[k].first;
+
+			ps->outs[k].first = c->next;
+			free(c);
+		}
+	}
+	while (ps->free_chunks) {
+		struct chunk *c = ps->free_chunks;
+
+		ps->free_chunks = c->next;
+		free(c);
+	}
+}
+
+int
+xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
+		struct xbulk_scan_result *res)
+{
+	struct pscan ps = {
+		.fs = fs, .scan = scan, .ops = &xbulk_kinds[scan->kind],
+		.stop_after = SIZE_MAX,
+	};
+	pthread_t *tids;
+	unsigned int i, nthreads = scan->threads;
+	uint64_t target = unit_target(fs, scan, nthreads);
+	int err;
+
+	err = xbulk_plan_units(fs, scan, target, &ps.units, &ps.nunits,
+			       &res->calls);
+	if (err || ps.nunits == 0) {
+		res->fail = err ? XBULK_SCAN_FAIL_IOCTL : XBULK_SCAN_OK;
+		res->err = err;
+		return err;
+	}
+	if (nthreads > ps.nunits)
+		nthreads = (unsigned int)ps.nunits;
+	ps.icount_max = target + XBULK_INODES_PER_CHUNK < scan->batch ?
+			(uint32_t)(target + XBULK_INODES_PER_CHUNK) :
+			scan->batch;
+	ps.outs = calloc(ps.nunits, sizeof(*ps.outs));
+	tids = calloc(nthreads, sizeof(*tids));
+	if (!ps.outs || !tids) {
+		res->fail = XBULK_SCAN_FAIL_SETUP;
+		res->err = -ENOMEM;
+		goto out;
+	}
+	pthread_mutex_init(&ps.lock, NULL);
+	pthread_cond_init(&ps.cond, NULL);
+	for (i = 0; i < nthreads; i++) {
+		err = pthread_create(&tids[i], NULL, worker, &ps);
+		if (err)
+			break;
+	}
+	if (i == 0) {
+		res->fail = XBULK_SCAN_FAIL_SETUP;
+		res->err = -err;
+	} else {
+		write_all_units(&ps, res);
+	}
+	nthreads = i;
+	for (i = 0; i < nthreads; i++)
+		pthread_join(tids[i], NULL);
+	res->threads = nthreads;
+	res->units = ps.nunits;
+	res->records = ps.records;
+	res->calls += ps.calls;
+	free_chunks(&ps);
+	pthread_cond_destroy(&ps.cond);
+	pthread_mutex_destroy(&ps.lock);
+out:
+	free(tids);
+	free(ps.outs);
+	free(ps.units);
+	return res->err;
+}
