@@ -150,6 +150,16 @@ unknown:
 	return -1;
 }
 
+/* A scan steps past an inode the kernel cannot read: name it. */
+static void
+report_bad_inode(void *arg, uint64_t ino, int err)
+{
+	const struct emit *e = arg;
+
+	xb_error(e->cmd->name, "inode %llu: %s", (unsigned long long)ino,
+		 strerror(-err));
+}
+
 /* Run the scan and report; returns the exit status. */
 static int
 run_scan(const struct xb_scan_cmd *cmd, struct scan_opts *o,
@@ -163,11 +173,17 @@ run_scan(const struct xb_scan_cmd *cmd, struct scan_opts *o,
 		o->scan.threads = 1;
 	o->scan.out_fd = xb_stdout_fd();
 	o->scan.batch_fn = emit_batch;
+	o->scan.bad_inode_fn = report_bad_inode;
 	o->scan.arg = &e;
 	xbulk_scan_run(fs, &o->scan, &res);
 	switch (res.fail) {
 	case XBULK_SCAN_OK:
-		return XB_EXIT_OK;
+		if (!res.bad_inodes)
+			return XB_EXIT_OK;
+		xb_error(cmd->name, "%s: %llu inode%s could not be read",
+			 o->path, (unsigned long long)res.bad_inodes,
+			 res.bad_inodes == 1 ? "" : "s");
+		return XB_EXIT_FAILURE;
 	case XBULK_SCAN_FAIL_OUTPUT:
 		return xb_write_error(cmd->name, res.err);
 	case XBULK_SCAN_FAIL_SETUP:

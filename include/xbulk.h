@@ -267,6 +267,13 @@ typedef int (*xbulk_batch_fn)(void *arg, struct xbulk_out *out,
 			      const struct xfs_bulk_ireq *hdr,
 			      const void *recs, uint32_t nrecs);
 
+/*
+ * Called for each inode the kernel could not read (@err: -EUCLEAN for a
+ * corrupt inode, -EBADMSG for a bad checksum, -EIO for a read error) when
+ * the scan steps past it.  Called from any worker thread.
+ */
+typedef void (*xbulk_bad_inode_fn)(void *arg, uint64_t ino, int err);
+
 struct xbulk_scan {
 	enum xbulk_kind	kind;
 	uint64_t	startino;	/* first inode (inclusive) */
@@ -278,7 +285,12 @@ struct xbulk_scan {
 					   workers, same output */
 	int		out_fd;		/* where the output goes */
 	xbulk_batch_fn	batch_fn;
-	void		*arg;
+	/*
+	 * NULL: a bulkstat call that fails on an inode ends the scan (as
+	 * xfs_io).  Set: the scan reports the inode and goes on after it.
+	 */
+	xbulk_bad_inode_fn bad_inode_fn;
+	void		*arg;		/* for batch_fn and bad_inode_fn */
 };
 
 /* What stopped a scan early. */
@@ -297,6 +309,7 @@ struct xbulk_scan_result {
 	uint64_t		calls;		/* ioctls issued */
 	unsigned int		threads;	/* workers actually used */
 	uint64_t		units;		/* work units (parallel scan) */
+	uint64_t		bad_inodes;	/* stepped past (bad_inode_fn) */
 };
 
 /**
@@ -314,6 +327,13 @@ struct xbulk_scan_result {
  * Memory stays bounded (a pool of output buffers) however slow out_fd is.
  * Inodes created or removed during the scan never cause a duplicate, an
  * endless loop or a missed inode that existed for the whole scan.
+ *
+ * A bulkstat call that fails on one inode (corrupt, bad checksum, read
+ * error) makes the kernel return the records before it and then fail the
+ * next call; with bad_inode_fn set the scan finds that inode (the first
+ * allocated one at the cursor, from the inobt), reports it and goes on
+ * after it.  EIO while the filesystem's own inode can't be read either
+ * (a shutdown) ends the scan.
  *
  * Everything before a failure has been written to out_fd when it returns.
  * Return: 0, or the negative errno also in @res->err (@res->fail says

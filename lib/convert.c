@@ -30,11 +30,16 @@ xbulk_bstat_to_bulkstat(struct xfs_bulkstat *bs, const struct xfs_bstat *bs1,
 	bs->bs_ctime_nsec = (uint32_t)bs1->bs_ctime.tv_nsec;
 	bs->bs_blocks = (uint64_t)bs1->bs_blocks;
 	bs->bs_xflags = bs1->bs_xflags;
-	/* v1 hints are bytes, v5 ones fs blocks (libfrog cvt_b_to_off_fsbt) */
-	bs->bs_extsize_blks = (uint32_t)bs1->bs_extsize >> blocklog;
+	/*
+	 * v1 hints are bytes, v5 ones fs blocks.  libfrog's
+	 * cvt_b_to_off_fsbt() takes a uint64_t, so the signed v1 bs_extsize
+	 * is sign-extended first: a hint of 2 GiB or more, truncated
+	 * negative by the kernel, prints as xfs_io -v 1 prints it.
+	 */
+	bs->bs_extsize_blks = (uint32_t)((uint64_t)bs1->bs_extsize >> blocklog);
 	bs->bs_cowextsize_blks = bs1->bs_cowextsize >> blocklog;
 	/* libfrog (xfsprogs 6.1) reports v1's count in the 64-bit field */
-	bs->bs_extents64 = (uint32_t)bs1->bs_extents;
+	bs->bs_extents64 = (uint64_t)bs1->bs_extents;
 	bs->bs_gen = bs1->bs_gen;
 	bs->bs_projectid = bstat_get_projid(bs1);
 	bs->bs_forkoff = bs1->bs_forkoff;

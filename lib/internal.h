@@ -43,6 +43,17 @@ xbulk_count_to(const void *recs, size_t rec_size, uint32_t ocount,
 /* Allocate a request header followed by @icount records of @rec_size. */
 struct xfs_bulk_ireq *xbulk_req_alloc(size_t rec_size, uint32_t icount);
 
+/**
+ * xbulk_step_past_bad() - after a bulkstat call from @cursor failed with
+ * @err, find the inode it failed on and report it if it is at or before
+ * @last.
+ * Return: 0 with *@next set to the inode after the bad one, or @err if
+ * this is no single-inode failure (or the scan does not step past them).
+ */
+int xbulk_step_past_bad(struct xbulk_fs *fs, const struct xbulk_scan *scan,
+			uint64_t cursor, uint64_t last, int err,
+			uint64_t *next, uint64_t *nbad);
+
 /* A work unit of the parallel scan: whole inode chunks. */
 struct xbulk_unit {
 	uint64_t	start;		/* first inode of the range */

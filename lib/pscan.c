@@ -56,6 +56,7 @@ struct pscan {
 	size_t			next_unit;	/* atomic: next to take */
 	uint64_t		records;	/* atomic */
 	uint64_t		calls;		/* atomic */
+	uint64_t		bad_inodes;	/* atomic */
 
 	pthread_mutex_t		lock;		/* all below */
 	pthread_cond_t		cond;		/* any change below */
@@ -212,6 +213,7 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k)
 	hdr->flags = 0;
 	while (hdr->ino <= u->last && !unit_stopped(ps, k)) {
 		uint64_t want = remaining ? remaining : CHURN_ICOUNT;
+		uint64_t cursor = hdr->ino;
 		uint32_t n;
 
 		hdr->icount = want < ps->icount_max ? (uint32_t)want :
@@ -219,6 +221,11 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k)
 		__atomic_add_fetch(&ps->calls, 1, __ATOMIC_RELAXED);
 		err = ps->ops->call(ps->fs, hdr);
 		if (err) {
+			err = xbulk_step_past_bad(ps->fs, scan, cursor, u->end,
+						  err, &hdr->ino,
+						  &ps->bad_inodes);
+			if (!err && hdr->ino > cursor)
+				continue;
 			fail = XBULK_SCAN_FAIL_IOCTL;
 			break;
 		}
@@ -418,6 +425,7 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	res->units = ps.nunits;
 	res->records = ps.records;
 	res->calls += ps.calls;
+	res->bad_inodes = ps.bad_inodes;
 	free_chunks(&ps);
 	pthread_cond_destroy(&ps.cond);
 	pthread_mutex_destroy(&ps.lock);

@@ -110,13 +110,22 @@ scan_serial(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 		hdr->agno = scan->agno;
 	}
 	for (;;) {
+		uint64_t cursor = hdr->ino;
 		uint32_t n;
 
 		res->calls++;
 		ret = ops->call(fs, hdr);
 		if (ret) {
-			fail(res, XBULK_SCAN_FAIL_IOCTL, ret);
-			break;
+			ret = xbulk_step_past_bad(fs, scan, cursor,
+						  scan->endino, ret, &hdr->ino,
+						  &res->bad_inodes);
+			if (ret) {
+				fail(res, XBULK_SCAN_FAIL_IOCTL, ret);
+				break;
+			}
+			if (hdr->ino > scan->endino)
+				break;
+			continue;
 		}
 		n = xbulk_count_to(recs, ops->rec_size, hdr->ocount,
 				    scan->endino);
