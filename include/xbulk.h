@@ -194,6 +194,29 @@ size_t xbulk_format_bulkstat_text(char *dst, const struct xfs_bulkstat *bs);
 size_t xbulk_format_inumbers_text(char *dst, const struct xfs_inumbers *xi);
 
 /* ------------------------------------------------------------------ */
+/* JSON Lines and CSV formatters (lib/format_jsonl.c, lib/format_csv.c) */
+/* Schemas: docs/formats.md.  Same contract as the text formatter: the  */
+/* caller's buffer holds at least the _MAX bytes; return bytes written. */
+/* ------------------------------------------------------------------ */
+
+#define XBULK_BULKSTAT_JSONL_MAX	4096
+#define XBULK_INUMBERS_JSONL_MAX	512
+#define XBULK_BULKSTAT_CSV_MAX		2048
+#define XBULK_INUMBERS_CSV_MAX		256
+
+/** xbulk_format_bulkstat_jsonl() - one JSON object and a newline */
+size_t xbulk_format_bulkstat_jsonl(char *dst, const struct xfs_bulkstat *bs);
+/** xbulk_format_inumbers_jsonl() - one JSON object and a newline */
+size_t xbulk_format_inumbers_jsonl(char *dst, const struct xfs_inumbers *xi);
+/** xbulk_format_bulkstat_csv() - one RFC 4180 row (CRLF-terminated) */
+size_t xbulk_format_bulkstat_csv(char *dst, const struct xfs_bulkstat *bs);
+/** xbulk_format_inumbers_csv() - one RFC 4180 row (CRLF-terminated) */
+size_t xbulk_format_inumbers_csv(char *dst, const struct xfs_inumbers *xi);
+/* The CSV header rows (with their CRLF), column names as in xfs_io. */
+extern const char xbulk_bulkstat_csv_header[];
+extern const char xbulk_inumbers_csv_header[];
+
+/* ------------------------------------------------------------------ */
 /* Output buffer (lib/outbuf.c)                                        */
 /* ------------------------------------------------------------------ */
 
@@ -291,6 +314,17 @@ struct xbulk_scan {
 	 */
 	xbulk_bad_inode_fn bad_inode_fn;
 	void		*arg;		/* for batch_fn and bad_inode_fn */
+	/*
+	 * Optional: counters the scan keeps up to date while it runs (with
+	 * atomic adds), for progress displays on another thread.
+	 */
+	struct xbulk_scan_live *live;
+};
+
+/* Live counters of a running scan; read them with __atomic_load_n(). */
+struct xbulk_scan_live {
+	uint64_t	records;	/* records handed to batch_fn */
+	uint64_t	calls;		/* ioctls issued */
 };
 
 /* What stopped a scan early. */

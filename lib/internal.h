@@ -40,6 +40,18 @@ xbulk_count_to(const void *recs, size_t rec_size, uint32_t ocount,
 	return n;
 }
 
+/* Count @records and @calls in the scan's live counters, if it has any. */
+static inline void
+xbulk_live_add(struct xbulk_scan_live *live, uint64_t records, uint64_t calls)
+{
+	if (!live)
+		return;
+	if (records)
+		__atomic_add_fetch(&live->records, records, __ATOMIC_RELAXED);
+	if (calls)
+		__atomic_add_fetch(&live->calls, calls, __ATOMIC_RELAXED);
+}
+
 /* Allocate a request header followed by @icount records of @rec_size. */
 struct xfs_bulk_ireq *xbulk_req_alloc(size_t rec_size, uint32_t icount);
 

@@ -219,6 +219,7 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k)
 		hdr->icount = want < ps->icount_max ? (uint32_t)want :
 						      ps->icount_max;
 		__atomic_add_fetch(&ps->calls, 1, __ATOMIC_RELAXED);
+		xbulk_live_add(scan->live, 0, 1);
 		err = ps->ops->call(ps->fs, hdr);
 		if (err) {
 			err = xbulk_step_past_bad(ps->fs, scan, cursor, u->end,
@@ -234,6 +235,7 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k)
 		n = xbulk_count_to(recs, ps->ops->rec_size, hdr->ocount,
 				   u->end);
 		__atomic_add_fetch(&ps->records, n, __ATOMIC_RELAXED);
+		xbulk_live_add(scan->live, n, 0);
 		err = scan->batch_fn(scan->arg, &out, hdr, recs, n);
 		if (err) {
 			fail = XBULK_SCAN_FAIL_BATCH;

@@ -114,6 +114,7 @@ scan_serial(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 		uint32_t n;
 
 		res->calls++;
+		xbulk_live_add(scan->live, 0, 1);
 		ret = ops->call(fs, hdr);
 		if (ret) {
 			ret = xbulk_step_past_bad(fs, scan, cursor,
@@ -130,6 +131,7 @@ scan_serial(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 		n = xbulk_count_to(recs, ops->rec_size, hdr->ocount,
 				    scan->endino);
 		res->records += n;
+		xbulk_live_add(scan->live, n, 0);
 		ret = scan->batch_fn(scan->arg, &out, hdr, recs, n);
 		if (ret) {
 			fail(res, XBULK_SCAN_FAIL_BATCH, ret);
