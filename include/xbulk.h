@@ -115,7 +115,9 @@ struct xfs_inumbers_req *xbulk_inumbers_req_alloc(uint32_t icount,
  * Adds XFS_BULK_IREQ_NREXT64 when the geometry has large extent counters
  * (and drops it for good if the kernel rejects it with EINVAL).  The data
  * fork extent count is always in bs_extents64, bs_extents is 0 (as
- * xfsprogs 6.1 presents it, whichever ioctl and flag gave it).  v1
+ * xfsprogs 6.1 presents it, whichever ioctl and flag gave it), and
+ * bs_cowextsize_blks is 0 unless FS_XFLAG_COWEXTSIZE is set (the kernel
+ * leaves a stale value there; xfs_io prints it).  v1
  * results are converted to struct xfs_bulkstat in place, with the same
  * cursor semantics as xfsprogs' libfrog emulation, so that xfs_io's -d
  * output can be reproduced.  hdr.ocount == 0 is the only end of scan.

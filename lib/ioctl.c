@@ -201,20 +201,28 @@ bulkstat_v1(struct xbulk_fs *fs, struct xfs_bulkstat_req *req)
 }
 
 /*
- * Without XFS_BULK_IREQ_NREXT64 the kernel puts the data fork extent count
- * in the 32-bit bs_extents; move it to bs_extents64, where it is with the
- * flag and after v1 conversion, as xfsprogs 6.1 does.
+ * Put v5 records in the one shape the rest of the program knows:
+ * - Without XFS_BULK_IREQ_NREXT64 the kernel puts the data fork extent
+ *   count in the 32-bit bs_extents; move it to bs_extents64, where it is
+ *   with the flag and after v1 conversion, as xfsprogs 6.1 shows it.
+ * - The kernel fills bs_cowextsize_blks only for inodes with a CoW extent
+ *   size hint and reuses its record buffer, so the others repeat the last
+ *   hint seen in the same call (seen on Linux 6.18): the value would
+ *   depend on where a batch starts.  Without the hint flag it is 0.
  */
 static void
-extents_to_64(const struct xfs_bulk_ireq *hdr, struct xfs_bulkstat *bs)
+normalize_v5(const struct xfs_bulk_ireq *hdr, struct xfs_bulkstat *bs)
 {
+	bool move_extents = !(hdr->flags & XFS_BULK_IREQ_NREXT64);
 	uint32_t i;
 
-	if (hdr->flags & XFS_BULK_IREQ_NREXT64)
-		return;
 	for (i = 0; i < hdr->ocount; i++) {
-		bs[i].bs_extents64 = bs[i].bs_extents;
-		bs[i].bs_extents = 0;
+		if (move_extents) {
+			bs[i].bs_extents64 = bs[i].bs_extents;
+			bs[i].bs_extents = 0;
+		}
+		if (!(bs[i].bs_xflags & FS_XFLAG_COWEXTSIZE))
+			bs[i].bs_cowextsize_blks = 0;
 	}
 }
 
@@ -226,7 +234,7 @@ xbulk_bulkstat(struct xbulk_fs *fs, struct xfs_bulkstat_req *req)
 
 	ret = try_v5(fs, XFS_IOC_BULKSTAT, &req->hdr, extra);
 	if (ret == 0)
-		extents_to_64(&req->hdr, req->bulkstat);
+		normalize_v5(&req->hdr, req->bulkstat);
 	if (ret != 1)
 		return ret;
 	return bulkstat_v1(fs, req);
@@ -306,7 +314,7 @@ xbulk_bulkstat_single(struct xbulk_fs *fs, uint64_t ino, uint32_t flags,
 	if (req.hdr.ocount == 0 ||
 	    (!(flags & XFS_BULK_IREQ_SPECIAL) && req.rec.bs_ino != ino))
 		return -ENOENT;
-	extents_to_64(&req.hdr, &req.rec);
+	normalize_v5(&req.hdr, &req.rec);
 	*bs = req.rec;
 	return 0;
 }
