@@ -321,6 +321,12 @@ struct xbulk_scan {
 	 * atomic adds), for progress displays on another thread.
 	 */
 	struct xbulk_scan_live *live;
+	/*
+	 * Optional: once *cancel is nonzero (a signal handler may set it)
+	 * the scan stops within about 100 ms: no new ioctl, and the output
+	 * ends after the last whole record written.
+	 */
+	const volatile int *cancel;
 };
 
 /* Live counters of a running scan; read them with __atomic_load_n(). */
@@ -336,6 +342,7 @@ enum xbulk_scan_fail {
 	XBULK_SCAN_FAIL_OUTPUT,		/* writing to out_fd */
 	XBULK_SCAN_FAIL_BATCH,		/* batch_fn's own error */
 	XBULK_SCAN_FAIL_SETUP,		/* memory, threads */
+	XBULK_SCAN_CANCELLED,		/* *cancel was set */
 };
 
 struct xbulk_scan_result {

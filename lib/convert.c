@@ -37,7 +37,9 @@ xbulk_bstat_to_bulkstat(struct xfs_bulkstat *bs, const struct xfs_bstat *bs1,
 	 * negative by the kernel, prints as xfs_io -v 1 prints it.
 	 */
 	bs->bs_extsize_blks = (uint32_t)((uint64_t)bs1->bs_extsize >> blocklog);
-	bs->bs_cowextsize_blks = bs1->bs_cowextsize >> blocklog;
+	/* Stale without the hint flag: see normalize_v5() in ioctl.c */
+	if (bs1->bs_xflags & FS_XFLAG_COWEXTSIZE)
+		bs->bs_cowextsize_blks = bs1->bs_cowextsize >> blocklog;
 	/* libfrog (xfsprogs 6.1) reports v1's count in the 64-bit field */
 	bs->bs_extents64 = (uint64_t)bs1->bs_extents;
 	bs->bs_gen = bs1->bs_gen;

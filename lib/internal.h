@@ -52,6 +52,13 @@ xbulk_live_add(struct xbulk_scan_live *live, uint64_t records, uint64_t calls)
 		__atomic_add_fetch(&live->calls, calls, __ATOMIC_RELAXED);
 }
 
+/* Has the caller asked the scan to stop? */
+static inline bool
+xbulk_cancelled(const struct xbulk_scan *scan)
+{
+	return scan->cancel && __atomic_load_n(scan->cancel, __ATOMIC_RELAXED);
+}
+
 /* Allocate a request header followed by @icount records of @rec_size. */
 struct xfs_bulk_ireq *xbulk_req_alloc(size_t rec_size, uint32_t icount);
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/vfs.h>
+#include <time.h>
 
 #include "internal.h"
 
@@ -26,6 +27,8 @@
 #define UNIT_MIN	64
 #define UNIT_MAX	2048
 #define UNITS_PER_THREAD 8
+/* How often the writer looks at the cancel flag while it waits. */
+#define CANCEL_POLL_MS	50
 /* Records asked for when a unit's planned count is used up (churn). */
 #define CHURN_ICOUNT	64
 
@@ -78,6 +81,8 @@ unit_stopped(struct pscan *ps, size_t k)
 {
 	bool stop;
 
+	if (xbulk_cancelled(ps->scan))
+		return true;
 	pthread_mutex_lock(&ps->lock);
 	stop = ps->abort || k > ps->stop_after;
 	pthread_mutex_unlock(&ps->lock);
@@ -273,6 +278,21 @@ worker(void *arg)
 	return NULL;
 }
 
+/* Wait for a change, or CANCEL_POLL_MS for a cancel to be noticed. */
+static void
+wait_a_while_locked(struct pscan *ps)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_nsec += CANCEL_POLL_MS * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	pthread_cond_timedwait(&ps->cond, &ps->lock, &ts);
+}
+
 /*
  * Write unit @k's chunks as they come until it is done.  Called locked.
  * Return 0, or -errno of a write (the scan is then aborted).
@@ -288,10 +308,15 @@ write_unit_locked(struct pscan *ps, size_t k)
 	for (;;) {
 		struct chunk *c = uo->first;
 
+		/* Chunks end on whole records: stopping here is clean. */
+		if (xbulk_cancelled(ps->scan)) {
+			ps->abort = true;
+			return -EINTR;
+		}
 		if (!c) {
 			if (uo->done)
 				return 0;
-			pthread_cond_wait(&ps->cond, &ps->lock);
+			wait_a_while_locked(ps);
 			continue;
 		}
 		uo->first = c->next;
@@ -319,7 +344,8 @@ write_all_units(struct pscan *ps, struct xbulk_scan_result *res)
 	for (k = 0; k < ps->nunits; k++) {
 		err = write_unit_locked(ps, k);
 		if (err) {
-			res->fail = XBULK_SCAN_FAIL_OUTPUT;
+			res->fail = err == -EINTR ? XBULK_SCAN_CANCELLED :
+						    XBULK_SCAN_FAIL_OUTPUT;
 			res->err = err;
 			break;
 		}

@@ -113,6 +113,11 @@ scan_serial(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 		uint64_t cursor = hdr->ino;
 		uint32_t n;
 
+		if (xbulk_cancelled(scan)) {
+			fail(res, XBULK_SCAN_CANCELLED, -EINTR);
+			break;
+		}
+
 		res->calls++;
 		xbulk_live_add(scan->live, 0, 1);
 		ret = ops->call(fs, hdr);
