@@ -36,7 +36,7 @@ fill_bstat(struct xfs_bstat *bs1)
 	bs1->bs_ctime.tv_sec = 1600000002;
 	bs1->bs_ctime.tv_nsec = 333;
 	bs1->bs_blocks = 257;
-	bs1->bs_xflags = 0x820;
+	bs1->bs_xflags = 0x10820;	/* FS_XFLAG_COWEXTSIZE: hint valid */
 	bs1->bs_extsize = 65536;
 	bs1->bs_extents = 17;
 	bs1->bs_gen = 0xdeadbeef;
@@ -85,7 +85,7 @@ test_bstat_every_field(void **state)
 	assert_int_equal(bs.bs_ctime, 1600000002);
 	assert_int_equal(bs.bs_ctime_nsec, 333);
 	assert_int_equal(bs.bs_blocks, 257);
-	assert_int_equal(bs.bs_xflags, 0x820);
+	assert_int_equal(bs.bs_xflags, 0x10820);
 	assert_int_equal(bs.bs_extsize_blks, 16);
 	assert_int_equal(bs.bs_extents64, 17);
 	assert_int_equal(bs.bs_gen, 0xdeadbeef);
@@ -159,6 +159,7 @@ test_bstat_extsize_blocklog_10(void **state)
 
 	(void)state;
 	memset(&bs1, 0, sizeof(bs1));
+	bs1.bs_xflags = FS_XFLAG_COWEXTSIZE;
 	bs1.bs_extsize = 65536;
 	bs1.bs_cowextsize = 1048576;
 	convert(&bs, &bs1, 10);
@@ -181,6 +182,7 @@ test_bstat_extsize_blocklog_12(void **state)
 
 	(void)state;
 	memset(&bs1, 0, sizeof(bs1));
+	bs1.bs_xflags = FS_XFLAG_COWEXTSIZE;
 	bs1.bs_extsize = 65536;
 	bs1.bs_cowextsize = 1048576;
 	convert(&bs, &bs1, 12);
@@ -192,6 +194,27 @@ test_bstat_extsize_blocklog_12(void **state)
 	convert(&bs, &bs1, 12);
 	assert_int_equal(bs.bs_extsize_blks, 1);
 	assert_int_equal(bs.bs_cowextsize_blks, 0xfffff);
+}
+
+/*
+ * The kernel leaves a stale CoW hint in records of inodes without one
+ * (Linux 6.18 reuses its record buffer): without FS_XFLAG_COWEXTSIZE the
+ * converted hint is 0, as normalize_v5() makes it for v5 records.
+ */
+static void
+test_bstat_cowextsize_needs_flag(void **state)
+{
+	struct xfs_bstat bs1;
+	struct xfs_bulkstat bs;
+
+	(void)state;
+	memset(&bs1, 0, sizeof(bs1));
+	bs1.bs_cowextsize = 1048576;
+	convert(&bs, &bs1, 12);
+	assert_int_equal(bs.bs_cowextsize_blks, 0);
+	bs1.bs_xflags = FS_XFLAG_COWEXTSIZE;
+	convert(&bs, &bs1, 12);
+	assert_int_equal(bs.bs_cowextsize_blks, 256);
 }
 
 /*
@@ -208,6 +231,7 @@ test_bstat_extsize_bit31_as_libfrog(void **state)
 
 	(void)state;
 	memset(&bs1, 0, sizeof(bs1));
+	bs1.bs_xflags = FS_XFLAG_COWEXTSIZE;
 	bs1.bs_extsize = INT32_MIN;		/* a 2 GiB hint */
 	bs1.bs_cowextsize = 0x80000000;		/* the same, unsigned */
 	convert(&bs, &bs1, 12);
@@ -308,7 +332,7 @@ test_bstat_v1_text(void **state)
 		"bs_ino = 1234567\n"
 		"\tbs_size = 1048577\n"
 		"\tbs_blocks = 257\n"
-		"\tbs_xflags = 0x820\n"
+		"\tbs_xflags = 0x10820\n"
 		"\tbs_atime = 18446744073709551615.111\n"
 		"\tbs_ctime = 1600000002.333\n"
 		"\tbs_mtime = 1600000001.222\n"
@@ -399,7 +423,7 @@ v1_record(struct xfs_bstat *bs1, uint32_t i)
 	bs1->bs_ctime.tv_sec = 1700000000 + (long)i;
 	bs1->bs_ctime.tv_nsec = (int32_t)i * 17;
 	bs1->bs_blocks = (int64_t)i * 19;
-	bs1->bs_xflags = i << 8;
+	bs1->bs_xflags = (i << 8) | FS_XFLAG_COWEXTSIZE;
 	bs1->bs_extsize = (int32_t)(i << IN_PLACE_BLOCKLOG);
 	bs1->bs_extents = (int32_t)i * 23;
 	bs1->bs_gen = ~i;
@@ -495,6 +519,7 @@ main(void)
 		cmocka_unit_test(test_bstat_projid_halves),
 		cmocka_unit_test(test_bstat_extsize_blocklog_10),
 		cmocka_unit_test(test_bstat_extsize_blocklog_12),
+		cmocka_unit_test(test_bstat_cowextsize_needs_flag),
 		cmocka_unit_test(test_bstat_extsize_bit31_as_libfrog),
 		cmocka_unit_test(test_bstat_extents_sign_as_libfrog),
 		cmocka_unit_test(test_bstat_negative_times),
