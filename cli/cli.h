@@ -61,6 +61,15 @@ int xb_process_init(void);
 /* The fd to write records to: 1, or -1 if stdout was closed at start. */
 int xb_stdout_fd(void);
 
+/*
+ * Catch SIGINT and SIGTERM for a scan: the returned flag becomes the
+ * signal number (the scan's cancel flag); a second signal kills.
+ */
+const volatile int *xb_catch_signals(void);
+
+/* Exit status after a caught signal: 128 + its number (130, 143). */
+int xb_signal_exit_status(void);
+
 /* Online CPUs (the default -j), at least 1, at most XB_MAX_THREADS. */
 unsigned int xb_online_cpus(void);
 

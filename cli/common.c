@@ -15,6 +15,9 @@
 
 static bool stdout_closed;
 
+/* The signal that asked the scan to stop (SIGINT, SIGTERM), or 0. */
+static volatile int caught_signal;
+
 static void
 vmessage(const char *cmd, const char *fmt, va_list ap)
 {
@@ -154,4 +157,31 @@ xb_online_cpus(void)
 	if (n < 1)
 		return 1;
 	return n > XB_MAX_THREADS ? XB_MAX_THREADS : (unsigned int)n;
+}
+
+static void
+on_stop_signal(int signo)
+{
+	caught_signal = signo;
+}
+
+const volatile int *
+xb_catch_signals(void)
+{
+	struct sigaction sa = {
+		.sa_handler = on_stop_signal,
+		/* A second signal kills at once, e.g. while a write blocks. */
+		.sa_flags = SA_RESTART | SA_RESETHAND,
+	};
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	return &caught_signal;
+}
+
+int
+xb_signal_exit_status(void)
+{
+	return 128 + caught_signal;
 }

@@ -175,6 +175,7 @@ run_scan(const struct xb_scan_cmd *cmd, struct scan_opts *o,
 	o->scan.batch_fn = emit_batch;
 	o->scan.bad_inode_fn = report_bad_inode;
 	o->scan.arg = &e;
+	o->scan.cancel = xb_catch_signals();
 	xbulk_scan_run(fs, &o->scan, &res);
 	switch (res.fail) {
 	case XBULK_SCAN_OK:
@@ -184,6 +185,8 @@ run_scan(const struct xb_scan_cmd *cmd, struct scan_opts *o,
 			 o->path, (unsigned long long)res.bad_inodes,
 			 res.bad_inodes == 1 ? "" : "s");
 		return XB_EXIT_FAILURE;
+	case XBULK_SCAN_CANCELLED:
+		return xb_signal_exit_status();
 	case XBULK_SCAN_FAIL_OUTPUT:
 		return xb_write_error(cmd->name, res.err);
 	case XBULK_SCAN_FAIL_SETUP:
