@@ -111,8 +111,11 @@ int
 xb_open_fs(const char *cmd, const char *path, enum xbulk_abi abi,
 	   struct xbulk_fs *fs)
 {
-	int err = xbulk_fs_open(fs, path, abi);
+	int err;
 
+	if (!*path)
+		return xb_usage_error(cmd, "PATH is empty");
+	err = xbulk_fs_open(fs, path, abi);
 	switch (err) {
 	case 0:
 		return 0;

@@ -48,7 +48,7 @@ main(int argc, char **argv)
 	if (ret)
 		return ret;
 	if (argc < 2) {
-		usage(stderr);
+		fputs("xbulk: missing COMMAND\nTry 'xbulk --help'.\n", stderr);
 		return XB_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {

@@ -190,7 +190,7 @@ run_scan(const struct xb_scan_cmd *cmd, struct scan_opts *o,
 	case XBULK_SCAN_FAIL_OUTPUT:
 		return xb_write_error(cmd->name, res.err);
 	case XBULK_SCAN_FAIL_SETUP:
-		xb_error(cmd->name, "cannot set up the scan (batch of %u records, %u threads): %s",
+		xb_error(cmd->name, "cannot set up the scan (-n %u, -j %u): %s",
 			 o->scan.batch, o->scan.threads, strerror(-res.err));
 		return XB_EXIT_FAILURE;
 	default:
