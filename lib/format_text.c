@@ -3,84 +3,10 @@
  * The text formatter: xfs_io 6.1's dump_bulkstat() and dump_inumbers()
  * (io/bulkstat.c) byte for byte, without printf.  Labels are copied as
  * compile-time constant strings and numbers converted by hand, two decimal
- * digits at a time; this is the hot path of a printing scan.
+ * digits at a time (digits.h); this is the hot path of a printing scan.
  */
-#include <string.h>
-
+#include "digits.h"
 #include "xbulk.h"
-
-static const char digit_pairs[201] =
-	"00010203040506070809101112131415161718192021222324252627282930313233"
-	"34353637383940414243444546474849505152535455565758596061626364656667"
-	"6869707172737475767778798081828384858687888990919293949596979899";
-
-static const char hex_digits[16] = "0123456789abcdef";
-
-/* Append the string literal @s (its length is known at compile time). */
-#define PUT(p, s)	(memcpy((p), (s), sizeof(s) - 1), (p) + sizeof(s) - 1)
-
-static inline unsigned int
-dec_len(uint64_t v)
-{
-	unsigned int n = 1;
-
-	while (v >= 10000) {
-		v /= 10000;
-		n += 4;
-	}
-	return n + (v >= 10) + (v >= 100) + (v >= 1000);
-}
-
-/* Append @v in decimal (PRIu64). */
-static inline char *
-put_dec(char *p, uint64_t v)
-{
-	unsigned int len = dec_len(v);
-	char *q = p + len;
-
-	while (v >= 100) {
-		unsigned int r = (unsigned int)(v % 100);
-
-		v /= 100;
-		q -= 2;
-		memcpy(q, digit_pairs + 2 * r, 2);
-	}
-	if (v >= 10) {
-		q -= 2;
-		memcpy(q, digit_pairs + 2 * v, 2);
-	} else {
-		*--q = (char)('0' + v);
-	}
-	return p + len;
-}
-
-/* Append @v in lower-case hex without leading zeros (PRIx64). */
-static inline char *
-put_hex(char *p, uint64_t v)
-{
-	unsigned int len = v ? (67 - (unsigned int)__builtin_clzll(v)) / 4 : 1;
-	char *q = p + len;
-
-	do {
-		*--q = hex_digits[v & 15];
-		v >>= 4;
-	} while (v);
-	return p + len;
-}
-
-/* Append @v in octal without leading zeros (PRIo16). */
-static inline char *
-put_oct(char *p, uint32_t v)
-{
-	unsigned int len = v ? (34 - (unsigned int)__builtin_clz(v)) / 3 : 1;
-	char *q = p + len;
-
-	do {
-		*--q = (char)('0' + (v & 7));
-		v >>= 3;
-	} while (v);
-	return p + len;
-}
 
 /* "SECONDS.NANOSECONDS": seconds as unsigned 64-bit, nsec not padded. */
 static inline char *
