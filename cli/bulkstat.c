@@ -8,7 +8,7 @@
 
 static const char help[] =
 "Usage: xbulk bulkstat [-a agno] [-d] [-e endino] [-n batchsize] [-q]\n"
-"                      [-s startino] [-v 1|5] PATH\n"
+"                      [-o text|jsonl|csv] [-s startino] [-v 1|5] PATH\n"
 "\n"
 "Bulk-queries the filesystem for inode stat information and prints it,\n"
 "byte for byte as xfs_io -c bulkstat.  PATH is any file or directory on\n"
@@ -20,17 +20,15 @@ static const char help[] =
 "   -j <nr>    Scan with this many threads (default: online CPUs);\n"
 "              the output is the same as with -j 1.\n"
 "   -n <nr>    Ask for this many results at once (default 4096).\n"
+"   -o, --format <fmt>\n"
+"              Print the records as text (xfs_io's, the default), jsonl\n"
+"              (one JSON object per line) or csv (RFC 4180 with a header\n"
+"              row); see docs/formats.md.  -d needs text.\n"
 "   -q         Be quiet, no output: drive the kernel as hard as possible.\n"
 "   -s <ino>   Inode to start with.\n"
 "   -v <ver>   Use this version of the ioctl (1 or 5; default 5,\n"
 "              falling back to 1 on kernels without it).\n"
 "   -h, --help Show this help.\n";
-
-static size_t
-format(char *dst, const void *rec)
-{
-	return xbulk_format_bulkstat_text(dst, rec);
-}
 
 /* xfs_io prints the cursor as a signed long long. */
 static size_t
@@ -50,8 +48,7 @@ static const struct xb_scan_cmd bulkstat_cmd = {
 	.has_quiet = true,
 	.help = help,
 	.rec_size = sizeof(struct xfs_bulkstat),
-	.text_max = XBULK_BULKSTAT_TEXT_MAX,
-	.format = format,
+	.formats = xb_bulkstat_formats,
 	.debug_line = debug_line,
 };
 

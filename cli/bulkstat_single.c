@@ -16,7 +16,8 @@
 static const char cmd[] = "bulkstat_single";
 
 static const char help[] =
-"Usage: xbulk bulkstat_single [-d] [-v 1|5] PATH INUM|root...\n"
+"Usage: xbulk bulkstat_single [-d] [-o text|jsonl|csv] [-v 1|5] PATH\n"
+"                             INUM|root...\n"
 "\n"
 "Queries the filesystem for the stat information of each named inode and\n"
 "prints it, byte for byte as xfs_io -c bulkstat_single.  An inode that is\n"
@@ -24,6 +25,10 @@ static const char help[] =
 "directory on the XFS filesystem.\n"
 "\n"
 "   -d         Print debugging information.\n"
+"   -o, --format <fmt>\n"
+"              Print the records as text (xfs_io's, the default), jsonl\n"
+"              (one JSON object per line) or csv (RFC 4180 with a header\n"
+"              row); see docs/formats.md.  -d needs text.\n"
 "   -v <ver>   Use this version of the ioctl (1 or 5; default 5,\n"
 "              falling back to 1 on kernels without it).\n"
 "   -h, --help Show this help.\n"
@@ -77,7 +82,8 @@ report_failure(const char *path, const char *arg, int err)
 
 static int
 lookup_all(struct xbulk_fs *fs, const char *path, char **args,
-	   const struct target *t, int n, bool debug)
+	   const struct target *t, int n, bool debug,
+	   const struct xb_formatter *fmt)
 {
 	struct xbulk_out out;
 	struct xfs_bulkstat bs;
@@ -86,6 +92,11 @@ lookup_all(struct xbulk_fs *fs, const char *path, char **args,
 
 	if (xbulk_out_init(&out, xb_stdout_fd(), 64 * 1024))
 		return XB_EXIT_FAILURE;
+	if (fmt->header) {
+		/* The buffer is empty and far larger than a header. */
+		out.len = strlen(fmt->header);
+		memcpy(out.buf, fmt->header, out.len);
+	}
 	for (i = 0; i < n; i++) {
 		int lookup = xbulk_bulkstat_single(fs, t[i].ino, t[i].flags,
 						   &bs);
@@ -100,14 +111,14 @@ lookup_all(struct xbulk_fs *fs, const char *path, char **args,
 				break;
 			continue;
 		}
-		p = xbulk_out_room(&out, XBULK_BULKSTAT_TEXT_MAX + 128, &err);
+		p = xbulk_out_room(&out, fmt->max + 128, &err);
 		if (!p)
 			break;
 		if (debug)
 			p += sprintf(p,
 				"bulkstat_single: startino=%" PRIu64 " flags=0x%x ret=0\n",
 				t[i].ino, t[i].flags);
-		p += xbulk_format_bulkstat_text(p, &bs);
+		p += fmt->format(p, &bs);
 		out.len = (size_t)(p - out.buf);
 	}
 	if (!err)
@@ -120,10 +131,12 @@ int
 xb_cmd_bulkstat_single(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum xbulk_abi abi = XBULK_ABI_AUTO;
+	enum xb_format format = XB_FORMAT_TEXT;
 	struct xbulk_fs fs;
 	struct target *t;
 	bool debug = false;
@@ -131,7 +144,7 @@ xb_cmd_bulkstat_single(int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":dhv:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":dho:v:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			debug = true;
@@ -139,6 +152,11 @@ xb_cmd_bulkstat_single(int argc, char **argv)
 		case 'h':
 			fputs(help, stdout);
 			return XB_EXIT_OK;
+		case 'o':
+			ret = xb_parse_format(cmd, optarg, &format);
+			if (ret)
+				return ret;
+			break;
 		case 'v':
 			ret = xb_parse_abi(cmd, optarg, &abi);
 			if (ret)
@@ -152,6 +170,8 @@ xb_cmd_bulkstat_single(int argc, char **argv)
 					      argv[optind - 1]);
 		}
 	}
+	if (debug && format != XB_FORMAT_TEXT)
+		return xb_usage_error(cmd, "-d works only with -o text");
 	if (optind >= argc)
 		return xb_usage_error(cmd, "missing PATH");
 	n = argc - optind - 1;
@@ -165,7 +185,7 @@ xb_cmd_bulkstat_single(int argc, char **argv)
 		ret = xb_open_fs(cmd, argv[optind], abi, &fs);
 	if (!ret) {
 		ret = lookup_all(&fs, argv[optind], argv + optind + 1, t, n,
-				 debug);
+				 debug, &xb_bulkstat_formats[format]);
 		xbulk_fs_close(&fs);
 	}
 	free(t);

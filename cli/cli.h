@@ -87,6 +87,35 @@ int xb_ioctl_error(const char *cmd, const char *path, const char *what,
 /* Report a failed write to stdout (quietly for EPIPE); exit status. */
 int xb_write_error(const char *cmd, int err);
 
+/* --- formats.c: -o text|jsonl|csv --------------------------------- */
+
+enum xb_format {
+	XB_FORMAT_TEXT,		/* xfs_io's, byte for byte (the default) */
+	XB_FORMAT_JSONL,	/* JSON Lines (docs/formats.md) */
+	XB_FORMAT_CSV,		/* RFC 4180 with a header row */
+	XB_FORMAT_NR,
+};
+
+/* How the records of one kind are written in one format. */
+struct xb_formatter {
+	size_t		(*format)(char *dst, const void *rec);
+	size_t		max;		/* most bytes of one record */
+	const char	*header;	/* once before the records, or NULL */
+};
+
+/* Indexed by enum xb_format. */
+extern const struct xb_formatter xb_bulkstat_formats[XB_FORMAT_NR];
+extern const struct xb_formatter xb_inumbers_formats[XB_FORMAT_NR];
+
+/* Parse -o's argument; returns 0 or XB_EXIT_USAGE. */
+int xb_parse_format(const char *cmd, const char *arg, enum xb_format *fmt);
+
+/*
+ * Write @fmt's header (if it has one) to @fd before the first record.
+ * Returns 0 or a negative errno.
+ */
+int xb_write_header(int fd, const struct xb_formatter *fmt);
+
 /* --- scan_cmd.c: the driver shared by bulkstat and inumbers ------- */
 
 struct xb_scan_cmd {
@@ -95,8 +124,7 @@ struct xb_scan_cmd {
 	bool		has_quiet;	/* accepts -q */
 	const char	*help;		/* --help text */
 	size_t		rec_size;	/* bytes of a record */
-	size_t		text_max;	/* most text bytes of one record */
-	size_t		(*format)(char *dst, const void *rec);
+	const struct xb_formatter *formats;	/* by enum xb_format */
 	/* -d: one line after each ioctl; returns bytes written */
 	size_t		(*debug_line)(char *dst, size_t room,
 				      const struct xfs_bulk_ireq *hdr);

@@ -10,7 +10,7 @@
 
 static const char help[] =
 "Usage: xbulk inumbers [-a agno] [-d] [-e endino] [-n batchsize]\n"
-"                      [-s startino] [-v 1|5] PATH\n"
+"                      [-o text|jsonl|csv] [-s startino] [-v 1|5] PATH\n"
 "\n"
 "Queries the filesystem for inode chunk allocation information and prints\n"
 "it, byte for byte as xfs_io -c inumbers: one record per 64-inode chunk.\n"
@@ -22,16 +22,14 @@ static const char help[] =
 "   -j <nr>    Scan with this many threads (default: online CPUs);\n"
 "              the output is the same as with -j 1.\n"
 "   -n <nr>    Ask for this many results at once (default 4096).\n"
+"   -o, --format <fmt>\n"
+"              Print the records as text (xfs_io's, the default), jsonl\n"
+"              (one JSON object per line) or csv (RFC 4180 with a header\n"
+"              row); see docs/formats.md.  -d needs text.\n"
 "   -s <ino>   Inode to start with.\n"
 "   -v <ver>   Use this version of the ioctl (1 or 5; default 5,\n"
 "              falling back to 1 on kernels without it).\n"
 "   -h, --help Show this help.\n";
-
-static size_t
-format(char *dst, const void *rec)
-{
-	return xbulk_format_inumbers_text(dst, rec);
-}
 
 /* Unlike xfs_io, whose inumbers -d lines say "bulkstat:". */
 static size_t
@@ -51,8 +49,7 @@ static const struct xb_scan_cmd inumbers_cmd = {
 	.has_quiet = false,
 	.help = help,
 	.rec_size = sizeof(struct xfs_inumbers),
-	.text_max = XBULK_INUMBERS_TEXT_MAX,
-	.format = format,
+	.formats = xb_inumbers_formats,
 	.debug_line = debug_line,
 };
 

@@ -16,12 +16,14 @@ struct scan_opts {
 	enum xbulk_abi		abi;
 	bool			debug;
 	bool			quiet;
+	enum xb_format		format;
 	const char		*path;
 };
 
 /* What a batch is formatted with (shared by all workers, read-only). */
 struct emit {
 	const struct xb_scan_cmd	*cmd;
+	const struct xb_formatter	*fmt;
 	bool				debug;
 	bool				quiet;
 };
@@ -49,10 +51,10 @@ emit_batch(void *arg, struct xbulk_out *out, const struct xfs_bulk_ireq *hdr,
 	if (e->quiet)
 		return 0;
 	for (i = 0; i < nrecs; i++, rec += cmd->rec_size) {
-		p = xbulk_out_room(out, cmd->text_max, &err);
+		p = xbulk_out_room(out, e->fmt->max, &err);
 		if (!p)
 			return err;
-		out->len += cmd->format(p, rec);
+		out->len += e->fmt->format(p, rec);
 	}
 	return 0;
 }
@@ -74,6 +76,7 @@ parse_opts(const struct xb_scan_cmd *cmd, int argc, char **argv,
 	   struct scan_opts *o)
 {
 	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -82,7 +85,7 @@ parse_opts(const struct xb_scan_cmd *cmd, int argc, char **argv,
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":a:de:hj:n:qs:v:", longopts,
+	while ((c = getopt_long(argc, argv, ":a:de:hj:n:o:qs:v:", longopts,
 				NULL)) != -1) {
 		ret = 0;
 		switch (c) {
@@ -118,6 +121,9 @@ parse_opts(const struct xb_scan_cmd *cmd, int argc, char **argv,
 					"-n: batch size must be at least 1");
 			o->scan.batch = (uint32_t)v;
 			break;
+		case 'o':
+			ret = xb_parse_format(cmd->name, optarg, &o->format);
+			break;
 		case 'q':
 			if (!cmd->has_quiet)
 				goto unknown;
@@ -141,6 +147,8 @@ unknown:
 		if (ret)
 			return ret;
 	}
+	if (o->debug && o->format != XB_FORMAT_TEXT)
+		return xb_usage_error(cmd->name, "-d works only with -o text");
 	if (optind >= argc)
 		return xb_usage_error(cmd->name, "missing PATH");
 	if (optind + 1 < argc)
@@ -165,8 +173,14 @@ static int
 run_scan(const struct xb_scan_cmd *cmd, struct scan_opts *o,
 	 struct xbulk_fs *fs)
 {
-	struct emit e = { .cmd = cmd, .debug = o->debug, .quiet = o->quiet };
+	struct emit e = {
+		.cmd = cmd,
+		.fmt = &cmd->formats[o->format],
+		.debug = o->debug,
+		.quiet = o->quiet,
+	};
 	struct xbulk_scan_result res;
+	int err;
 
 	/* -d shows xfs_io's sequence of ioctls: that is the serial scan. */
 	if (o->debug)
@@ -176,6 +190,12 @@ run_scan(const struct xb_scan_cmd *cmd, struct scan_opts *o,
 	o->scan.bad_inode_fn = report_bad_inode;
 	o->scan.arg = &e;
 	o->scan.cancel = xb_catch_signals();
+	/* The CSV header, once, before any worker writes a record. */
+	if (!o->quiet) {
+		err = xb_write_header(o->scan.out_fd, e.fmt);
+		if (err)
+			return xb_write_error(cmd->name, err);
+	}
 	xbulk_scan_run(fs, &o->scan, &res);
 	switch (res.fail) {
 	case XBULK_SCAN_OK:

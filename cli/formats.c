@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * -o text|jsonl|csv: the record formatters of libxbulk by kind and format.
+ */
+#include <string.h>
+
+#include "cli.h"
+
+static size_t
+bulkstat_text(char *dst, const void *rec)
+{
+	return xbulk_format_bulkstat_text(dst, rec);
+}
+
+static size_t
+bulkstat_jsonl(char *dst, const void *rec)
+{
+	return xbulk_format_bulkstat_jsonl(dst, rec);
+}
+
+static size_t
+bulkstat_csv(char *dst, const void *rec)
+{
+	return xbulk_format_bulkstat_csv(dst, rec);
+}
+
+static size_t
+inumbers_text(char *dst, const void *rec)
+{
+	return xbulk_format_inumbers_text(dst, rec);
+}
+
+static size_t
+inumbers_jsonl(char *dst, const void *rec)
+{
+	return xbulk_format_inumbers_jsonl(dst, rec);
+}
+
+static size_t
+inumbers_csv(char *dst, const void *rec)
+{
+	return xbulk_format_inumbers_csv(dst, rec);
+}
+
+const struct xb_formatter xb_bulkstat_formats[XB_FORMAT_NR] = {
+	[XB_FORMAT_TEXT] = { bulkstat_text, XBULK_BULKSTAT_TEXT_MAX, NULL },
+	[XB_FORMAT_JSONL] = { bulkstat_jsonl, XBULK_BULKSTAT_JSONL_MAX, NULL },
+	[XB_FORMAT_CSV] = { bulkstat_csv, XBULK_BULKSTAT_CSV_MAX,
+			    xbulk_bulkstat_csv_header },
+};
+
+const struct xb_formatter xb_inumbers_formats[XB_FORMAT_NR] = {
+	[XB_FORMAT_TEXT] = { inumbers_text, XBULK_INUMBERS_TEXT_MAX, NULL },
+	[XB_FORMAT_JSONL] = { inumbers_jsonl, XBULK_INUMBERS_JSONL_MAX, NULL },
+	[XB_FORMAT_CSV] = { inumbers_csv, XBULK_INUMBERS_CSV_MAX,
+			    xbulk_inumbers_csv_header },
+};
+
+int
+xb_parse_format(const char *cmd, const char *arg, enum xb_format *fmt)
+{
+	static const char *const names[XB_FORMAT_NR] = {
+		[XB_FORMAT_TEXT] = "text",
+		[XB_FORMAT_JSONL] = "jsonl",
+		[XB_FORMAT_CSV] = "csv",
+	};
+	int i;
+
+	for (i = 0; i < XB_FORMAT_NR; i++) {
+		if (!strcmp(arg, names[i])) {
+			*fmt = (enum xb_format)i;
+			return 0;
+		}
+	}
+	return xb_usage_error(cmd, "-o: unknown format '%s' (text, jsonl or csv)",
+			      arg);
+}
+
+int
+xb_write_header(int fd, const struct xb_formatter *fmt)
+{
+	/* An output buffer that is already full: its flush writes it all. */
+	struct xbulk_out out = {
+		.buf = (char *)fmt->header,
+		.len = fmt->header ? strlen(fmt->header) : 0,
+		.fd = fd,
+	};
+
+	out.cap = out.len;
+	return out.len ? xbulk_out_flush(&out) : 0;
+}
