@@ -1,0 +1,281 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Helpers shared by the reliability tests (test-corrupt.sh, test-churn.sh,
+# test-fs-gone.sh, test-output.sh, test-signals.sh).  Source it after
+# lib.sh:
+#
+#	. "$(dirname "$0")/lib.sh"
+#	. "$(dirname "$0")/lib-reliability.sh"
+#	rel_init corrupt
+#
+# Counting:   rel_pass, rel_fail MSG, rel_check WHAT EXPECTED ACTUAL,
+#             rel_done (prints "N passed, N failed", exits 1 on failure).
+# Figures:    rel_result "key=value ..." appends one line to XB_RESULTS
+#             (default build/reliability-results.txt), for
+#             docs/reliability.md to quote.
+# Slow scans: rel_throttle_init; rel_spawn OUT ERR CMD... starts CMD in
+#             the background with about 1% of one CPU (a cgroup CPU
+#             quota), so that a scan of a few ten thousand inodes takes
+#             many seconds and the test can act on it mid-scan;
+#             rel_unthrottle gives it full speed again.  Without a usable
+#             cgroup the command runs at full speed and REL_THROTTLED=0.
+# Records:    rel_whole_records FILE checks that FILE is bulkstat text that
+#             ends on a whole record (26 lines each, first `bs_ino = N`,
+#             last `\tbs_extents64 = N`).
+
+XBULK=${XBULK:-$TOP/build/xbulk}
+XB_RESULTS=${XB_RESULTS:-$TOP/build/reliability-results.txt}
+
+REL_NAME=
+REL_PASS=0
+REL_FAIL=0
+REL_START=0
+REL_CG=
+REL_CG_KIND=
+REL_THROTTLED=0
+REL_PID=
+
+rel_init()
+{
+	REL_NAME=$1
+	REL_START=$(date +%s%N)
+	xb_require_root_loop
+	[[ -x $XBULK ]] || xb_die "$XBULK not built"
+}
+
+rel_pass()
+{
+	REL_PASS=$((REL_PASS + 1))
+}
+
+rel_fail()
+{
+	REL_FAIL=$((REL_FAIL + 1))
+	echo "FAIL: $*"
+}
+
+# rel_check WHAT EXPECTED ACTUAL
+rel_check()
+{
+	if [[ $2 == "$3" ]]; then
+		rel_pass
+	else
+		rel_fail "$1: expected '$2', got '$3'"
+	fi
+}
+
+# rel_ok WHAT CONDITION-COMMAND...: pass if the command succeeds.
+rel_ok()
+{
+	local what=$1
+
+	shift
+	if "$@"; then
+		rel_pass
+	else
+		rel_fail "$what"
+	fi
+}
+
+# Milliseconds since the epoch.
+rel_now_ms()
+{
+	local ns
+
+	ns=$(date +%s%N)
+	echo $((ns / 1000000))
+}
+
+# Append a line of figures to the results file.
+rel_result()
+{
+	local line
+
+	line="$(date -u +%Y-%m-%dT%H:%M:%SZ) $REL_NAME: $*"
+	echo "RESULT: $line"
+	if mkdir -p "$(dirname "$XB_RESULTS")" 2>/dev/null; then
+		echo "$line" >>"$XB_RESULTS" || true
+	fi
+}
+
+# Print the totals and exit: 0 if nothing failed, 1 otherwise.
+rel_done()
+{
+	local secs
+
+	secs=$((($(date +%s%N) - REL_START) / 1000000000))
+	echo "$REL_NAME: ${secs}s"
+	echo "$REL_PASS passed, $REL_FAIL failed"
+	((REL_FAIL == 0)) || exit 1
+	exit 0
+}
+
+# ---------------------------------------------------------------------------
+# Bulkstat text
+
+# rel_whole_records FILE: 0 if FILE is empty or whole bulkstat records.
+rel_whole_records()
+{
+	awk '
+		(NR - 1) % 26 == 0 && !/^bs_ino = [0-9]+$/ { bad = 1 }
+		(NR - 1) % 26 != 0 && !/^\t/ { bad = 1 }
+		(NR - 1) % 26 == 25 && !/^\tbs_extents64 = [0-9]+$/ { bad = 1 }
+		END { exit (bad || NR % 26 != 0) }
+	' "$1"
+}
+
+# rel_inos FILE: the bs_ino values of bulkstat text, one a line.
+rel_inos()
+{
+	sed -n 's/^bs_ino = //p' "$1"
+}
+
+# rel_is_prefix SHORT LONG: SHORT's bytes are the start of LONG's.
+rel_is_prefix()
+{
+	local n
+
+	n=$(stat -c %s "$1")
+	cmp -s -n "$n" "$1" "$2"
+}
+
+# ---------------------------------------------------------------------------
+# Slow scans through a cgroup CPU quota
+
+rel_throttle_init()
+{
+	local name=xbulk-test-$$
+
+	if [[ -d /sys/fs/cgroup/cpu && -w /sys/fs/cgroup/cpu/cgroup.procs ]] &&
+	   mkdir "/sys/fs/cgroup/cpu/$name" 2>/dev/null; then
+		REL_CG=/sys/fs/cgroup/cpu/$name
+		REL_CG_KIND=v1
+	elif [[ -f /sys/fs/cgroup/cgroup.subtree_control ]] &&
+	     grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control &&
+	     mkdir "/sys/fs/cgroup/$name" 2>/dev/null; then
+		REL_CG=/sys/fs/cgroup/$name
+		REL_CG_KIND=v2
+	else
+		echo "NOTE: no cgroup CPU controller: scans run at full speed"
+		return 0
+	fi
+	xb_at_exit rel_throttle_cleanup
+	if rel_rethrottle; then
+		REL_THROTTLED=1
+	else
+		echo "NOTE: cannot set a CPU quota: scans run at full speed"
+		rel_throttle_cleanup
+	fi
+}
+
+# Limit the cgroup to 1% of a CPU.
+rel_rethrottle()
+{
+	case $REL_CG_KIND in
+	v1)	echo 100000 >"$REL_CG/cpu.cfs_period_us" &&
+		echo 1000 >"$REL_CG/cpu.cfs_quota_us" ;;
+	v2)	echo "1000 100000" >"$REL_CG/cpu.max" ;;
+	*)	return 1 ;;
+	esac 2>/dev/null
+}
+
+rel_unthrottle()
+{
+	case $REL_CG_KIND in
+	v1)	echo -1 >"$REL_CG/cpu.cfs_quota_us" ;;
+	v2)	echo max >"$REL_CG/cpu.max" ;;
+	esac 2>/dev/null || true
+}
+
+# Kill what is left in the cgroup (only our own processes go there) and
+# remove it.
+rel_throttle_cleanup()
+{
+	local pid i
+
+	[[ -n $REL_CG && -d $REL_CG ]] || return 0
+	rel_unthrottle
+	for ((i = 0; i < 50; i++)); do
+		[[ -s $REL_CG/cgroup.procs ]] || break
+		while read -r pid; do
+			kill -KILL "$pid" 2>/dev/null
+		done <"$REL_CG/cgroup.procs"
+		sleep 0.1
+	done
+	rmdir "$REL_CG" 2>/dev/null || true
+	REL_CG=
+	REL_CG_KIND=
+	REL_THROTTLED=0
+}
+
+# rel_spawn OUT ERR CMD...: start CMD in the background, throttled if we
+# can, stdout to OUT and stderr to ERR.  Sets REL_PID (the pid of CMD
+# itself: the subshell execs it).
+rel_spawn()
+{
+	local out=$1 err=$2 cg=$REL_CG
+
+	shift 2
+	rel_rethrottle || true
+	if ((REL_THROTTLED)); then
+		(echo "$BASHPID" >"$cg/cgroup.procs" && exec "$@") \
+			>"$out" 2>"$err" &
+	else
+		(exec "$@") >"$out" 2>"$err" &
+	fi
+	REL_PID=$!
+}
+
+# rel_wait_size FILE BYTES SECS PID: wait until FILE holds at least BYTES
+# while PID still runs.  Returns 0 if so (the process is mid-scan), 1 if
+# the process ended first or SECS passed.
+rel_wait_size()
+{
+	local file=$1 bytes=$2 secs=$3 pid=$4 i
+
+	for ((i = 0; i < secs * 50; i++)); do
+		kill -0 "$pid" 2>/dev/null || return 1
+		(($(stat -c %s "$file" 2>/dev/null || echo 0) >= bytes)) &&
+			return 0
+		sleep 0.02
+	done
+	return 1
+}
+
+# rel_wait_exit PID SECS: wait for background PID; sets REL_RC (its exit
+# status, or 255 after a timeout: it is then killed) and REL_MS (how long
+# we waited).
+rel_wait_exit()
+{
+	local pid=$1 secs=$2 t0 i
+
+	t0=$(rel_now_ms)
+	for ((i = 0; i < secs * 100; i++)); do
+		[[ -d /proc/$pid ]] || break
+		# a zombie has no threads left to run
+		[[ $(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) == Z ]] &&
+			break
+		sleep 0.01
+	done
+	REL_MS=$(($(rel_now_ms) - t0))
+	if [[ -d /proc/$pid ]] &&
+	   [[ $(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) != Z ]]; then
+		echo "  pid $pid still running after ${secs}s: killing it"
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		REL_RC=255
+		return 0
+	fi
+	REL_RC=0
+	wait "$pid" || REL_RC=$?
+}
+
+# Number of threads of PID (0 if it is gone).
+rel_threads()
+{
+	local n
+
+	n=$(awk '/^Threads:/ {print $2}' "/proc/$1/status" 2>/dev/null)
+	echo "${n:-0}"
+}
