@@ -21,7 +21,7 @@
 #             rel_unthrottle gives it full speed again.  Without a usable
 #             cgroup the command runs at full speed and REL_THROTTLED=0.
 # Records:    rel_whole_records FILE checks that FILE is bulkstat text that
-#             ends on a whole record (26 lines each, first `bs_ino = N`,
+#             ends on a whole record (25 lines each, first `bs_ino = N`,
 #             last `\tbs_extents64 = N`).
 
 XBULK=${XBULK:-$TOP/build/xbulk}
@@ -118,10 +118,10 @@ rel_done()
 rel_whole_records()
 {
 	awk '
-		(NR - 1) % 26 == 0 && !/^bs_ino = [0-9]+$/ { bad = 1 }
-		(NR - 1) % 26 != 0 && !/^\t/ { bad = 1 }
-		(NR - 1) % 26 == 25 && !/^\tbs_extents64 = [0-9]+$/ { bad = 1 }
-		END { exit (bad || NR % 26 != 0) }
+		(NR - 1) % 25 == 0 && !/^bs_ino = [0-9]+$/ { bad = 1 }
+		(NR - 1) % 25 != 0 && !/^\t/ { bad = 1 }
+		(NR - 1) % 25 == 24 && !/^\tbs_extents64 = [0-9]+$/ { bad = 1 }
+		END { exit (bad || NR % 25 != 0) }
 	' "$1"
 }
 
