@@ -81,7 +81,12 @@ xb_geometries()
 
 xb__mounted()
 {
-	[[ -n $XB_MNT ]] && mountpoint -q "$XB_MNT" 2>/dev/null
+	[[ -n $XB_MNT ]] || return 1
+	mountpoint -q "$XB_MNT" 2>/dev/null && return 0
+	# mountpoint(1) stat()s the directory, which fails (EIO) once the
+	# filesystem is shut down: look in the mount table too.
+	awk -v m="$XB_MNT" 'BEGIN { gsub(/ /, "\\040", m) }
+		$2 == m { f = 1 } END { exit !f }' /proc/self/mounts
 }
 
 # Detach every loop device still bound to our image.
