@@ -5,8 +5,10 @@
 #ifndef XBULK_CLI_H
 #define XBULK_CLI_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "xbulk.h"
 
@@ -115,6 +117,141 @@ int xb_parse_format(const char *cmd, const char *arg, enum xb_format *fmt);
  * Returns 0 or a negative errno.
  */
 int xb_write_header(int fd, const struct xb_formatter *fmt);
+
+/* --- report.c: --stats and --interval lines ---------------------- */
+
+/* One --interval: what the scan did and the counters did in it. */
+struct xb_interval {
+	uint64_t		t_ns;		/* end, since the scan began */
+	uint64_t		records;	/* records in the interval */
+	uint64_t		inodes;		/* inodes in the interval */
+	uint64_t		calls;		/* ioctls in the interval */
+	struct xbulk_sample	delta;		/* counters (mono_ns: length) */
+};
+
+/* Everything --stats prints about one scan. */
+struct xb_report {
+	const char			*cmd;		/* "bulkstat" */
+	const char			*path;
+	enum xbulk_kind			kind;
+	uint32_t			batch;
+	const struct xbulk_scan_result	*res;
+	uint64_t			inodes;		/* inodes scanned */
+	const struct xbulk_stats_src	*src;
+	struct xbulk_sample		delta;		/* the whole scan */
+	uint64_t			interval_ns;	/* 0: no --interval */
+	const struct xb_interval	*timeline;
+	size_t				ntimeline;
+};
+
+/* The --stats=text report (several lines). */
+void xb_report_text(FILE *f, const struct xb_report *r);
+/* The --stats=json report: one JSON object (docs/formats.md). */
+void xb_report_json(FILE *f, const struct xb_report *r);
+/* One --interval line. */
+void xb_report_interval(FILE *f, const struct xb_report *r,
+			const struct xb_interval *iv);
+/*
+ * The --progress line ("\r" first, no newline): @done of @total inodes
+ * (@total 0: unknown) after @elapsed_ns.
+ */
+void xb_report_progress(FILE *f, const char *cmd, uint64_t done,
+			uint64_t total, uint64_t elapsed_ns);
+
+/* --- monitor.c: --progress and --interval ------------------------- */
+
+/*
+ * A thread that watches a running scan through its live counters: it
+ * redraws a progress line on a terminal (at most 4 times a second) and
+ * every interval samples the counters, prints a line and keeps it for
+ * the JSON timeline.  It never writes to stdout.
+ */
+struct xb_monitor {
+	/* Set before xb_monitor_start(). */
+	const struct xb_report		*report;	/* src, cmd, interval */
+	const struct xbulk_scan_live	*live;
+	const uint64_t			*inodes;	/* inodes done; NULL:
+							   live->records */
+	uint64_t			total;		/* inodes to do, 0 if
+							   unknown */
+	bool				progress;	/* draw on stderr */
+	struct xbulk_sample		start;		/* when the scan began */
+	/* Kept by the monitor; read after xb_monitor_stop(). */
+	struct xb_interval		*timeline;
+	size_t				ntimeline;
+	/* Internal. */
+	size_t				cap;
+	pthread_t			thread;
+	pthread_mutex_t			lock;
+	pthread_cond_t			cond;
+	bool				stop;
+	bool				drawn;		/* a progress line is
+							   on the screen */
+	struct xbulk_sample		last;
+	uint64_t			last_records, last_inodes, last_calls;
+};
+
+/* Start the thread; returns 0 or a negative errno. */
+int xb_monitor_start(struct xb_monitor *m);
+/*
+ * Stop it (promptly: it is woken), record and print the last, partial
+ * interval and erase the progress line.
+ */
+void xb_monitor_stop(struct xb_monitor *m);
+void xb_monitor_free(struct xb_monitor *m);
+
+/* Parse --interval's SECONDS (0.1 to 3600, decimals allowed) into ns. */
+int xb_parse_interval(const char *cmd, const char *arg, uint64_t *ns);
+
+/* --- watch.c: --stats, --stats-file, --progress, --interval ------ */
+
+/* getopt_long codes of the long-only options. */
+enum {
+	XB_OPT_STATS = 256,	/* --stats[=text|json] */
+	XB_OPT_STATS_FILE,	/* --stats-file FILE */
+	XB_OPT_PROGRESS,	/* --progress */
+	XB_OPT_INTERVAL,	/* --interval SECONDS */
+};
+
+#define XB_WATCH_LONGOPTS						\
+	{ "stats", optional_argument, NULL, XB_OPT_STATS },		\
+	{ "stats-file", required_argument, NULL, XB_OPT_STATS_FILE },	\
+	{ "progress", no_argument, NULL, XB_OPT_PROGRESS },		\
+	{ "interval", required_argument, NULL, XB_OPT_INTERVAL }
+
+/* What to watch of a scan; zero-initialised means nothing. */
+struct xb_watch {
+	/* From the command line. */
+	enum { XB_STATS_NONE, XB_STATS_TEXT, XB_STATS_JSON } stats;
+	const char		*stats_file;	/* NULL: stderr */
+	bool			progress;
+	uint64_t		interval_ns;
+	/* Kept while the scan runs. */
+	uint64_t		inodes;		/* inumbers: inodes seen */
+	struct xbulk_scan_live	live;
+	struct xbulk_stats_src	src;
+	struct xbulk_sample	start;
+	struct xb_report	report;
+	struct xb_monitor	mon;
+	bool			mon_running;
+	FILE			*out;
+};
+
+/* Take one of the XB_OPT_* options; returns 0 or XB_EXIT_USAGE. */
+int xb_watch_option(struct xb_watch *w, const char *cmd, int opt,
+		    const char *arg);
+/*
+ * Before the scan: open --stats-file, find the counters, take the first
+ * sample, set @scan->live and start the monitor.  Returns 0 or an exit
+ * status (the message printed).
+ */
+int xb_watch_begin(struct xb_watch *w, const char *cmd, const char *path,
+		   struct xbulk_fs *fs, struct xbulk_scan *scan);
+/*
+ * After the scan: stop the monitor and print --stats.  Returns 0 or
+ * -EIO if the stats file could not be written (message printed).
+ */
+int xb_watch_end(struct xb_watch *w, const struct xbulk_scan_result *res);
 
 /* --- scan_cmd.c: the driver shared by bulkstat and inumbers ------- */
 

@@ -10,7 +10,9 @@
 
 static const char help[] =
 "Usage: xbulk inumbers [-a agno] [-d] [-e endino] [-n batchsize]\n"
-"                      [-o text|jsonl|csv] [-s startino] [-v 1|5] PATH\n"
+"                      [-o text|jsonl|csv] [-s startino] [-v 1|5]\n"
+"                      [--stats[=text|json]] [--stats-file file]\n"
+"                      [--progress] [--interval seconds] PATH\n"
 "\n"
 "Queries the filesystem for inode chunk allocation information and prints\n"
 "it, byte for byte as xfs_io -c inumbers: one record per 64-inode chunk.\n"
@@ -29,6 +31,16 @@ static const char help[] =
 "   -s <ino>   Inode to start with.\n"
 "   -v <ver>   Use this version of the ioctl (1 or 5; default 5,\n"
 "              falling back to 1 on kernels without it).\n"
+"   --stats[=text|json]\n"
+"              After the scan, print its figures on stderr: inodes, wall\n"
+"              time, inodes/s, CPU, peak RSS, reads of the block devices\n"
+"              (IOPS, MB/s), inode cache hits and misses, memory reclaim.\n"
+"   --stats-file <file>\n"
+"              Write the --stats figures to this file (implies --stats).\n"
+"   --progress Show a progress line on stderr (only on a terminal).\n"
+"   --interval <seconds>\n"
+"              Print a timestamped line of figures on stderr every\n"
+"              interval (0.1 to 3600; also in --stats=json's timeline).\n"
 "   -h, --help Show this help.\n";
 
 /* Unlike xfs_io, whose inumbers -d lines say "bulkstat:". */

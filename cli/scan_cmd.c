@@ -17,6 +17,7 @@ struct scan_opts {
 	bool			debug;
 	bool			quiet;
 	enum xb_format		format;
+	struct xb_watch		watch;		/* --stats, --interval... */
 	const char		*path;
 };
 
@@ -26,6 +27,8 @@ struct emit {
 	const struct xb_formatter	*fmt;
 	bool				debug;
 	bool				quiet;
+	uint64_t			*inodes;	/* inumbers: count
+							   them here */
 };
 
 /* Longest -d line: six numbers of at most 20 digits and the labels. */
@@ -42,6 +45,14 @@ emit_batch(void *arg, struct xbulk_out *out, const struct xfs_bulk_ireq *hdr,
 	char *p;
 	int err;
 
+	if (e->inodes) {
+		const struct xfs_inumbers *xi = recs;
+		uint64_t sum = 0;
+
+		for (i = 0; i < nrecs; i++)
+			sum += xi[i].xi_alloccount;
+		__atomic_add_fetch(e->inodes, sum, __ATOMIC_RELAXED);
+	}
 	if (e->debug) {
 		p = xbulk_out_room(out, DEBUG_LINE_MAX, &err);
 		if (!p)
@@ -78,6 +89,7 @@ parse_opts(const struct xb_scan_cmd *cmd, int argc, char **argv,
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
+		XB_WATCH_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t v;
@@ -135,6 +147,12 @@ parse_opts(const struct xb_scan_cmd *cmd, int argc, char **argv,
 			break;
 		case 'v':
 			ret = xb_parse_abi(cmd->name, optarg, &o->abi);
+			break;
+		case XB_OPT_STATS:
+		case XB_OPT_STATS_FILE:
+		case XB_OPT_PROGRESS:
+		case XB_OPT_INTERVAL:
+			ret = xb_watch_option(&o->watch, cmd->name, c, optarg);
 			break;
 		case ':':
 			return xb_usage_error(cmd->name,
@@ -196,7 +214,14 @@ run_scan(const struct xb_scan_cmd *cmd, struct scan_opts *o,
 		if (err)
 			return xb_write_error(cmd->name, err);
 	}
+	err = xb_watch_begin(&o->watch, cmd->name, o->path, fs, &o->scan);
+	if (err)
+		return err;
+	if (o->scan.live && cmd->kind == XBULK_KIND_INUMBERS)
+		e.inodes = &o->watch.inodes;
 	xbulk_scan_run(fs, &o->scan, &res);
+	if (xb_watch_end(&o->watch, &res) && res.fail == XBULK_SCAN_OK)
+		return XB_EXIT_FAILURE;
 	switch (res.fail) {
 	case XBULK_SCAN_OK:
 		if (!res.bad_inodes)

@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * --stats: the figures of a scan, for people (text, a unit on every
+ * figure, fio-like) and for scripts (JSON, the same figures unscaled).
+ * The counters are sampled by libxbulk (lib/stats.c); this file only
+ * prints them.  A counter the kernel does not offer prints as "n/a" or
+ * null, never as 0.  Both schemas are in docs/formats.md.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+
+static const char *const dev_roles[XBULK_DEV_NR] = {
+	[XBULK_DEV_DATA] = "data",
+	[XBULK_DEV_LOG] = "log",
+	[XBULK_DEV_RT] = "rt",
+};
+
+static double
+seconds(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+/* @count per second over @ns, or a negative value if unknown. */
+static double
+per_sec(uint64_t count, uint64_t ns)
+{
+	if (!xbulk_stat_ok(count) || !ns)
+		return -1;
+	return (double)count / seconds(ns);
+}
+
+/* @v with an SI prefix: "812", "812.3k", "1.62M" (for counts and rates). */
+static const char *
+si(char *buf, size_t size, double v)
+{
+	static const char prefix[] = " kMGTP";
+	int i = 0;
+
+	if (v < 0)
+		return "n/a";
+	while (v >= 999.95 && i < 5) {
+		v /= 1000;
+		i++;
+	}
+	if (!i)
+		snprintf(buf, size, "%.0f", v);
+	else
+		snprintf(buf, size, v < 9.995 ? "%.2f%c" : "%.1f%c", v,
+			 prefix[i]);
+	return buf;
+}
+
+/* A duration with its unit: "850 us", "12.976 ms", "3.250 s". */
+static const char *
+dur(char *buf, size_t size, double s)
+{
+	if (s < 0)
+		return "n/a";
+	if (s < 0.001)
+		snprintf(buf, size, "%.0f us", s * 1e6);
+	else if (s < 1)
+		snprintf(buf, size, "%.3f ms", s * 1e3);
+	else
+		snprintf(buf, size, "%.3f s", s);
+	return buf;
+}
+
+/* A byte count with a binary unit: "512 B", "24.0 KiB", "1.5 MiB". */
+static const char *
+iec(char *buf, size_t size, double v)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int i = 0;
+
+	if (v < 0)
+		return "n/a";
+	while (v >= 1024 && i < 4) {
+		v /= 1024;
+		i++;
+	}
+	snprintf(buf, size, i ? "%.1f %s" : "%.0f %s", v, unit[i]);
+	return buf;
+}
+
+/* Busy time over wall time, capped at 100% (the ms ticks are coarse). */
+static double
+util(uint64_t busy_ms, uint64_t ns)
+{
+	double u;
+
+	if (!xbulk_stat_ok(busy_ms) || !ns)
+		return -1;
+	u = 100 * (double)busy_ms / ((double)ns / 1e6);
+	return u > 100 ? 100 : u;
+}
+
+/* A counter in plain digits, or "n/a". */
+static const char *
+num(char *buf, size_t size, uint64_t v)
+{
+	if (!xbulk_stat_ok(v))
+		return "n/a";
+	snprintf(buf, size, "%" PRIu64, v);
+	return buf;
+}
+
+/* @part as a percentage of @whole, or "n/a". */
+static const char *
+pct(char *buf, size_t size, double part, double whole)
+{
+	if (part < 0 || whole <= 0)
+		return "n/a";
+	snprintf(buf, size, "%.1f%%", 100 * part / whole);
+	return buf;
+}
+
+/* ------------------------------------------------------------------ */
+/* Text                                                                */
+/* ------------------------------------------------------------------ */
+
+static void
+text_device(FILE *f, const struct xb_report *r, int i)
+{
+	const struct xbulk_dev_sample *d = &r->delta.dev[i];
+	uint64_t ns = r->delta.mono_ns;
+	double bytes = xbulk_stat_ok(d->read_sectors) ?
+		       (double)d->read_sectors * 512 : -1;
+	char b[6][32];
+
+	if (!r->src->dev[i].present) {
+		fprintf(f, "  %-8s: %s\n", dev_roles[i],
+			i == XBULK_DEV_LOG ? "internal" : "none");
+		return;
+	}
+	fprintf(f, "  %-8s: %s (%u:%u) read: IOPS=%s, BW=",
+		dev_roles[i], r->src->dev[i].name, r->src->dev[i].major,
+		r->src->dev[i].minor,
+		si(b[0], sizeof(b[0]), per_sec(d->read_ios, ns)));
+	if (bytes < 0 || !ns)
+		fputs("n/a", f);
+	else
+		fprintf(f, "%.1fMiB/s (%.1fMB/s)",
+			bytes / seconds(ns) / (1 << 20),
+			bytes / seconds(ns) / 1e6);
+	fprintf(f, ", %s IOs, %s, util=%s\n",
+		num(b[1], sizeof(b[1]), d->read_ios),
+		iec(b[2], sizeof(b[2]), bytes),
+		pct(b[3], sizeof(b[3]), util(d->io_ticks_ms, ns), 100));
+}
+
+static void
+text_icache(FILE *f, const struct xb_report *r)
+{
+	const uint64_t *ig = r->delta.ig;
+	char b[6][32];
+
+	fprintf(f, "  icache  : lookups=%s, hits=%s (%s), misses=%s, "
+		"busy retries=%s, reclaims=%s",
+		num(b[0], sizeof(b[0]), ig[XBULK_IG_ATTEMPTS]),
+		num(b[1], sizeof(b[1]), ig[XBULK_IG_FOUND]),
+		pct(b[2], sizeof(b[2]),
+		    xbulk_stat_ok(ig[XBULK_IG_FOUND]) ?
+			(double)ig[XBULK_IG_FOUND] : -1,
+		    xbulk_stat_ok(ig[XBULK_IG_ATTEMPTS]) ?
+			(double)ig[XBULK_IG_ATTEMPTS] : -1),
+		num(b[3], sizeof(b[3]), ig[XBULK_IG_MISSED]),
+		num(b[4], sizeof(b[4]), ig[XBULK_IG_FRECYCLE]),
+		num(b[5], sizeof(b[5]), ig[XBULK_IG_RECLAIMS]));
+	if (r->src->xfs_stats[0])
+		fprintf(f, " (whole fs, %s)\n", r->src->xfs_stats);
+	else
+		fputs(" (no /sys/fs/xfs/<dev>/stats/stats)\n", f);
+}
+
+static void
+text_reclaim(FILE *f, const struct xb_report *r)
+{
+	const uint64_t *vm = r->delta.vm;
+	char b[8][32];
+
+	fprintf(f, "  reclaim : scanned=%s pages (kswapd=%s, direct=%s), "
+		"stolen=%s pages (kswapd=%s, direct=%s),\n"
+		"            direct reclaim entries=%s, "
+		"slab objects scanned=%s\n",
+		num(b[0], sizeof(b[0]),
+		    xbulk_stat_ok(vm[XBULK_VM_PGSCAN_KSWAPD]) &&
+		    xbulk_stat_ok(vm[XBULK_VM_PGSCAN_DIRECT]) ?
+			vm[XBULK_VM_PGSCAN_KSWAPD] +
+			vm[XBULK_VM_PGSCAN_DIRECT] : XBULK_STAT_NA),
+		num(b[1], sizeof(b[1]), vm[XBULK_VM_PGSCAN_KSWAPD]),
+		num(b[2], sizeof(b[2]), vm[XBULK_VM_PGSCAN_DIRECT]),
+		num(b[3], sizeof(b[3]),
+		    xbulk_stat_ok(vm[XBULK_VM_PGSTEAL_KSWAPD]) &&
+		    xbulk_stat_ok(vm[XBULK_VM_PGSTEAL_DIRECT]) ?
+			vm[XBULK_VM_PGSTEAL_KSWAPD] +
+			vm[XBULK_VM_PGSTEAL_DIRECT] : XBULK_STAT_NA),
+		num(b[4], sizeof(b[4]), vm[XBULK_VM_PGSTEAL_KSWAPD]),
+		num(b[5], sizeof(b[5]), vm[XBULK_VM_PGSTEAL_DIRECT]),
+		num(b[6], sizeof(b[6]), vm[XBULK_VM_ALLOCSTALL]),
+		num(b[7], sizeof(b[7]), vm[XBULK_VM_SLABS_SCANNED]));
+	fprintf(f, "  pressure: memory stalls (PSI) some=%s, full=%s\n",
+		dur(b[0], sizeof(b[0]), xbulk_stat_ok(r->delta.psi_some_us) ?
+		    (double)r->delta.psi_some_us / 1e6 : -1),
+		dur(b[1], sizeof(b[1]), xbulk_stat_ok(r->delta.psi_full_us) ?
+		    (double)r->delta.psi_full_us / 1e6 : -1));
+}
+
+void
+xb_report_text(FILE *f, const struct xb_report *r)
+{
+	const struct xbulk_sample *d = &r->delta;
+	uint64_t ns = d->mono_ns;
+	double wall = seconds(ns), cpu;
+	char b[4][32];
+	int i;
+
+	fprintf(f, "%s: %s: ", r->cmd, r->path);
+	if (r->kind == XBULK_KIND_INUMBERS)
+		fprintf(f, "%" PRIu64 " inode chunks (%" PRIu64 " inodes)",
+			r->res->records, r->inodes);
+	else
+		fprintf(f, "%" PRIu64 " inodes", r->inodes);
+	fprintf(f, " in %s, %" PRIu64 " ioctl calls, %u thread%s, "
+		"batch %u%s\n", dur(b[0], sizeof(b[0]), wall), r->res->calls,
+		r->res->threads,
+		r->res->threads == 1 ? "" : "s", r->batch,
+		r->res->fail == XBULK_SCAN_OK ? "" : " (stopped early)");
+	fprintf(f, "  rate    : %s inodes/s",
+		si(b[0], sizeof(b[0]), per_sec(r->inodes, ns)));
+	if (r->inodes)
+		fprintf(f, " (%.2f us/inode)", wall * 1e6 / (double)r->inodes);
+	fputc('\n', f);
+	fputs("  cpu     : ", f);
+	if (xbulk_stat_ok(d->utime_us) && xbulk_stat_ok(d->stime_us)) {
+		cpu = (double)(d->utime_us + d->stime_us) / 1e6;
+		fprintf(f, "usr=%s, sys=%s (%s of wall)",
+			dur(b[2], sizeof(b[2]), (double)d->utime_us / 1e6),
+			dur(b[3], sizeof(b[3]), (double)d->stime_us / 1e6),
+			pct(b[1], sizeof(b[1]), cpu, wall));
+	} else {
+		fputs("usr=n/a, sys=n/a", f);
+	}
+	if (xbulk_stat_ok(d->maxrss_kib))
+		fprintf(f, ", peak RSS=%.1f MiB\n",
+			(double)d->maxrss_kib / 1024);
+	else
+		fputs(", peak RSS=n/a\n", f);
+	for (i = 0; i < XBULK_DEV_NR; i++)
+		text_device(f, r, i);
+	text_icache(f, r);
+	text_reclaim(f, r);
+}
+
+/* ------------------------------------------------------------------ */
+/* --interval lines                                                    */
+/* ------------------------------------------------------------------ */
+
+/* "2026-11-29T21:40:01.250Z" */
+static void
+utc_stamp(char *buf, size_t size, uint64_t real_ns)
+{
+	time_t t = (time_t)(real_ns / 1000000000ULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%03uZ",
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		 tm.tm_min, tm.tm_sec,
+		 (unsigned int)(real_ns / 1000000 % 1000));
+}
+
+/* Read bytes of every device, or NA if one of them is unknown. */
+static uint64_t
+read_bytes(const struct xb_report *r, const struct xbulk_sample *d)
+{
+	uint64_t sum = 0;
+	int i;
+
+	for (i = 0; i < XBULK_DEV_NR; i++) {
+		if (!r->src->dev[i].present)
+			continue;
+		if (!xbulk_stat_ok(d->dev[i].read_sectors))
+			return XBULK_STAT_NA;
+		sum += d->dev[i].read_sectors * 512;
+	}
+	return sum;
+}
+
+static uint64_t
+read_ios(const struct xb_report *r, const struct xbulk_sample *d)
+{
+	uint64_t sum = 0;
+	int i;
+
+	for (i = 0; i < XBULK_DEV_NR; i++) {
+		if (!r->src->dev[i].present)
+			continue;
+		if (!xbulk_stat_ok(d->dev[i].read_ios))
+			return XBULK_STAT_NA;
+		sum += d->dev[i].read_ios;
+	}
+	return sum;
+}
+
+/* Sum of two counters, NA if either is. */
+static uint64_t
+sum2(uint64_t a, uint64_t b)
+{
+	return xbulk_stat_ok(a) && xbulk_stat_ok(b) ? a + b : XBULK_STAT_NA;
+}
+
+void
+xb_report_interval(FILE *f, const struct xb_report *r,
+		   const struct xb_interval *iv)
+{
+	const struct xbulk_sample *d = &iv->delta;
+	uint64_t ns = d->mono_ns, bytes = read_bytes(r, d);
+	char stamp[80], b[6][32];
+
+	utc_stamp(stamp, sizeof(stamp), d->real_ns);
+	fprintf(f, "%s %8.3f s  %8s inodes/s  %7s IOPS  ", stamp,
+		seconds(iv->t_ns), si(b[0], sizeof(b[0]),
+				      per_sec(iv->inodes, ns)),
+		si(b[1], sizeof(b[1]), per_sec(read_ios(r, d), ns)));
+	if (xbulk_stat_ok(bytes) && ns)
+		fprintf(f, "%7.1f MB/s", (double)bytes / seconds(ns) / 1e6);
+	else
+		fputs("    n/a MB/s", f);
+	fprintf(f, "  reclaim: scanned=%s stolen=%s direct=%s pages\n",
+		num(b[2], sizeof(b[2]),
+		    sum2(d->vm[XBULK_VM_PGSCAN_KSWAPD],
+			 d->vm[XBULK_VM_PGSCAN_DIRECT])),
+		num(b[3], sizeof(b[3]),
+		    sum2(d->vm[XBULK_VM_PGSTEAL_KSWAPD],
+			 d->vm[XBULK_VM_PGSTEAL_DIRECT])),
+		num(b[4], sizeof(b[4]), d->vm[XBULK_VM_PGSCAN_DIRECT]));
+}
+
+/* ------------------------------------------------------------------ */
+/* --progress                                                          */
+/* ------------------------------------------------------------------ */
+
+void
+xb_report_progress(FILE *f, const char *cmd, uint64_t done, uint64_t total,
+		   uint64_t elapsed_ns)
+{
+	double rate = per_sec(done, elapsed_ns);
+	char line[160], b[3][32];
+	int n;
+
+	n = snprintf(line, sizeof(line), "\r%s: ", cmd);
+	if (total) {
+		/* internal inodes are in the total, never in the scan */
+		double frac = done >= total ? 0.999 : (double)done / total;
+		uint64_t eta = rate > 0 && done < total ?
+			       (uint64_t)((double)(total - done) / rate) : 0;
+
+		n += snprintf(line + n, sizeof(line) - (size_t)n,
+			"%5.1f%% %s/%s inodes, %s inodes/s, ETA %u:%02u:%02u",
+			100 * frac, si(b[0], sizeof(b[0]), (double)done),
+			si(b[1], sizeof(b[1]), (double)total),
+			si(b[2], sizeof(b[2]), rate),
+			(unsigned int)(eta / 3600),
+			(unsigned int)(eta / 60 % 60),
+			(unsigned int)(eta % 60));
+	} else {
+		n += snprintf(line + n, sizeof(line) - (size_t)n,
+			"%s inodes, %s inodes/s",
+			si(b[0], sizeof(b[0]), (double)done),
+			si(b[2], sizeof(b[2]), rate));
+	}
+	if (n > 0 && (size_t)n < sizeof(line) - 4)
+		memcpy(line + n, "\033[K", 4);
+	line[sizeof(line) - 1] = '\0';
+	fputs(line, f);
+}
+
+/* ------------------------------------------------------------------ */
+/* JSON                                                                */
+/* ------------------------------------------------------------------ */
+
+/* A JSON string, escaped. */
+static void
+json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void
+json_u64(FILE *f, const char *key, uint64_t v, const char *sep)
+{
+	if (xbulk_stat_ok(v))
+		fprintf(f, "\"%s\": %" PRIu64 "%s", key, v, sep);
+	else
+		fprintf(f, "\"%s\": null%s", key, sep);
+}
+
+/* A real number; negative means unknown. */
+static void
+json_num(FILE *f, const char *key, double v, const char *sep)
+{
+	if (v >= 0)
+		fprintf(f, "\"%s\": %.6g%s", key, v, sep);
+	else
+		fprintf(f, "\"%s\": null%s", key, sep);
+}
+
+static double
+ratio(uint64_t part, uint64_t whole, double scale)
+{
+	if (!xbulk_stat_ok(part) || !xbulk_stat_ok(whole) || !whole)
+		return -1;
+	return scale * (double)part / (double)whole;
+}
+
+static void
+json_devices(FILE *f, const struct xb_report *r)
+{
+	const char *sep = "";
+	int i;
+
+	fputs("  \"devices\": [", f);
+	for (i = 0; i < XBULK_DEV_NR; i++) {
+		const struct xbulk_dev_sample *d = &r->delta.dev[i];
+		uint64_t ns = r->delta.mono_ns;
+		uint64_t bytes = xbulk_stat_ok(d->read_sectors) ?
+				 d->read_sectors * 512 : XBULK_STAT_NA;
+		char dev[32];
+
+		if (!r->src->dev[i].present)
+			continue;
+		snprintf(dev, sizeof(dev), "%u:%u", r->src->dev[i].major,
+			 r->src->dev[i].minor);
+		fprintf(f, "%s\n    {\"role\": \"%s\", \"name\": ", sep,
+			dev_roles[i]);
+		json_str(f, r->src->dev[i].name);
+		fprintf(f, ", \"dev\": \"%s\", ", dev);
+		json_u64(f, "read_ios", d->read_ios, ", ");
+		json_u64(f, "read_bytes", bytes, ", ");
+		json_num(f, "read_iops", per_sec(d->read_ios, ns), ", ");
+		json_num(f, "read_bytes_per_s", per_sec(bytes, ns), ", ");
+		json_num(f, "read_mb_per_s",
+			 xbulk_stat_ok(bytes) ? per_sec(bytes, ns) / 1e6 : -1,
+			 ", ");
+		json_u64(f, "read_ticks_ms", d->read_ticks_ms, ", ");
+		json_u64(f, "busy_ms", d->io_ticks_ms, ", ");
+		json_num(f, "util_pct", util(d->io_ticks_ms, ns), "}");
+		sep = ",";
+	}
+	fputs("\n  ],\n", f);
+}
+
+static void
+json_timeline(FILE *f, const struct xb_report *r)
+{
+	size_t i;
+
+	fputs("  \"timeline\": [", f);
+	for (i = 0; i < r->ntimeline; i++) {
+		const struct xb_interval *iv = &r->timeline[i];
+		const struct xbulk_sample *d = &iv->delta;
+		uint64_t ns = d->mono_ns, bytes = read_bytes(r, d);
+		char stamp[80];
+
+		utc_stamp(stamp, sizeof(stamp), d->real_ns);
+		fprintf(f, "%s\n    {\"time\": \"%s\", \"t_s\": %.6f, "
+			"\"dt_s\": %.6f, ", i ? "," : "", stamp,
+			seconds(iv->t_ns), seconds(ns));
+		json_u64(f, "records", iv->records, ", ");
+		json_u64(f, "inodes", iv->inodes, ", ");
+		json_u64(f, "ioctl_calls", iv->calls, ", ");
+		json_num(f, "inodes_per_s", per_sec(iv->inodes, ns), ", ");
+		json_num(f, "read_iops", per_sec(read_ios(r, d), ns), ", ");
+		json_num(f, "read_mb_per_s",
+			 xbulk_stat_ok(bytes) ? per_sec(bytes, ns) / 1e6 : -1,
+			 ", ");
+		json_u64(f, "pgscan_kswapd", d->vm[XBULK_VM_PGSCAN_KSWAPD],
+			 ", ");
+		json_u64(f, "pgscan_direct", d->vm[XBULK_VM_PGSCAN_DIRECT],
+			 ", ");
+		json_u64(f, "pgsteal_kswapd", d->vm[XBULK_VM_PGSTEAL_KSWAPD],
+			 ", ");
+		json_u64(f, "pgsteal_direct", d->vm[XBULK_VM_PGSTEAL_DIRECT],
+			 ", ");
+		json_u64(f, "icache_misses", d->ig[XBULK_IG_MISSED], "}");
+	}
+	fputs(r->ntimeline ? "\n  ]\n" : "]\n", f);
+}
+
+void
+xb_report_json(FILE *f, const struct xb_report *r)
+{
+	const struct xbulk_sample *d = &r->delta;
+	const uint64_t *ig = d->ig, *vm = d->vm;
+	uint64_t ns = d->mono_ns;
+
+	fprintf(f, "{\n  \"xbulk_version\": \"%s\",\n  \"command\": \"%s\",\n"
+		"  \"path\": ", XBULK_VERSION_STRING, r->cmd);
+	json_str(f, r->path);
+	fprintf(f, ",\n  \"completed\": %s,\n  \"threads\": %u,\n"
+		"  \"batch\": %u,\n", r->res->fail == XBULK_SCAN_OK ?
+		"true" : "false", r->res->threads, r->batch);
+	fprintf(f, "  \"records\": %" PRIu64 ",\n  \"inodes\": %" PRIu64
+		",\n  \"ioctl_calls\": %" PRIu64 ",\n  \"bad_inodes\": %"
+		PRIu64 ",\n", r->res->records, r->inodes, r->res->calls,
+		r->res->bad_inodes);
+	fprintf(f, "  \"wall_s\": %.6f,\n  ", seconds(ns));
+	json_num(f, "inodes_per_s", per_sec(r->inodes, ns), ",\n");
+	fputs("  \"cpu\": {", f);
+	json_num(f, "user_s", xbulk_stat_ok(d->utime_us) ?
+		 (double)d->utime_us / 1e6 : -1, ", ");
+	json_num(f, "sys_s", xbulk_stat_ok(d->stime_us) ?
+		 (double)d->stime_us / 1e6 : -1, ", ");
+	json_u64(f, "peak_rss_kib", d->maxrss_kib, "},\n");
+	json_devices(f, r);
+	fputs("  \"icache\": {\"source\": ", f);
+	if (r->src->xfs_stats[0])
+		json_str(f, r->src->xfs_stats);
+	else
+		fputs("null", f);
+	fputs(", ", f);
+	json_u64(f, "lookups", ig[XBULK_IG_ATTEMPTS], ", ");
+	json_u64(f, "hits", ig[XBULK_IG_FOUND], ", ");
+	json_u64(f, "misses", ig[XBULK_IG_MISSED], ", ");
+	json_u64(f, "busy_retries", ig[XBULK_IG_FRECYCLE], ", ");
+	json_u64(f, "dup", ig[XBULK_IG_DUP], ", ");
+	json_u64(f, "reclaims", ig[XBULK_IG_RECLAIMS], ", ");
+	json_num(f, "hit_pct", ratio(ig[XBULK_IG_FOUND],
+				     ig[XBULK_IG_ATTEMPTS], 100), "},\n");
+	fputs("  \"reclaim\": {", f);
+	json_u64(f, "pgscan_kswapd", vm[XBULK_VM_PGSCAN_KSWAPD], ", ");
+	json_u64(f, "pgscan_direct", vm[XBULK_VM_PGSCAN_DIRECT], ", ");
+	json_u64(f, "pgsteal_kswapd", vm[XBULK_VM_PGSTEAL_KSWAPD], ", ");
+	json_u64(f, "pgsteal_direct", vm[XBULK_VM_PGSTEAL_DIRECT], ", ");
+	json_u64(f, "allocstall", vm[XBULK_VM_ALLOCSTALL], ", ");
+	json_u64(f, "slabs_scanned", vm[XBULK_VM_SLABS_SCANNED], ", ");
+	json_num(f, "psi_some_s", xbulk_stat_ok(d->psi_some_us) ?
+		 (double)d->psi_some_us / 1e6 : -1, ", ");
+	json_num(f, "psi_full_s", xbulk_stat_ok(d->psi_full_us) ?
+		 (double)d->psi_full_us / 1e6 : -1, "},\n");
+	if (r->interval_ns)
+		fprintf(f, "  \"interval_s\": %.6g,\n", seconds(r->interval_ns));
+	else
+		fputs("  \"interval_s\": null,\n", f);
+	json_timeline(f, r);
+	fputs("}\n", f);
+}
