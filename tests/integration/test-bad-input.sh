@@ -148,7 +148,28 @@ CASES=$(cat <<'EOF'
 2 - "${B}unexpected argument '$MNT'"                             bulkstat "$MNT" "$MNT"
 2 - "${B}unexpected argument 'extra'"                            bulkstat "$MNT" extra more
 2 - "${B}PATH is empty"                                          bulkstat ''
+# --- bulkstat: output format and statistics options
+2 - "${B}-o: unknown format 'bogus' \(text, jsonl or csv\)"        bulkstat -o bogus "$MNT"
+2 - "${B}-o: unknown format '' \(text, jsonl or csv\)"             bulkstat -o '' "$MNT"
+2 - "${B}-o: unknown format 'xml' \(text, jsonl or csv\)"          bulkstat --format=xml "$MNT"
+2 - "${B}-d works only with -o text"                             bulkstat -d -o jsonl "$MNT"
+2 - "${B}--stats: unknown format 'xml' \(text or json\)"          bulkstat --stats=xml "$MNT"
+2 - "${B}--stats-file: empty FILE"                               bulkstat --stats-file '' "$MNT"
+1 - "${B}--stats-file: /nonexistent/xbulk/f: No such file or directory" bulkstat --stats-file /nonexistent/xbulk/f "$MNT"
+1 - "${B}--stats-file: $T: Is a directory"                       bulkstat --stats-file "$T" "$MNT"
+1 - "${B}--stats-file: /dev/full: No space left on device"       bulkstat -q --stats-file /dev/full "$MNT"
+2 - "${B}--interval: 0 s is out of range \(0.1 to 3600\)"         bulkstat --interval 0 "$MNT"
+2 - "${B}--interval: 99999999999 s is out of range \(0.1 to 3600\)" bulkstat --interval 99999999999 "$MNT"
+2 - "${B}--interval: 'abc' is not a number of seconds"           bulkstat --interval abc "$MNT"
+2 - "${B}--interval: '-1' is not a number of seconds"            bulkstat --interval -1 "$MNT"
+2 - "${B}--interval: 'nan' is not a number of seconds"           bulkstat --interval nan "$MNT"
+2 - "${B}--interval: 'inf' is not a number of seconds"           bulkstat --interval inf "$MNT"
+2 - "${B}--interval: '1e999' is not a number of seconds"         bulkstat --interval 1e999 "$MNT"
+2 - "${B}--interval: ' 1' is not a number of seconds"            bulkstat --interval ' 1' "$MNT"
+2 - "${B}option '--interval' needs a value"                      bulkstat "$MNT" --interval
 # --- inumbers
+2 - "${I}-o: unknown format 'yaml' \(text, jsonl or csv\)"        inumbers -o yaml "$MNT"
+2 - "${I}option '--stats-file' needs a value"                    inumbers "$MNT" --stats-file
 2 - "${I}unknown option '-q'"                                    inumbers -q "$MNT"
 2 - "${I}-n: batch size must be at least 1"                      inumbers -n 0 "$MNT"
 2 - "${I}-n: empty number"                                       inumbers -n '' "$MNT"
@@ -177,6 +198,8 @@ CASES=$(cat <<'EOF'
 2 - "${S}unknown option '-x'"                                    bulkstat_single -x "$MNT" root
 2 - "${S}unknown option '-n'"                                    bulkstat_single -n 5 "$MNT" root
 2 - "${S}option '-v' needs a value"                              bulkstat_single "$MNT" root -v
+2 - "${S}-o: unknown format 'yaml' \(text, jsonl or csv\)"        bulkstat_single -o yaml "$MNT" root
+2 - "${S}unknown option '--stats'"                               bulkstat_single --stats "$MNT" root
 2 - "${S}PATH is empty"                                          bulkstat_single '' root
 1 - "${S}inode 99999999999 is not allocated"                     bulkstat_single "$MNT" 99999999999
 1 - "${S}root: the v1 ioctl cannot look up special inodes; use -v 5" bulkstat_single -v 1 "$MNT" root
@@ -342,11 +365,13 @@ check_octal_looking()
 	fi
 }
 
-# strace: the target is opened O_RDONLY, nothing is opened for writing or
-# created, and nothing is written but fds 1 and 2.
+# strace: the target is opened O_RDONLY; nothing is opened for writing,
+# created or changed but the --stats-file when one is asked for; nothing
+# is written but to fds 1 and 2 and that file.
 check_opens()
 {
-	local log=$T/strace.log args bad
+	local log=$T/strace.log stats=$T/stats.out args bad
+	local -a av
 
 	if ! command -v strace >/dev/null 2>&1; then
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq strace \
@@ -358,30 +383,37 @@ check_opens()
 	fi
 	for args in "bulkstat -j 1" "bulkstat -j 2" "bulkstat -q" \
 		    "inumbers -j 2" "bulkstat -v 1 -j 1" \
+		    "bulkstat -j 2 -o jsonl --stats=json --stats-file $stats" \
+		    "inumbers -j 1 --stats --stats-file $stats" \
 		    "bulkstat_single @ root $ROOT_INO" \
 		    "bulkstat_single @ 99999999999"; do
-		local -a av
 		read -r -a av <<<"$args"
 		if [[ ${av[1]} == @ ]]; then
 			av[1]=$MNT
 		else
 			av+=("$MNT")
 		fi
-		ASAN_OPTIONS=detect_leaks=0 strace -f -qq -s 0 -o "$log" \
+		rm -f "$stats"
+		ASAN_OPTIONS=detect_leaks=0 strace -f -qq -y -s 0 -o "$log" \
 			-e trace=%file,write,writev,pwrite64,pwritev,pwritev2,sendto,sendmsg \
 			"$XBULK" "${av[@]}" >/dev/null 2>&1 || true
 		if ! grep -Eq "open(at)?\(.*\"$MNT\", O_RDONLY" "$log"; then
 			fail "strace xbulk $args: $MNT not opened O_RDONLY"
 			continue
 		fi
-		bad=$(grep -E 'O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND|^[0-9]+ +(f|l)?(creat|unlink|rename|mkdir|rmdir|link|symlink|mknod|chmod|chown|truncate|utime|setxattr|removexattr)(at|at2|s|32|64|nsat)?\(' "$log" |
+		if [[ $args == *--stats-file* && ! -s $stats ]]; then
+			fail "strace xbulk $args: no statistics in $stats"
+			continue
+		fi
+		bad=$(grep -v "\"$stats\"" "$log" |
+			grep -E 'O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND|^[0-9]+ +(f|l)?(creat|unlink|rename|mkdir|rmdir|link|symlink|mknod|chmod|chown|truncate|utime|setxattr|removexattr)(at|at2|s|32|64|nsat)?\(' |
 			head -n 3) || true
 		if [[ -n $bad ]]; then
 			fail "strace xbulk $args: writes to the filesystem: $bad"
 			continue
 		fi
 		bad=$(grep -E '(write|writev|pwrite64|pwritev2?|sendto|sendmsg)\(' "$log" |
-			grep -Ev '(write|writev|pwrite64|pwritev2?)\([12],' |
+			grep -Ev "(write|writev|pwrite64|pwritev2?)\(([12]<|[0-9]+<$stats>)" |
 			head -n 3) || true
 		if [[ -n $bad ]]; then
 			fail "strace xbulk $args: writes to an fd other than 1 and 2: $bad"
