@@ -7,9 +7,10 @@
  * command's option parser, number parser and usage message runs as it
  * does for a user.  xb_open_fs() is replaced at link time (--wrap) by a
  * stub that fails, so no path the fuzzer makes up is ever opened and no
- * scan starts.  Checked: no crash, leak or undefined behaviour (the
- * sanitizers), and the exit status is 0 (--help), 1 (the stub) or 2
- * (usage error), never anything else.
+ * scan starts (xb_watch_begin(), which would open --stats-file, aborts
+ * if it is ever reached).  Checked: no crash, leak or undefined
+ * behaviour (the sanitizers), and the exit status is 0 (--help), 1 (the
+ * stub) or 2 (usage error), never anything else.
  *
  * Each argument is also fed to xb_parse_u64() and compared with a
  * reference parser written the slow, obvious way.
@@ -27,6 +28,7 @@ int xbulk_main(int argc, char **argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int __wrap_xb_open_fs(const char *cmd, const char *path, enum xbulk_abi abi,
 		      struct xbulk_fs *fs);
+int __wrap_xb_watch_begin(void);
 
 #define MAX_ARGS	64
 
@@ -40,6 +42,17 @@ __wrap_xb_open_fs(const char *cmd, const char *path, enum xbulk_abi abi,
 	(void)abi;
 	fs->fd = -1;
 	return XB_EXIT_FAILURE;
+}
+
+/*
+ * xb_watch_begin() opens --stats-file: the fuzzer must never get there
+ * (it comes after xb_open_fs(), which always fails here), or it would
+ * create files of made-up names.  Its arguments do not matter.
+ */
+int
+__wrap_xb_watch_begin(void)
+{
+	abort();
 }
 
 /* The reference: digits only, at least one; value by long division. */
