@@ -217,6 +217,8 @@ rel_spawn()
 	local out=$1 err=$2 cg=$REL_CG
 
 	shift 2
+	# empty OUT now: the background subshell truncates it only later
+	[[ -p $out ]] || : >"$out"
 	rel_rethrottle || true
 	if ((REL_THROTTLED)); then
 		(echo "$BASHPID" >"$cg/cgroup.procs" && exec "$@") \

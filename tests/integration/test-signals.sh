@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# SIGINT and SIGTERM during a scan writing to a file, with -j 1, -j 2 and
+# -j 4 (and -n 7): the scan is slowed down (1% of a CPU through a cgroup,
+# see lib-reliability.sh) so that the signal arrives mid-scan; then
+#   - the process exits within 1 s of the signal (its CPU quota is lifted
+#     right after the signal is sent), status 130 (SIGINT) or 143
+#     (SIGTERM), with nothing on stderr;
+#   - the output ends on a whole record (25 lines each, the last
+#     `\tbs_extents64 = N`) and is a prefix of the full scan, shorter
+#     than it;
+#   - the process and all its threads are gone;
+#   - with --stats=json --stats-file, the figures are still written, say
+#     the scan did not complete and count at least the records written.
+# And when stdout is a pipe whose reader has stopped reading, the scan
+# cannot finish its write, so it does not end at the first signal; it
+# ends (130, whole records) as soon as the reader reads again, or at
+# once at a second signal.
+#
+# Environment: XBULK, XB_RESULTS; ENTRIES (default 30000).
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-reliability.sh"
+
+ENTRIES=${ENTRIES:-30000}
+
+rel_init signals
+
+xb_mkfs_mount 1G "-d agcount=4"
+rel_throttle_init
+T=$XB_TMP
+M=$XB_MNT
+xb_populate "$M" "$ENTRIES"
+"$XBULK" bulkstat -j 1 "$M" >"$T/ref.txt"
+ref_bytes=$(stat -c %s "$T/ref.txt")
+echo "$(grep -c '^bs_ino' "$T/ref.txt") inodes, $ref_bytes bytes of text"
+
+cases=0 stopped=0 notmid=0 maxms=0
+
+for spec in "1 INT" "1 TERM" "2 INT" "2 TERM" "4 INT" "2 TERM -n 7" \
+	    "1 INT -n 7 --stats=json" "2 TERM --stats=json"; do
+	read -r j sig more <<<"$spec"
+	extra=()
+	stats=
+	case $more in
+	*-n\ 7*) extra+=(-n 7) ;;
+	esac
+	case $more in
+	*--stats=json*)
+		stats=$T/stats.json
+		rm -f "$stats"
+		extra+=(--stats=json --stats-file "$stats") ;;
+	esac
+	tag="SIG$sig -j $j${more:+ $more}"
+	want=$((128 + $(kill -l "$sig")))
+	cases=$((cases + 1))
+	rel_spawn "$T/out" "$T/err" "$XBULK" bulkstat -j "$j" "${extra[@]}" "$M"
+	pid=$REL_PID
+	if ! rel_wait_size "$T/out" 1 30 "$pid"; then
+		rel_unthrottle
+		rel_wait_exit "$pid" 30
+		if ((REL_THROTTLED)); then
+			rel_fail "[$tag] the scan was not caught mid-scan"
+		else
+			echo "NOTE: [$tag] scan ended before the signal (no CPU quota)"
+			notmid=$((notmid + 1))
+		fi
+		continue
+	fi
+	threads=$(rel_threads "$pid")
+	kill -"$sig" "$pid"
+	rel_unthrottle
+	rel_wait_exit "$pid" 10
+	((REL_MS > maxms)) && maxms=$REL_MS
+	records=$(grep -c '^bs_ino' "$T/out" || true)
+	echo "  [$tag] exit $REL_RC ${REL_MS} ms after the signal;" \
+		"$threads threads; $records records written"
+	rel_check "[$tag] exit status" "$want" "$REL_RC"
+	rel_ok "[$tag] took ${REL_MS} ms (> 1000)" test "$REL_MS" -le 1000
+	rel_check "[$tag] stderr" "" "$(head -c 500 "$T/err")"
+	rel_ok "[$tag] output does not end on a whole record" \
+		rel_whole_records "$T/out"
+	rel_ok "[$tag] output is not a prefix of the full scan" \
+		rel_is_prefix "$T/out" "$T/ref.txt"
+	rel_ok "[$tag] output is the full scan: the signal came too late" \
+		test "$(stat -c %s "$T/out")" -lt "$ref_bytes"
+	if [[ -d /proc/$pid ]]; then
+		rel_fail "[$tag] pid $pid still exists"
+	else
+		rel_pass
+	fi
+	if [[ -n $stats ]]; then
+		rel_ok "[$tag] no --stats-file written" test -s "$stats"
+		rel_ok "[$tag] --stats says the scan completed" \
+			grep -Eq '"completed": *false' "$stats"
+		n=$(grep -Eo '"records": *[0-9]+' "$stats" | grep -Eo '[0-9]+$' ||
+		    echo -1)
+		rel_ok "[$tag] --stats records $n < $records written" \
+			test "$n" -ge "$records"
+	fi
+	((REL_RC == want)) && stopped=$((stopped + 1))
+done
+rel_unthrottle
+
+# A reader that stopped reading: the write cannot complete, so one signal
+# does not end the scan at once (the record being written is finished
+# first).  When the reader reads again, the scan ends right after that
+# write: exit 130, whole records.  Or a second signal ends it at once
+# (the handler is one-shot: the default action kills, status 130).
+for j in 1 2; do
+	for then in resume kill; do
+		tag="stalled reader, SIGINT, then $then, -j $j"
+		cases=$((cases + 1))
+		rm -f "$T/fifo"
+		mkfifo "$T/fifo"
+		rel_spawn "$T/fifo" "$T/err" "$XBULK" bulkstat -j "$j" "$M"
+		pid=$REL_PID
+		rel_unthrottle
+		exec 9<"$T/fifo"
+		# until the pipe is full and the writer blocks
+		blocked=0
+		for ((i = 0; i < 100; i++)); do
+			if grep -q pipe_write /proc/"$pid"/task/*/wchan \
+				2>/dev/null; then
+				blocked=1
+				break
+			fi
+			sleep 0.05
+		done
+		rel_check "[$tag] writer blocked in pipe_write" 1 "$blocked"
+		kill -INT "$pid"
+		sleep 1
+		first="ended after the first SIGINT"
+		if [[ -d /proc/$pid &&
+		      $(awk '{print $3}' "/proc/$pid/stat") != Z ]]; then
+			first="still running 1 s after the first SIGINT"
+		fi
+		t0=$(rel_now_ms)
+		if [[ $then == resume ]]; then
+			cat <&9 >"$T/out" &
+			reader=$!
+		else
+			kill -INT "$pid" 2>/dev/null || true
+		fi
+		rel_wait_exit "$pid" 10
+		REL_MS=$(($(rel_now_ms) - t0))
+		if [[ $then == resume ]]; then
+			wait "$reader" || true
+			rel_ok "[$tag] output does not end on a whole record" \
+				rel_whole_records "$T/out"
+			rel_ok "[$tag] output is not a prefix of the full scan" \
+				rel_is_prefix "$T/out" "$T/ref.txt"
+			rel_ok "[$tag] output is the full scan" \
+				test "$(stat -c %s "$T/out")" -lt "$ref_bytes"
+		fi
+		exec 9<&-
+		echo "  [$tag] $first; exit $REL_RC ${REL_MS} ms after the" \
+			"$( [[ $then == resume ]] && echo "reader resumed" ||
+			    echo "second SIGINT")"
+		rel_check "[$tag] exit status" 130 "$REL_RC"
+		rel_ok "[$tag] took ${REL_MS} ms (> 1000)" \
+			test "$REL_MS" -le 1000
+		((REL_RC == 130)) && stopped=$((stopped + 1))
+	done
+done
+
+rel_result "cases=$cases stopped=$stopped not_caught_mid_scan=$notmid" \
+	"max_ms_after_signal=$maxms throttled=$REL_THROTTLED" \
+	"passed=$REL_PASS failed=$REL_FAIL"
+rel_done
