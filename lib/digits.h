@@ -46,7 +46,7 @@ dec_len(uint64_t v)
 	return n + (v >= 10) + (v >= 100) + (v >= 1000);
 }
 
-/* Write @v as exactly @len decimal digits ending at @p + @len. */
+/* Write @v as exactly @len decimal digits (leading zeros) at @p. */
 static inline char *
 put_dec_width(char *p, uint64_t v, unsigned int len)
 {
@@ -66,7 +66,23 @@ put_dec_width(char *p, uint64_t v, unsigned int len)
 static inline char *
 put_dec(char *p, uint64_t v)
 {
-	return put_dec_width(p, v, dec_len(v));
+	unsigned int len = dec_len(v);
+	char *q = p + len;
+
+	while (v >= 100) {
+		unsigned int r = (unsigned int)(v % 100);
+
+		v /= 100;
+		q -= 2;
+		put_pair(q, r);
+	}
+	if (v >= 10) {
+		q -= 2;
+		put_pair(q, (unsigned int)v);
+	} else {
+		*--q = (char)('0' + v);
+	}
+	return p + len;
 }
 
 /* Append @v in decimal with a leading '-' if negative (PRId64). */
