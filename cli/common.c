@@ -18,7 +18,7 @@ static bool stdout_closed;
 /* The signal that asked the scan to stop (SIGINT, SIGTERM), or 0. */
 static volatile int caught_signal;
 
-static void
+static void __attribute__((format(printf, 2, 0)))
 vmessage(const char *cmd, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "xbulk %s: ", cmd);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Fuzz target: every record formatter of include/xbulk.h fed arbitrary
- * record bytes (the kernel's struct xfs_bulkstat and struct xfs_inumbers,
- * any field any value).
+ * Fuzz target: every record formatter fed arbitrary record bytes (the
+ * kernel's struct xfs_bulkstat and struct xfs_inumbers, any field any
+ * value).  The formatters are taken from the command's tables
+ * (cli/formats.c: xb_bulkstat_formats, xb_inumbers_formats), so a format
+ * added there is fuzzed too.
  *
  * Each formatter writes into a heap buffer of exactly its _MAX bytes, so
  * AddressSanitizer stops a write past the bound; the returned length must
@@ -11,27 +13,18 @@
  *     the same bytes as printf with xfs_io 6.1's format strings;
  *   - JSON Lines: one line, no control character, every string closed,
  *     braces and brackets balanced, one object;
- *   - CSV: printable ASCII ending in CRLF, no other CR or LF.
- * The JSON Lines and CSV formatters are declared weak: a build without
- * them fuzzes the text formatter alone.
+ *   - CSV: printable ASCII ending in CRLF, no other CR or LF, as many
+ *     columns as the header row;
+ *   - any other format: no NUL byte.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "xbulk.h"
+#include "cli.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#pragma weak xbulk_format_bulkstat_jsonl
-#pragma weak xbulk_format_inumbers_jsonl
-#pragma weak xbulk_format_bulkstat_csv
-#pragma weak xbulk_format_inumbers_csv
-
-typedef size_t (*format_fn)(char *dst, const void *rec);
-
-enum shape { TEXT, JSONL, CSV };
 
 /* printf with xfs_io's format strings (io/bulkstat.c dump_bulkstat()). */
 static int
@@ -154,8 +147,24 @@ check_jsonl(const char *s, size_t len)
 		abort();
 }
 
+/* Commas outside quotes: the number of columns less one. */
+static size_t
+csv_commas(const char *s)
+{
+	bool quoted = false;
+	size_t n = 0;
+
+	for (; *s; s++) {
+		if (*s == '"')
+			quoted = !quoted;
+		else if (*s == ',' && !quoted)
+			n++;
+	}
+	return n;
+}
+
 static void
-check_csv(const char *s, size_t len)
+check_csv(const char *s, size_t len, const char *header)
 {
 	size_t i;
 
@@ -164,77 +173,47 @@ check_csv(const char *s, size_t len)
 	for (i = 0; i < len - 2; i++)
 		if (s[i] < ' ' || s[i] > '~')
 			abort();
+	if (header && csv_commas(s) != csv_commas(header))
+		abort();
 }
 
 /*
- * Format @rec with @fn into exactly @max heap bytes and check the result;
- * returns the length.  @out gets a NUL-terminated copy (@max + 1 bytes).
+ * Format @rec with format @f of table @tab into exactly its bound of heap
+ * bytes and check the result; returns the length.  @out gets a
+ * NUL-terminated copy (the bound + 1 bytes).
  */
 static size_t
-run(format_fn fn, const void *rec, size_t max, enum shape shape, char *out)
+run(const struct xb_formatter *tab, enum xb_format f, const void *rec,
+    char *out)
 {
-	char *buf = malloc(max);
+	const struct xb_formatter *fmt = &tab[f];
+	char *buf = malloc(fmt->max);
 	size_t len;
 
-	if (!buf)
+	if (!buf || fmt->max > XBULK_BULKSTAT_JSONL_MAX)
 		abort();
-	len = fn(buf, rec);
-	if (len == 0 || len > max)
+	len = fmt->format(buf, rec);
+	if (len == 0 || len > fmt->max)
 		abort();
 	memcpy(out, buf, len);
 	out[len] = '\0';
 	free(buf);
 	if (strlen(out) != len)
 		abort();	/* a NUL byte in the output */
-	switch (shape) {
-	case TEXT:
+	switch (f) {
+	case XB_FORMAT_TEXT:
 		check_text(out, len);
 		break;
-	case JSONL:
+	case XB_FORMAT_JSONL:
 		check_jsonl(out, len);
 		break;
-	case CSV:
-		check_csv(out, len);
+	case XB_FORMAT_CSV:
+		check_csv(out, len, fmt->header);
+		break;
+	default:
 		break;
 	}
 	return len;
-}
-
-/* The formatters take typed records; cast once, here. */
-static size_t
-bs_text(char *d, const void *r)
-{
-	return xbulk_format_bulkstat_text(d, r);
-}
-
-static size_t
-xi_text(char *d, const void *r)
-{
-	return xbulk_format_inumbers_text(d, r);
-}
-
-static size_t
-bs_jsonl(char *d, const void *r)
-{
-	return xbulk_format_bulkstat_jsonl(d, r);
-}
-
-static size_t
-xi_jsonl(char *d, const void *r)
-{
-	return xbulk_format_inumbers_jsonl(d, r);
-}
-
-static size_t
-bs_csv(char *d, const void *r)
-{
-	return xbulk_format_bulkstat_csv(d, r);
-}
-
-static size_t
-xi_csv(char *d, const void *r)
-{
-	return xbulk_format_inumbers_csv(d, r);
 }
 
 int
@@ -244,6 +223,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static char ref[XBULK_BULKSTAT_TEXT_MAX + 1];
 	struct xfs_bulkstat bs;
 	struct xfs_inumbers xi;
+	enum xb_format f;
 	size_t len;
 
 	/* The record bytes, zero-padded; the inumbers record overlaps. */
@@ -252,22 +232,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&xi, 0, sizeof(xi));
 	memcpy(&xi, data, size < sizeof(xi) ? size : sizeof(xi));
 
-	len = run(bs_text, &bs, XBULK_BULKSTAT_TEXT_MAX, TEXT, out);
+	len = run(xb_bulkstat_formats, XB_FORMAT_TEXT, &bs, out);
 	if ((size_t)ref_bulkstat_text(ref, sizeof(ref), &bs) != len ||
 	    memcmp(ref, out, len))
 		abort();
-	len = run(xi_text, &xi, XBULK_INUMBERS_TEXT_MAX, TEXT, out);
+	len = run(xb_inumbers_formats, XB_FORMAT_TEXT, &xi, out);
 	if ((size_t)ref_inumbers_text(ref, sizeof(ref), &xi) != len ||
 	    memcmp(ref, out, len))
 		abort();
-
-	if (xbulk_format_bulkstat_jsonl)
-		run(bs_jsonl, &bs, XBULK_BULKSTAT_JSONL_MAX, JSONL, out);
-	if (xbulk_format_inumbers_jsonl)
-		run(xi_jsonl, &xi, XBULK_INUMBERS_JSONL_MAX, JSONL, out);
-	if (xbulk_format_bulkstat_csv)
-		run(bs_csv, &bs, XBULK_BULKSTAT_CSV_MAX, CSV, out);
-	if (xbulk_format_inumbers_csv)
-		run(xi_csv, &xi, XBULK_INUMBERS_CSV_MAX, CSV, out);
+	for (f = XB_FORMAT_TEXT + 1; f < XB_FORMAT_NR; f++) {
+		run(xb_bulkstat_formats, f, &bs, out);
+		run(xb_inumbers_formats, f, &xi, out);
+	}
 	return 0;
 }
