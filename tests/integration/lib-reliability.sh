@@ -19,7 +19,10 @@
 #             quota), so that a scan of a few ten thousand inodes takes
 #             many seconds and the test can act on it mid-scan;
 #             rel_unthrottle gives it full speed again.  Without a usable
-#             cgroup the command runs at full speed and REL_THROTTLED=0.
+#             cgroup (or with XB_NO_THROTTLE=1) the command runs at full
+#             speed and REL_THROTTLED=0; rel_wait_size then stops it
+#             (SIGSTOP) when it sees it mid-scan, and rel_unthrottle
+#             continues it (best effort: a fast scan may end first).
 # Records:    rel_whole_records FILE checks that FILE is bulkstat text that
 #             ends on a whole record (25 lines each, first `bs_ino = N`,
 #             last `\tbs_extents64 = N`).
@@ -35,6 +38,7 @@ REL_CG=
 REL_CG_KIND=
 REL_THROTTLED=0
 REL_PID=
+REL_STOPPED=
 
 rel_init()
 {
@@ -147,6 +151,10 @@ rel_throttle_init()
 {
 	local name=xbulk-test-$$
 
+	if [[ ${XB_NO_THROTTLE:-0} == 1 ]]; then
+		echo "NOTE: XB_NO_THROTTLE=1: scans run at full speed"
+		return 0
+	fi
 	if [[ -d /sys/fs/cgroup/cpu && -w /sys/fs/cgroup/cpu/cgroup.procs ]] &&
 	   mkdir "/sys/fs/cgroup/cpu/$name" 2>/dev/null; then
 		REL_CG=/sys/fs/cgroup/cpu/$name
@@ -182,6 +190,10 @@ rel_rethrottle()
 
 rel_unthrottle()
 {
+	if [[ -n $REL_STOPPED ]]; then
+		kill -CONT "$REL_STOPPED" 2>/dev/null || true
+		REL_STOPPED=
+	fi
 	case $REL_CG_KIND in
 	v1)	echo -1 >"$REL_CG/cpu.cfs_quota_us" ;;
 	v2)	echo max >"$REL_CG/cpu.max" ;;
@@ -229,18 +241,30 @@ rel_spawn()
 	REL_PID=$!
 }
 
+# Is PID alive (not a zombie)?
+rel_alive()
+{
+	[[ -d /proc/$1 && $(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) != Z ]]
+}
+
 # rel_wait_size FILE BYTES SECS PID: wait until FILE holds at least BYTES
 # while PID still runs.  Returns 0 if so (the process is mid-scan), 1 if
-# the process ended first or SECS passed.
+# the process ended first or SECS passed.  Unthrottled, PID is stopped
+# (SIGSTOP) as soon as it is seen mid-scan; rel_unthrottle continues it.
 rel_wait_size()
 {
 	local file=$1 bytes=$2 secs=$3 pid=$4 i
 
-	for ((i = 0; i < secs * 50; i++)); do
-		kill -0 "$pid" 2>/dev/null || return 1
-		(($(stat -c %s "$file" 2>/dev/null || echo 0) >= bytes)) &&
-			return 0
-		sleep 0.02
+	for ((i = 0; i < secs * 500; i++)); do
+		rel_alive "$pid" || return 1
+		if (($(stat -c %s "$file" 2>/dev/null || echo 0) >= bytes)); then
+			((REL_THROTTLED)) && return 0
+			kill -STOP "$pid" 2>/dev/null || return 1
+			REL_STOPPED=$pid
+			rel_alive "$pid"
+			return
+		fi
+		sleep 0.002
 	done
 	return 1
 }

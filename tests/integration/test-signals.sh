@@ -70,7 +70,7 @@ for spec in "1 INT" "1 TERM" "2 INT" "2 TERM" "4 INT" "2 TERM -n 7" \
 		continue
 	fi
 	threads=$(rel_threads "$pid")
-	kill -"$sig" "$pid"
+	kill -"$sig" "$pid" 2>/dev/null || true
 	rel_unthrottle
 	rel_wait_exit "$pid" 10
 	((REL_MS > maxms)) && maxms=$REL_MS
