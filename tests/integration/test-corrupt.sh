@@ -19,8 +19,10 @@
 #     and ends with `PATH: K inodes could not be read`;
 #   - stdout is the scan before corruption minus the records of exactly
 #     the named inodes (so all outputs are identical);
-# and inumbers (the inode btree) is unchanged, and bulkstat_single of a
-# victim fails with the reason.
+# the same for part of the inode space (-a 2; -s and -e inside unreadable
+# clusters; -e before every victim: exit 0, nothing named); and inumbers
+# (the inode btree) is unchanged, and bulkstat_single of a victim fails
+# with the reason.
 #
 # Environment: XBULK (the xbulk binary), XB_RESULTS (figures file).
 
@@ -171,6 +173,46 @@ for j in 1 2 4; do
 				cmp -s "$first_out" "$out"
 		fi
 	done
+done
+
+# Part of the inode space: -a AG, -s/-e (starting and ending inside the
+# unreadable clusters).  Named: exactly the unreadable inodes in range.
+range_case()
+{
+	local tag=$1 lo=$2 hi=$3 rc=0
+
+	shift 3
+	cases=$((cases + 1))
+	timeout 120 "$XBULK" bulkstat "$@" "$XB_MNT" >"$T/out" 2>"$T/err" ||
+		rc=$?
+	awk -v lo="$lo" -v hi="$hi" '$1 >= lo && $1 <= hi' \
+		"$T/expect-named" >"$T/want-named"
+	awk -v lo="$lo" -v hi="$hi" '/^bs_ino = / { keep = ($3 >= lo && $3 <= hi) }
+	     keep' "$T/expect.txt" >"$T/want.txt"
+	sed -n 's/^xbulk bulkstat: inode \([0-9]*\): Structure needs cleaning$/\1/p' \
+		"$T/err" | sort -n >"$T/named"
+	if [[ -s $T/want-named ]]; then
+		rel_check "[$tag] exit status" 1 "$rc"
+	else
+		rel_check "[$tag] exit status" 0 "$rc"
+	fi
+	rel_ok "[$tag] named inodes differ: $(diff "$T/want-named" "$T/named" |
+		grep '^[<>]' | head -5 | tr '\n' ' ')" \
+		cmp -s "$T/want-named" "$T/named"
+	rel_ok "[$tag] stdout differs from the expected records" \
+		cmp -s "$T/want.txt" "$T/out"
+}
+ag_first=$((2 << agino_log))
+ag_last=$(((3 << agino_log) - 1))
+# -s inside the whole unreadable chunk of AG 2, -e inside AG 3's cluster
+s_in=$((victims[2] + 1))
+e_in=$((victims[4] - 1))
+for j in 1 2; do
+	range_case "-a 2 -j $j" "$ag_first" "$ag_last" -a 2 -j "$j"
+	range_case "-s $s_in -e $e_in -j $j -n 7" "$s_in" "$e_in" \
+		-s "$s_in" -e "$e_in" -j "$j" -n 7
+	range_case "-e $((victims[0] - 1)) -j $j (before every victim)" \
+		0 $((victims[0] - 1)) -e $((victims[0] - 1)) -j "$j"
 done
 
 # The inode btree is intact: inumbers is unchanged.
