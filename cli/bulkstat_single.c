@@ -25,10 +25,7 @@ static const char help[] =
 "directory on the XFS filesystem.\n"
 "\n"
 "   -d         Print debugging information.\n"
-"   -o, --format <fmt>\n"
-"              Print the records as text (xfs_io's, the default), jsonl\n"
-"              (one JSON object per line) or csv (RFC 4180 with a header\n"
-"              row); see docs/formats.md.  -d needs text.\n"
+XB_FORMAT_HELP
 "   -v <ver>   Use this version of the ioctl (1 or 5; default 5,\n"
 "              falling back to 1 on kernels without it).\n"
 "   -h, --help Show this help.\n"

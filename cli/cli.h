@@ -109,6 +109,13 @@ struct xb_formatter {
 extern const struct xb_formatter xb_bulkstat_formats[XB_FORMAT_NR];
 extern const struct xb_formatter xb_inumbers_formats[XB_FORMAT_NR];
 
+/* The --help lines of -o. */
+#define XB_FORMAT_HELP							\
+"   -o, --format <fmt>\n"						\
+"              Print the records as text (xfs_io's, the default), jsonl\n" \
+"              (one JSON object per line) or csv (RFC 4180 with a header\n" \
+"              row); see docs/formats.md.  -d needs text.\n"
+
 /* Parse -o's argument; returns 0 or XB_EXIT_USAGE. */
 int xb_parse_format(const char *cmd, const char *arg, enum xb_format *fmt);
 
@@ -218,6 +225,19 @@ enum {
 	{ "stats-file", required_argument, NULL, XB_OPT_STATS_FILE },	\
 	{ "progress", no_argument, NULL, XB_OPT_PROGRESS },		\
 	{ "interval", required_argument, NULL, XB_OPT_INTERVAL }
+
+/* The --help lines of the XB_OPT_* options. */
+#define XB_WATCH_HELP							\
+"   --stats[=text|json]\n"						\
+"              After the scan, print its figures on stderr: inodes, wall\n" \
+"              time, inodes/s, CPU, peak RSS, reads of the block devices\n" \
+"              (IOPS, MB/s), inode cache hits and misses, memory reclaim.\n" \
+"   --stats-file <file>\n"						\
+"              Write the --stats figures to this file (implies --stats).\n" \
+"   --progress Show a progress line on stderr (only on a terminal).\n"	\
+"   --interval <seconds>\n"						\
+"              Print a timestamped line of figures on stderr every\n"	\
+"              interval (0.1 to 3600; also in --stats=json's timeline).\n"
 
 /* What to watch of a scan; zero-initialised means nothing. */
 struct xb_watch {

@@ -6,41 +6,20 @@
 
 #include "cli.h"
 
-static size_t
-bulkstat_text(char *dst, const void *rec)
-{
-	return xbulk_format_bulkstat_text(dst, rec);
+/* The formatters, taking a record of either kind as const void *. */
+#define FORMATTER(kind, fmt)						\
+static size_t								\
+kind##_##fmt(char *dst, const void *rec)				\
+{									\
+	return xbulk_format_##kind##_##fmt(dst, rec);			\
 }
 
-static size_t
-bulkstat_jsonl(char *dst, const void *rec)
-{
-	return xbulk_format_bulkstat_jsonl(dst, rec);
-}
-
-static size_t
-bulkstat_csv(char *dst, const void *rec)
-{
-	return xbulk_format_bulkstat_csv(dst, rec);
-}
-
-static size_t
-inumbers_text(char *dst, const void *rec)
-{
-	return xbulk_format_inumbers_text(dst, rec);
-}
-
-static size_t
-inumbers_jsonl(char *dst, const void *rec)
-{
-	return xbulk_format_inumbers_jsonl(dst, rec);
-}
-
-static size_t
-inumbers_csv(char *dst, const void *rec)
-{
-	return xbulk_format_inumbers_csv(dst, rec);
-}
+FORMATTER(bulkstat, text)
+FORMATTER(bulkstat, jsonl)
+FORMATTER(bulkstat, csv)
+FORMATTER(inumbers, text)
+FORMATTER(inumbers, jsonl)
+FORMATTER(inumbers, csv)
 
 const struct xb_formatter xb_bulkstat_formats[XB_FORMAT_NR] = {
 	[XB_FORMAT_TEXT] = { bulkstat_text, XBULK_BULKSTAT_TEXT_MAX, NULL },

@@ -24,23 +24,11 @@ static const char help[] =
 "   -j <nr>    Scan with this many threads (default: online CPUs);\n"
 "              the output is the same as with -j 1.\n"
 "   -n <nr>    Ask for this many results at once (default 4096).\n"
-"   -o, --format <fmt>\n"
-"              Print the records as text (xfs_io's, the default), jsonl\n"
-"              (one JSON object per line) or csv (RFC 4180 with a header\n"
-"              row); see docs/formats.md.  -d needs text.\n"
+XB_FORMAT_HELP
 "   -s <ino>   Inode to start with.\n"
 "   -v <ver>   Use this version of the ioctl (1 or 5; default 5,\n"
 "              falling back to 1 on kernels without it).\n"
-"   --stats[=text|json]\n"
-"              After the scan, print its figures on stderr: inodes, wall\n"
-"              time, inodes/s, CPU, peak RSS, reads of the block devices\n"
-"              (IOPS, MB/s), inode cache hits and misses, memory reclaim.\n"
-"   --stats-file <file>\n"
-"              Write the --stats figures to this file (implies --stats).\n"
-"   --progress Show a progress line on stderr (only on a terminal).\n"
-"   --interval <seconds>\n"
-"              Print a timestamped line of figures on stderr every\n"
-"              interval (0.1 to 3600; also in --stats=json's timeline).\n"
+XB_WATCH_HELP
 "   -h, --help Show this help.\n";
 
 /* Unlike xfs_io, whose inumbers -d lines say "bulkstat:". */

@@ -20,47 +20,11 @@ ENTRIES=${ENTRIES:-3000}
 PY=/usr/bin/python3
 CHECK=$(dirname "$0")/check_formats.py
 
-xb_require_root_loop
-[[ -x $XBULK ]] || xb_die "$XBULK not built"
+# counting (rel_ok, rel_check, rel_fail, rel_done)
+. "$(dirname "$0")/lib-reliability.sh"
+rel_init formats
 [[ -x $PY ]] || xb_skip "$PY not installed (Debian's python3)"
 command -v jq >/dev/null || xb_skip "jq not installed"
-
-npass=0
-nfail=0
-
-pass()
-{
-	npass=$((npass + 1))
-}
-
-fail()
-{
-	nfail=$((nfail + 1))
-	echo "FAIL: [$geom] $*"
-}
-
-# ok WHAT COMMAND...: pass if the command succeeds.
-ok()
-{
-	local what=$1
-
-	shift
-	if "$@"; then
-		pass
-	else
-		fail "$what"
-	fi
-}
-
-# check WHAT EXPECTED ACTUAL
-check()
-{
-	if [[ $2 == "$3" ]]; then
-		pass
-	else
-		fail "$1: expected '$2', got '$3'"
-	fi
-}
 
 # Every line of FILE is one JSON object that jq reads; jq's count of them
 # is the number of lines.
@@ -94,30 +58,30 @@ check_image()
 	find "$XB_MNT" -xdev >"$T/paths"
 
 	for kind in bulkstat inumbers; do
-		ok "$kind: three formats" scan3 "$kind" "$kind" "$XB_MNT"
-		ok "$kind: check_formats.py" \
+		rel_ok "$kind: three formats" scan3 "$kind" "$kind" "$XB_MNT"
+		rel_ok "$kind: check_formats.py" \
 			"$PY" "$CHECK" "$kind" "$T/$kind.txt" "$T/$kind.jsonl" \
 			"$T/$kind.csv"
-		ok "$kind: jq reads every line" jq_reads "$T/$kind.jsonl"
+		rel_ok "$kind: jq reads every line" jq_reads "$T/$kind.jsonl"
 		# parallel scans: the same bytes, one CSV header
-		ok "$kind -j 2 -o jsonl: same bytes as -j 1" cmp -s \
+		rel_ok "$kind -j 2 -o jsonl: same bytes as -j 1" cmp -s \
 			<("$XBULK" "$kind" -j 1 -o jsonl "$XB_MNT") \
 			<("$XBULK" "$kind" -j 2 -o jsonl "$XB_MNT")
-		ok "$kind -j 2 -o csv: same bytes as -j 1" cmp -s \
+		rel_ok "$kind -j 2 -o csv: same bytes as -j 1" cmp -s \
 			<("$XBULK" "$kind" -j 1 -o csv "$XB_MNT") \
 			<("$XBULK" "$kind" -j 2 -n 7 -o csv "$XB_MNT")
 		n=$(grep -c '^[a-z]' "$T/$kind.csv")
-		check "$kind -o csv: header rows" 1 "$n"
-		check "$kind: -d with -o jsonl is a usage error" 2 \
+		rel_check "$kind -o csv: header rows" 1 "$n"
+		rel_check "$kind: -d with -o jsonl is a usage error" 2 \
 			"$("$XBULK" "$kind" -d -o jsonl "$XB_MNT" \
 				>/dev/null 2>&1; echo $?)"
 	done
-	check "bulkstat -q -o csv writes nothing" "" \
+	rel_check "bulkstat -q -o csv writes nothing" "" \
 		"$("$XBULK" bulkstat -q -o csv "$XB_MNT")"
 
 	# jq sees the same values as the text (numbers below 2^53: jq 1.6
 	# reads numbers as doubles)
-	check "jq: bs_ino, bs_size, bs_nlink, bs_mode of every record" \
+	rel_check "jq: bs_ino, bs_size, bs_nlink, bs_mode of every record" \
 		"$(awk -F' = ' '/^bs_ino/ { i = $2 }
 			$1 == "\tbs_size" { s = $2 }
 			$1 == "\tbs_nlink" { n = $2 }
@@ -126,7 +90,7 @@ check_image()
 		"$(jq -r '"\(.bs_ino) \(.bs_size) \(.bs_nlink) \(.bs_mode)"' \
 			"$T/bulkstat.jsonl")"
 	# (internal inodes are allocated too: more than bulkstat's records)
-	check "jq: sum of xi_alloccount is df -i's IUsed" \
+	rel_check "jq: sum of xi_alloccount is df -i's IUsed" \
 		"$(df --output=iused "$XB_MNT" | tail -n 1 | tr -d ' ')" \
 		"$(jq -s 'map(.xi_alloccount) | add' "$T/inumbers.jsonl")"
 
@@ -134,24 +98,24 @@ check_image()
 	inos=$(awk -F' = ' '/^bs_ino/ && NR % 7 == 1 { print $2 }' \
 		"$T/bulkstat.txt" | head -n 60 | tr '\n' ' ')
 	# shellcheck disable=SC2086 # a list of inode numbers
-	ok "bulkstat_single: three formats" \
+	rel_ok "bulkstat_single: three formats" \
 		scan3 single bulkstat_single "$XB_MNT" root $inos
-	ok "bulkstat_single: check_formats.py" \
+	rel_ok "bulkstat_single: check_formats.py" \
 		"$PY" "$CHECK" bulkstat "$T/single.txt" "$T/single.jsonl" \
 		"$T/single.csv"
-	ok "bulkstat_single: jq reads every line" jq_reads "$T/single.jsonl"
+	rel_ok "bulkstat_single: jq reads every line" jq_reads "$T/single.jsonl"
 	# its records are those of bulkstat
-	check "bulkstat_single root is stat -c %i" "$(stat -c %i "$XB_MNT")" \
+	rel_check "bulkstat_single root is stat -c %i" "$(stat -c %i "$XB_MNT")" \
 		"$(jq -r .bs_ino <(head -n 1 "$T/single.jsonl"))"
 	for ino in $inos; do
 		rec=$(grep "^{\"bs_ino\":$ino," "$T/bulkstat.jsonl") || true
 		if [[ -n $rec ]] && grep -Fxq "$rec" "$T/single.jsonl"; then
-			pass
+			rel_pass
 		else
-			fail "bulkstat_single $ino: not the bulkstat record"
+			rel_fail "bulkstat_single $ino: not the bulkstat record"
 		fi
 	done
-	check "bulkstat_single -d -o csv is a usage error" 2 \
+	rel_check "bulkstat_single -d -o csv is a usage error" 2 \
 		"$("$XBULK" bulkstat_single -d -o csv "$XB_MNT" root \
 			>/dev/null 2>&1; echo $?)"
 
@@ -159,7 +123,7 @@ check_image()
 	awk 'NR % 10 == 1' "$T/paths" | tr '\n' '\0' |
 		TZ=UTC xargs -0 stat --printf '%i|%s|%h|%u|%g|%f|%x|%y|%z|%w\n' \
 		>"$T/stat.out"
-	ok "stat(1) of a sample of paths vs -o jsonl" \
+	rel_ok "stat(1) of a sample of paths vs -o jsonl" \
 		"$PY" "$CHECK" stat "$T/bulkstat.jsonl" "$T/stat.out"
 }
 
@@ -169,6 +133,7 @@ main()
 
 	while read -r g; do
 		geom="$g"
+		echo "== mkfs.xfs $geom"
 		xb_mkfs_mount 1G "$g"
 		xb_populate "$XB_MNT" "$ENTRIES"
 		check_image
@@ -177,8 +142,7 @@ main()
 	-d agcount=4
 	-b size=1024 -m bigtime=0,finobt=0 -i sparse=0 -d agcount=2
 	EOF
-	echo "$npass passed, $nfail failed"
-	((nfail == 0))
+	rel_done
 }
 
 main "$@"

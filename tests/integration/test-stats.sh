@@ -24,45 +24,11 @@ XBULK=${XBULK:-$TOP/build/xbulk}
 ENTRIES=${ENTRIES:-3000}
 PY=/usr/bin/python3
 
-xb_require_root_loop
-[[ -x $XBULK ]] || xb_die "$XBULK not built"
+# counting (rel_ok, rel_check, rel_fail, rel_done)
+. "$(dirname "$0")/lib-reliability.sh"
+rel_init stats
 [[ -x $PY ]] || xb_skip "$PY not installed (Debian's python3)"
 command -v jq >/dev/null || xb_skip "jq not installed"
-
-npass=0
-nfail=0
-
-pass()
-{
-	npass=$((npass + 1))
-}
-
-fail()
-{
-	nfail=$((nfail + 1))
-	echo "FAIL: $*"
-}
-
-ok()
-{
-	local what=$1
-
-	shift
-	if "$@"; then
-		pass
-	else
-		fail "$what"
-	fi
-}
-
-check()
-{
-	if [[ $2 == "$3" ]]; then
-		pass
-	else
-		fail "$1: expected '$2', got '$3'"
-	fi
-}
 
 # The counters by hand: device reads, the XFS ig line, /proc/vmstat.
 by_hand()
@@ -213,22 +179,22 @@ main()
 	DEV=$(mountpoint -d "$XB_MNT")
 	XFSDEV=$(basename "$(readlink "/sys/dev/block/$DEV")")
 
-	ok "bulkstat --stats=json" json_run bulkstat
-	ok "bulkstat -j 2 -n 100 --stats=json" json_run bulkstat -j 2 -n 100
-	ok "inumbers --stats=json" json_run inumbers
-	ok "jq reads the report" jq -e '.devices[0].name' \
+	rel_ok "bulkstat --stats=json" json_run bulkstat
+	rel_ok "bulkstat -j 2 -n 100 --stats=json" json_run bulkstat -j 2 -n 100
+	rel_ok "inumbers --stats=json" json_run inumbers
+	rel_ok "jq reads the report" jq -e '.devices[0].name' \
 		"$T/bulkstat.json" >/dev/null
 
 	# text on stderr, stdout untouched by it
 	"$XBULK" bulkstat -q --stats "$XB_MNT" >"$T/q.out" 2>"$T/text.err"
-	check "bulkstat -q --stats: stdout" 0 "$(wc -c <"$T/q.out")"
-	ok "bulkstat --stats text: units on every figure" \
+	rel_check "bulkstat -q --stats: stdout" 0 "$(wc -c <"$T/q.out")"
+	rel_ok "bulkstat --stats text: units on every figure" \
 		check_text "$T/text.err"
 	"$XBULK" bulkstat -q --stats-file "$T/text.file" "$XB_MNT" \
 		2>"$T/file.err"
-	ok "--stats-file alone: the text report in the file" \
+	rel_ok "--stats-file alone: the text report in the file" \
 		check_text "$T/text.file"
-	check "--stats-file: nothing on stderr" 0 "$(wc -c <"$T/file.err")"
+	rel_check "--stats-file: nothing on stderr" 0 "$(wc -c <"$T/file.err")"
 
 	# --interval: timestamped lines, the JSON timeline adds up.  A
 	# reader that starts late stalls the scan for ~0.5 s: some lines.
@@ -237,33 +203,33 @@ main()
 		{ sleep 0.5; cat >"$T/iv.jsonl"; }
 	stamp='^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z +[0-9.]+ s +[0-9.]+[kM]? inodes/s +[0-9.]+[kM]? IOPS +[0-9.]+ MB/s  reclaim: scanned=[0-9]+ stolen=[0-9]+ direct=[0-9]+ pages$'
 	lines=$(grep -Ec "$stamp" "$T/iv.err")
-	check "--interval: every stderr line is an interval line" \
+	rel_check "--interval: every stderr line is an interval line" \
 		"$(wc -l <"$T/iv.err")" "$lines"
-	ok "--interval: several lines" test "$lines" -ge 3
-	check "--interval: timeline entries = lines" "$lines" \
+	rel_ok "--interval: several lines" test "$lines" -ge 3
+	rel_check "--interval: timeline entries = lines" "$lines" \
 		"$(jq '.timeline | length' "$T/iv.json")"
-	check "--interval: timeline inodes add up" \
+	rel_check "--interval: timeline inodes add up" \
 		"$(jq .inodes "$T/iv.json")" \
 		"$(jq '[.timeline[].inodes] | add' "$T/iv.json")"
-	check "--interval: interval_s" 0.1 "$(jq .interval_s "$T/iv.json")"
-	check "--interval: records still whole" \
+	rel_check "--interval: interval_s" 0.1 "$(jq .interval_s "$T/iv.json")"
+	rel_check "--interval: records still whole" \
 		"$(jq .records "$T/iv.json")" "$(jq -c . "$T/iv.jsonl" | wc -l)"
-	ok "--interval: a stall shows (an interval without records)" \
+	rel_ok "--interval: a stall shows (an interval without records)" \
 		jq -e '[.timeline[] | select(.records == 0)] | length > 0' \
 		"$T/iv.json" >/dev/null
-	ok "--interval: t_s increases" jq -e \
+	rel_ok "--interval: t_s increases" jq -e \
 		'[.timeline[].t_s] | . == sort' "$T/iv.json" >/dev/null
 	echo "  --interval 0.1: $lines lines"
 
 	# --progress: nothing when stderr is no terminal, nothing on stdout
 	"$XBULK" bulkstat --progress -o jsonl "$XB_MNT" >"$T/p.out" \
 		2>"$T/p.err"
-	check "--progress without a terminal: stderr" 0 "$(wc -c <"$T/p.err")"
-	ok "--progress: stdout only records" jq -e . "$T/p.out" >/dev/null
+	rel_check "--progress without a terminal: stderr" 0 "$(wc -c <"$T/p.err")"
+	rel_ok "--progress: stdout only records" jq -e . "$T/p.out" >/dev/null
 	if command -v script >/dev/null; then
 		script -qec "$XBULK bulkstat --progress -o jsonl -j 1 -n 1 \
 			$XB_MNT >$T/tty.out" /dev/null >/dev/null
-		ok "--progress on a terminal: stdout only records" \
+		rel_ok "--progress on a terminal: stdout only records" \
 			cmp -s "$T/p.out" "$T/tty.out"
 	fi
 
@@ -271,16 +237,15 @@ main()
 	for out in "--interval 0" "--interval x" "--stats=yaml" \
 		   "--interval 0.01"; do
 		# shellcheck disable=SC2086 # option and value
-		check "$out: usage error" 2 \
+		rel_check "$out: usage error" 2 \
 			"$("$XBULK" bulkstat -q $out "$XB_MNT" 2>/dev/null;
 			   echo $?)"
 	done
-	check "--stats-file in a missing directory: exit 1" 1 \
+	rel_check "--stats-file in a missing directory: exit 1" 1 \
 		"$("$XBULK" bulkstat -q --stats-file /nonexistent/x "$XB_MNT" \
 			2>/dev/null; echo $?)"
 
-	echo "$npass passed, $nfail failed"
-	((nfail == 0))
+	rel_done
 }
 
 main "$@"

@@ -43,6 +43,15 @@ format_check_done(char *out, const unsigned char *buf, size_t size,
 			  fn((char *)buf_, (rec)));			\
 })
 
+/* Check that fn(rec) is exactly @expected, within @max bytes. */
+#define EXPECT_FORMAT(max, fn, rec, expected) do {			\
+	char got_[(max) + 1];						\
+	size_t len_ = FORMAT_CHECKED(got_, (max), fn, (rec));		\
+									\
+	assert_string_equal(got_, (expected));				\
+	assert_int_equal(len_, strlen(expected));			\
+} while (0)
+
 /* xorshift64*: a fixed sequence, the same on every run. */
 static inline uint64_t
 test_rng(void)
@@ -100,6 +109,20 @@ test_random_bulkstat(struct xfs_bulkstat *bs)
 	bs->bs_checked = (uint16_t)test_rng_wide();
 	bs->bs_mode = (uint16_t)test_rng();
 	bs->bs_extents64 = test_rng_wide();
+}
+
+/*
+ * The record with the longest JSON and CSV: every field at its widest
+ * and every time with the longest ISO string (INT64_MIN seconds: year
+ * -292277022657) and nine nanosecond digits.
+ */
+static inline void
+test_longest_bulkstat(struct xfs_bulkstat *bs)
+{
+	memset(bs, 0xff, sizeof(*bs));
+	bs->bs_atime = bs->bs_mtime = bs->bs_ctime = bs->bs_btime = INT64_MIN;
+	bs->bs_atime_nsec = bs->bs_mtime_nsec = 999999999;
+	bs->bs_ctime_nsec = bs->bs_btime_nsec = 999999999;
 }
 
 #endif /* XBULK_TEST_FORMAT_CHECK_H */

@@ -21,23 +21,15 @@
 static void
 expect_bulkstat(const struct xfs_bulkstat *bs, const char *expected)
 {
-	char got[XBULK_BULKSTAT_CSV_MAX + 1];
-	size_t len = FORMAT_CHECKED(got, XBULK_BULKSTAT_CSV_MAX,
-				    xbulk_format_bulkstat_csv, bs);
-
-	assert_string_equal(got, expected);
-	assert_int_equal(len, strlen(expected));
+	EXPECT_FORMAT(XBULK_BULKSTAT_CSV_MAX, xbulk_format_bulkstat_csv, bs,
+		      expected);
 }
 
 static void
 expect_inumbers(const struct xfs_inumbers *xi, const char *expected)
 {
-	char got[XBULK_INUMBERS_CSV_MAX + 1];
-	size_t len = FORMAT_CHECKED(got, XBULK_INUMBERS_CSV_MAX,
-				    xbulk_format_inumbers_csv, xi);
-
-	assert_string_equal(got, expected);
-	assert_int_equal(len, strlen(expected));
+	EXPECT_FORMAT(XBULK_INUMBERS_CSV_MAX, xbulk_format_inumbers_csv, xi,
+		      expected);
 }
 
 static void
@@ -150,10 +142,7 @@ test_bulkstat_longest(void **state)
 	size_t len;
 
 	(void)state;
-	memset(&bs, 0xff, sizeof(bs));
-	bs.bs_atime = bs.bs_mtime = bs.bs_ctime = bs.bs_btime = INT64_MIN;
-	bs.bs_atime_nsec = bs.bs_mtime_nsec = 999999999;
-	bs.bs_ctime_nsec = bs.bs_btime_nsec = 999999999;
+	test_longest_bulkstat(&bs);
 	len = FORMAT_CHECKED(got, XBULK_BULKSTAT_CSV_MAX,
 			     xbulk_format_bulkstat_csv, &bs);
 	assert_non_null(strstr(got, ",-9223372036854775808,999999999,"
