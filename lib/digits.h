@@ -19,18 +19,19 @@
 /* Append the string literal @s (its length is known at compile time). */
 #define PUT(p, s)	(memcpy((p), (s), sizeof(s) - 1), (p) + sizeof(s) - 1)
 
+/* "00" to "99", two characters each. */
+static const char xbulk_digit_pairs[201] __attribute__((unused)) =
+	"0001020304050607080910111213141516171819"
+	"2021222324252627282930313233343536373839"
+	"4041424344454647484950515253545556575859"
+	"6061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
 /* The two decimal digits of @v (0..99) at @q. */
 static inline void
 put_pair(char *q, unsigned int v)
 {
-	static const char pairs[201] =
-		"0001020304050607080910111213141516171819"
-		"2021222324252627282930313233343536373839"
-		"4041424344454647484950515253545556575859"
-		"6061626364656667686970717273747576777879"
-		"8081828384858687888990919293949596979899";
-
-	memcpy(q, pairs + 2 * v, 2);
+	memcpy(q, xbulk_digit_pairs + 2 * v, 2);
 }
 
 /* Number of decimal digits of @v. */
