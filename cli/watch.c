@@ -84,7 +84,7 @@ xb_watch_begin(struct xb_watch *w, const char *cmd, const char *path,
 	err = xbulk_stats_open(&w->src, fs);
 	if (err) {
 		xb_error(cmd, "%s: %s", path, strerror(-err));
-		return XB_EXIT_FAILURE;
+		goto fail;
 	}
 	memset(&w->live, 0, sizeof(w->live));
 	w->inodes = 0;
@@ -114,10 +114,15 @@ xb_watch_begin(struct xb_watch *w, const char *cmd, const char *path,
 	if (err) {
 		xb_error(cmd, "cannot start the monitor thread: %s",
 			 strerror(-err));
-		return XB_EXIT_FAILURE;
+		goto fail;
 	}
 	w->mon_running = true;
 	return 0;
+fail:
+	if (w->out)
+		fclose(w->out);
+	w->out = NULL;
+	return XB_EXIT_FAILURE;
 }
 
 int
