@@ -11,12 +11,14 @@
 # `xfs_db -x -c 'inode N' -c 'write -d core.magic 0'`.  The inode buffer
 # verifier then rejects the victim's whole inode cluster, so every
 # allocated inode of those clusters becomes unreadable (EFSCORRUPTED,
-# "Structure needs cleaning").  For -j 1 and 2, with the default batch
-# and with -n 7, and for -j 4:
+# "Structure needs cleaning").  Two more inodes get a field changed and a
+# bad CRC (`write -c core.gen N`): the cluster still reads, only those two
+# inodes fail (the kernel reports a bad inode CRC as EFSCORRUPTED too).
+# For -j 1 and 2, with the default batch and with -n 7, and for -j 4:
 #   - exit status 1;
 #   - stderr names each unreadable inode once (`inode N: Structure needs
-#     cleaning`), exactly the allocated inodes of the victims' clusters,
-#     and ends with `PATH: K inodes could not be read`;
+#     cleaning`), exactly the allocated inodes of the victims' clusters
+#     and the two bad-CRC inodes, and ends with `PATH: K inodes could not be read`;
 #   - stdout is the scan before corruption minus the records of exactly
 #     the named inodes (so all outputs are identical);
 # the same for part of the inode space (-a 2; -s and -e inside unreadable
@@ -90,18 +92,22 @@ victims=()
 mapfile -t ag1 < <(ag_chunks 1)
 mapfile -t ag2 < <(ag_chunks 2)
 mapfile -t ag3 < <(ag_chunks 3)
-((${#ag1[@]} >= 2 && ${#ag2[@]} >= 1 && ${#ag3[@]} >= 1)) ||
+((${#ag1[@]} >= 3 && ${#ag2[@]} >= 1 && ${#ag3[@]} >= 1)) ||
 	xb_die "too few inode chunks in AGs 1-3"
 # AG 1: the first chunk's first inode, the last chunk's second cluster
 victims+=("$(nth_alloc "${ag1[0]}" 0)")
 victims+=("$(nth_alloc "${ag1[-1]}" $((cluster_inodes + 3)))")
-# AG 2: both clusters of a middle chunk (a whole unreadable chunk), and
+# AG 2: both clusters of a middle chunk (a whole unreadable chunk)
 mid=$((${#ag2[@]} / 2))
 victims+=("$(nth_alloc "${ag2[mid]}" 5)")
 victims+=("$(nth_alloc "${ag2[mid]}" $((cluster_inodes + 7)))")
 # AG 3: the last inode of the first chunk
 victims+=("$(nth_alloc "${ag3[0]}" 63)")
 echo "victims: ${victims[*]}"
+# Bad CRC: two inodes of one cluster of AG 1's second chunk
+crc_victims=("$(nth_alloc "${ag1[1]}" 9)")
+crc_victims+=("$(nth_alloc "${ag1[1]}" $((crc_victims[0] - ${ag1[1]%% *} + 2)))")
+echo "bad CRC: ${crc_victims[*]}"
 
 # The unreadable inodes: every allocated inode of a victim's cluster.
 printf '%s\n' "${victims[@]}" >"$T/victims"
@@ -109,9 +115,11 @@ rel_inos "$T/pre.txt" >"$T/pre-inos"
 awk -v ci="$cluster_inodes" '
 	NR == FNR { bad[int($1 / ci)] = 1; next }
 	int($1 / ci) in bad
-' "$T/victims" "$T/pre-inos" | sort -n >"$T/expect-named"
+' "$T/victims" "$T/pre-inos" >"$T/expect-named"
+printf '%s\n' "${crc_victims[@]}" >>"$T/expect-named"
+sort -n -o "$T/expect-named" "$T/expect-named"
 nexpect=$(wc -l <"$T/expect-named")
-echo "$nexpect inodes in the victims' clusters"
+echo "$nexpect unreadable inodes: the victims' clusters and the bad CRCs"
 
 # The pre-corruption text without those inodes' records.
 awk 'NR == FNR { bad[$1] = 1; next }
@@ -122,6 +130,11 @@ xb_umount || xb_die "cannot unmount $XB_MNT"
 for v in "${victims[@]}"; do
 	xfs_db -x -c "inode $v" -c 'write -d core.magic 0' "$XB_IMG" \
 		>/dev/null || xb_die "xfs_db cannot corrupt inode $v"
+done
+for v in "${crc_victims[@]}"; do
+	xfs_db -x -c "inode $v" -c "write -c core.gen $((v * 7 + 1))" \
+		"$XB_IMG" >/dev/null 2>&1 ||
+		xb_die "xfs_db cannot corrupt the CRC of inode $v"
 done
 xb_remount
 
@@ -149,7 +162,7 @@ for j in 1 2 4; do
 		if cmp -s "$T/named" "$T/expect-named"; then
 			rel_pass
 		else
-			rel_fail "[$tag] named inodes differ from the victims' clusters:"
+			rel_fail "[$tag] named inodes differ from the expected unreadable ones:"
 			diff "$T/expect-named" "$T/named" | head -20
 		fi
 		rel_check "[$tag] last line of stderr" \
@@ -239,7 +252,7 @@ records=$(grep -c '^bs_ino' "$T/expect.txt")
 echo "xfs_io bulkstat: $xfsio_recs records; xbulk: $records of" \
 	"$(wc -l <"$T/pre-inos") (the other $nexpect unreadable)"
 
-rel_result "scans=$cases victims=${#victims[@]}" \
+rel_result "scans=$cases victims=${#victims[@]} bad_crc=${#crc_victims[@]}" \
 	"unreadable_named=$nexpect records=$records" \
 	"xfs_io_records=$xfsio_recs passed=$REL_PASS failed=$REL_FAIL"
 rel_done
