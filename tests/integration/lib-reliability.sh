@@ -208,14 +208,18 @@ rel_throttle_cleanup()
 
 	[[ -n $REL_CG && -d $REL_CG ]] || return 0
 	rel_unthrottle
+	# (cgroup files always have size 0: read them, do not test -s)
 	for ((i = 0; i < 50; i++)); do
-		[[ -s $REL_CG/cgroup.procs ]] || break
+		[[ -n $(cat "$REL_CG/cgroup.procs" 2>/dev/null) ]] || break
 		while read -r pid; do
 			kill -KILL "$pid" 2>/dev/null
 		done <"$REL_CG/cgroup.procs"
 		sleep 0.1
 	done
-	rmdir "$REL_CG" 2>/dev/null || true
+	for ((i = 0; i < 50; i++)); do
+		rmdir "$REL_CG" 2>/dev/null && break
+		sleep 0.1
+	done
 	REL_CG=
 	REL_CG_KIND=
 	REL_THROTTLED=0
