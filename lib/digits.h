@@ -34,32 +34,56 @@ put_pair(char *q, unsigned int v)
 	memcpy(q, xbulk_digit_pairs + 2 * v, 2);
 }
 
-/* Number of decimal digits of @v. */
+/* 10^0 .. 10^19 */
+static const uint64_t xbulk_pow10[20] __attribute__((unused)) = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+	10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+	100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+	100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+	100000000000000000ULL, 1000000000000000000ULL,
+	10000000000000000000ULL,
+};
+
+/*
+ * Number of decimal digits of @v: log10 estimated from the bit length
+ * (1233 / 4096 ~ log10(2)), corrected with one comparison.
+ */
 static inline unsigned int
 dec_len(uint64_t v)
 {
-	unsigned int n = 1;
+	unsigned int t = ((64 - (unsigned int)__builtin_clzll(v | 1)) * 1233)
+			 >> 12;
 
-	while (v >= 10000) {
-		v /= 10000;
-		n += 4;
+	return t + ((v | 1) >= xbulk_pow10[t]);
+}
+
+/* Write the last digits of @v at @q going down to @p, 32 bits at a time */
+static inline void
+put_dec_down(char *p, char *q, uint64_t v)
+{
+	uint32_t w;
+
+	/* The few values past 32 bits (huge sizes, negative times) */
+	while (v > UINT32_MAX) {
+		q -= 2;
+		put_pair(q, (unsigned int)(v % 100));
+		v /= 100;
 	}
-	return n + (v >= 10) + (v >= 100) + (v >= 1000);
+	w = (uint32_t)v;
+	while (q - p >= 2) {
+		q -= 2;
+		put_pair(q, w % 100);
+		w /= 100;
+	}
+	if (q > p)
+		*--q = (char)('0' + w);
 }
 
 /* Write @v as exactly @len decimal digits (leading zeros) at @p. */
 static inline char *
 put_dec_width(char *p, uint64_t v, unsigned int len)
 {
-	char *q = p + len;
-
-	while (q - p >= 2) {
-		q -= 2;
-		put_pair(q, (unsigned int)(v % 100));
-		v /= 100;
-	}
-	if (q > p)
-		*--q = (char)('0' + v % 10);
+	put_dec_down(p, p + len, v);
 	return p + len;
 }
 
@@ -67,23 +91,11 @@ put_dec_width(char *p, uint64_t v, unsigned int len)
 static inline char *
 put_dec(char *p, uint64_t v)
 {
-	unsigned int len = dec_len(v);
-	char *q = p + len;
-
-	while (v >= 100) {
-		unsigned int r = (unsigned int)(v % 100);
-
-		v /= 100;
-		q -= 2;
-		put_pair(q, r);
+	if (v < 10) {
+		*p = (char)('0' + v);
+		return p + 1;
 	}
-	if (v >= 10) {
-		q -= 2;
-		put_pair(q, (unsigned int)v);
-	} else {
-		*--q = (char)('0' + v);
-	}
-	return p + len;
+	return put_dec_width(p, v, dec_len(v));
 }
 
 /* Append @v in decimal with a leading '-' if negative (PRId64). */
@@ -105,10 +117,14 @@ put_hex(char *p, uint64_t v)
 	unsigned int len = v ? (67 - (unsigned int)__builtin_clzll(v)) / 4 : 1;
 	char *q = p + len;
 
-	do {
+	while (q - p >= 2) {
+		q -= 2;
+		q[0] = hex_digits[(v >> 4) & 15];
+		q[1] = hex_digits[v & 15];
+		v >>= 8;
+	}
+	if (q > p)
 		*--q = hex_digits[v & 15];
-		v >>= 4;
-	} while (v);
 	return p + len;
 }
 
