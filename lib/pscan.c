@@ -2,7 +2,8 @@
 /*
  * The parallel scan: N workers bulkstat work units (lib/plan.c) and format
  * them into fixed-size output chunks; the calling thread writes the chunks
- * unit by unit, in inode order, so the bytes equal a serial scan's.
+ * unit by unit, in inode order, so the bytes equal a serial scan's (or, for
+ * an unordered scan, in the order the units were handed out).
  *
  * Memory is bounded by a pool of POOL_CHUNKS chunks.  A worker ahead of the
  * unit being written (the head) may take a chunk only while fewer than
@@ -360,6 +361,49 @@ write_all_units(struct pscan *ps, struct xbulk_scan_result *res)
 	pthread_mutex_unlock(&ps->lock);
 }
 
+struct unit_key {
+	uint64_t		key;	/* rank within its AG, then AG */
+	struct xbulk_unit	unit;
+};
+
+static int
+cmp_unit_key(const void *a, const void *b)
+{
+	const struct unit_key *x = a, *y = b;
+
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/*
+ * Reorder the units round-robin over the AGs: the first unit of each AG,
+ * then the second of each, ...  Workers take and the writer writes units
+ * in array order, so any order keeps the pool's guarantees.
+ */
+static int
+spread_over_ags(const struct xbulk_fs *fs, struct xbulk_unit *units,
+		size_t n)
+{
+	struct unit_key *keys = malloc(n * sizeof(*keys));
+	uint64_t rank = 0;
+	uint32_t agno, prev_agno = 0;
+	size_t i;
+
+	if (!keys)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		agno = xbulk_ino_to_agno(fs, units[i].start);
+		rank = i && agno == prev_agno ? rank + 1 : 0;
+		prev_agno = agno;
+		keys[i].key = rank << 32 | agno;
+		keys[i].unit = units[i];
+	}
+	qsort(keys, n, sizeof(*keys), cmp_unit_key);
+	for (i = 0; i < n; i++)
+		units[i] = keys[i].unit;
+	free(keys);
+	return 0;
+}
+
 /* Records per unit for @threads workers, from the used-inode count. */
 static uint64_t
 unit_target(const struct xbulk_fs *fs, const struct xbulk_scan *scan,
@@ -416,6 +460,8 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 
 	err = xbulk_plan_units(fs, scan, target, &ps.units, &ps.nunits,
 			       &res->calls);
+	if (!err && scan->unordered)
+		err = spread_over_ags(fs, ps.units, ps.nunits);
 	if (err || ps.nunits == 0) {
 		res->fail = err ? XBULK_SCAN_FAIL_IOCTL : XBULK_SCAN_OK;
 		res->err = err;
