@@ -365,6 +365,17 @@ check_octal_looking()
 	fi
 }
 
+# strace lines that open for writing or change the filesystem, or write.
+CHANGES_FS='O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND|^[0-9]+ +(f|l)?(creat|unlink|rename|mkdir|rmdir|link|symlink|mknod|chmod|chown|truncate|utime|setxattr|removexattr)(at|at2|s|32|64|nsat)?\('
+WRITES='(write|writev|pwrite64|pwritev2?|sendto|sendmsg)\('
+
+# strace_lines LOG ERE EXCEPT: the first 3 lines of LOG matching ERE but
+# not EXCEPT.
+strace_lines()
+{
+	grep -E -- "$2" "$1" | grep -Ev -- "$3" | head -n 3 || true
+}
+
 # strace: the target is opened O_RDONLY; nothing is opened for writing,
 # created or changed but the --stats-file when one is asked for; nothing
 # is written but to fds 1 and 2 and that file.
@@ -405,16 +416,13 @@ check_opens()
 			fail "strace xbulk $args: no statistics in $stats"
 			continue
 		fi
-		bad=$(grep -v "\"$stats\"" "$log" |
-			grep -E 'O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND|^[0-9]+ +(f|l)?(creat|unlink|rename|mkdir|rmdir|link|symlink|mknod|chmod|chown|truncate|utime|setxattr|removexattr)(at|at2|s|32|64|nsat)?\(' |
-			head -n 3) || true
+		bad=$(strace_lines "$log" "$CHANGES_FS" "\"$stats\"")
 		if [[ -n $bad ]]; then
 			fail "strace xbulk $args: writes to the filesystem: $bad"
 			continue
 		fi
-		bad=$(grep -E '(write|writev|pwrite64|pwritev2?|sendto|sendmsg)\(' "$log" |
-			grep -Ev "(write|writev|pwrite64|pwritev2?)\(([12]<|[0-9]+<$stats>)" |
-			head -n 3) || true
+		bad=$(strace_lines "$log" "$WRITES" \
+			"(write|writev|pwrite64|pwritev2?)\(([12]<|[0-9]+<$stats>)")
 		if [[ -n $bad ]]; then
 			fail "strace xbulk $args: writes to an fd other than 1 and 2: $bad"
 			continue
