@@ -164,13 +164,15 @@ static int
 v1_call(struct xbulk_fs *fs, unsigned long cmd, struct xfs_bulk_ireq *hdr,
 	void *ubuffer)
 {
-	struct xfs_fsop_bulkreq breq = {
-		.lastip = (__u64 *)&hdr->ino,
-		.icount = (__s32)hdr->icount,
-		.ubuffer = ubuffer,
-		.ocount = (__s32 *)&hdr->ocount,
-	};
+	struct xfs_fsop_bulkreq breq;
 	int ret;
+
+	/* memset: the struct has padding after icount; hand none over raw */
+	memset(&breq, 0, sizeof(breq));
+	breq.lastip = (__u64 *)&hdr->ino;
+	breq.icount = (__s32)hdr->icount;
+	breq.ubuffer = ubuffer;
+	breq.ocount = (__s32 *)&hdr->ocount;
 
 	ret = v1_setup(fs, hdr);
 	if (ret)
@@ -275,13 +277,14 @@ static int
 bulkstat_single_v1(struct xbulk_fs *fs, uint64_t ino, uint32_t flags,
 		   struct xfs_bulkstat *bs)
 {
-	struct xfs_bstat bs1;
+	struct xfs_bstat bs1 = { 0 };	/* the kernel fills it; valgrind can't tell */
 	__u64 lastino = ino;
-	struct xfs_fsop_bulkreq breq = {
-		.lastip = &lastino,
-		.icount = 1,
-		.ubuffer = &bs1,
-	};
+	struct xfs_fsop_bulkreq breq;
+
+	memset(&breq, 0, sizeof(breq));
+	breq.lastip = &lastino;
+	breq.icount = 1;
+	breq.ubuffer = &bs1;
 
 	if (flags)
 		return -EOPNOTSUPP;
