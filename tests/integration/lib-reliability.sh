@@ -2,15 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Helpers shared by the reliability tests (test-corrupt.sh, test-churn.sh,
-# test-fs-gone.sh, test-output.sh, test-signals.sh).  Source it after
-# lib.sh:
+# test-fs-gone.sh, test-output.sh, test-signals.sh); the other
+# integration tests use its counting too.  Source it after lib.sh:
 #
 #	. "$(dirname "$0")/lib.sh"
 #	. "$(dirname "$0")/lib-reliability.sh"
 #	rel_init corrupt
 #
 # Counting:   rel_pass, rel_fail MSG, rel_check WHAT EXPECTED ACTUAL,
-#             rel_done (prints "N passed, N failed", exits 1 on failure).
+#             rel_done (prints "N passed, N failed", exits 1 on failure);
+#             FAIL lines start with [REL_TAG] when it is set.
+# Images:     rel_each_image FN runs FN on a new image of every geometry.
 # Figures:    rel_result "key=value ..." appends one line to XB_RESULTS
 #             (default build/reliability-results.txt), for
 #             docs/reliability.md to quote.
@@ -31,6 +33,7 @@ XBULK=${XBULK:-$TOP/build/xbulk}
 XB_RESULTS=${XB_RESULTS:-$TOP/build/reliability-results.txt}
 
 REL_NAME=
+REL_TAG=
 REL_PASS=0
 REL_FAIL=0
 REL_START=0
@@ -56,7 +59,7 @@ rel_pass()
 rel_fail()
 {
 	REL_FAIL=$((REL_FAIL + 1))
-	echo "FAIL: $*"
+	echo "FAIL: ${REL_TAG:+[$REL_TAG] }$*"
 }
 
 # rel_check WHAT EXPECTED ACTUAL
@@ -113,6 +116,53 @@ rel_done()
 	echo "$REL_PASS passed, $REL_FAIL failed"
 	((REL_FAIL == 0)) || exit 1
 	exit 0
+}
+
+# Show the first lines of the difference of files $1 and $2, indented.
+rel_show_diff()
+{
+	diff "$1" "$2" | head -n 8 | sed 's/^/      /' || true
+}
+
+# ---------------------------------------------------------------------------
+# One image per geometry
+
+# rel_each_image FN: FN N on a new image of N = ENTRIES entries for every
+# geometry of GEOMETRIES (newline-separated mkfs options; default: all of
+# xb_geometries), then on one of N = LARGE_ENTRIES (none if 0) with the
+# second geometry: many batches of 4096, many parallel work units.
+# REL_TAG names the image meanwhile.
+rel_each_image()
+{
+	local fn=$1 geom
+	local -a geoms
+
+	if [[ -n ${GEOMETRIES:-} ]]; then
+		mapfile -t geoms <<<"$GEOMETRIES"
+	else
+		mapfile -t geoms < <(xb_geometries)
+	fi
+	for geom in "${geoms[@]}"; do
+		rel__image "$fn" "$geom" "$ENTRIES"
+	done
+	if ((LARGE_ENTRIES > 0)); then
+		rel__image "$fn" "${geoms[1]:-${geoms[0]}}" "$LARGE_ENTRIES"
+	fi
+	REL_TAG=
+}
+
+# rel__image FN MKFS_OPTS N: FN N on a new image of N entries.
+rel__image()
+{
+	local t0=$SECONDS
+
+	REL_TAG="$2, $3 entries"
+	xb_mkfs_mount 1G "$2"
+	xb_populate "$XB_MNT" "$3"
+	"$1" "$3"
+	xb_cleanup
+	echo "  [$REL_TAG] done in $((SECONDS - t0)) s" \
+		"($REL_PASS passed, $REL_FAIL failed so far)"
 }
 
 # ---------------------------------------------------------------------------

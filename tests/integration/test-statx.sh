@@ -23,71 +23,56 @@
 # strings (default: all of xb_geometries); LARGE_ENTRIES: entries of one
 # more image with the second geometry (default 30000; 0: none).
 
-. "$(dirname "$0")/lib.sh"
-
+# shellcheck disable=SC2317 # the checks run through rel_each_image
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-XBULK=${XBULK:-$TOP/build/xbulk}
+. "$(dirname "$0")/lib.sh"
+# counting (rel_pass, rel_fail, rel_check, rel_done), rel_each_image
+. "$(dirname "$0")/lib-reliability.sh"
+
 STATX_CHECK=${STATX_CHECK:-$TOP/build/tests/integration/statx_check}
 ENTRIES=${ENTRIES:-2500}
 LARGE_ENTRIES=${LARGE_ENTRIES:-30000}
 
-xb_require_root_loop
-[[ -x $XBULK ]] || xb_die "$XBULK not built"
+rel_init statx
 [[ -x $STATX_CHECK ]] || xb_die "$STATX_CHECK not built"
 
-npass=0
-nfail=0
-
-pass()
+# run_statx_check [WHEN]: statx_check of the mount, its output in
+# $XB_TMP/statx_check.out.
+run_statx_check()
 {
-	npass=$((npass + 1))
-}
+	local out=$XB_TMP/statx_check.out
 
-fail()
-{
-	nfail=$((nfail + 1))
-	echo "FAIL: [$geom] $*"
-}
-
-# check WHAT EXPECTED ACTUAL
-check()
-{
-	if [[ $2 == "$3" ]]; then
-		pass
+	if "$STATX_CHECK" "$XB_MNT" >"$out" 2>&1; then
+		rel_pass
 	else
-		fail "$1: expected '$2', got '$3'"
+		rel_fail "$STATX_CHECK $XB_MNT${1:+ ($1)}:"
+		head -n 50 "$out" | sed 's/^/    /'
 	fi
 }
 
 # check_geometry N: the image at XB_MNT holds N entries.
 check_geometry()
 {
-	local entries=$1 out root_ino want paths distinct records sum rc
+	local entries=$1 root_ino want paths distinct records sum rc
 
-	out=$XB_TMP/statx_check.out
-	if "$STATX_CHECK" "$XB_MNT" >"$out" 2>&1; then
-		pass
-	else
-		fail "$STATX_CHECK $XB_MNT:"
-		head -n 50 "$out" | sed 's/^/    /'
-	fi
-	tail -n 1 "$out" | sed "s|^|  [$geom] |"
+	run_statx_check
+	tail -n 1 "$XB_TMP/statx_check.out" | sed "s|^|  [$REL_TAG] |"
 
 	want=$(stat -c %i "$XB_MNT")
 	root_ino=$("$XBULK" bulkstat_single "$XB_MNT" root |
 		   sed -n 's/^bs_ino = //p') || true
-	check "xbulk bulkstat_single $XB_MNT root vs stat -c %i" \
+	rel_check "xbulk bulkstat_single $XB_MNT root vs stat -c %i" \
 		"$want" "$root_ino"
 
 	rc=0
 	"$XBULK" bulkstat "$XB_MNT" >"$XB_TMP/bulkstat.out" || rc=$?
 	if ((rc != 0)); then
-		fail "xbulk bulkstat $XB_MNT: exit status $rc"
+		rel_fail "xbulk bulkstat $XB_MNT: exit status $rc"
 		return
 	fi
 	records=$(grep -c '^bs_ino' "$XB_TMP/bulkstat.out") || true
 	distinct=$(find "$XB_MNT" -xdev -printf '%i\n' | sort -u | wc -l)
-	check "records of xbulk bulkstat vs distinct inodes of find" \
+	rel_check "records of xbulk bulkstat vs distinct inodes of find" \
 		"$distinct" "$records"
 
 	paths=$(find "$XB_MNT" -xdev | wc -l)
@@ -101,11 +86,11 @@ check_geometry()
 			else n += nlink
 		}
 		END { print n + 0 }' "$XB_TMP/bulkstat.out")
-	check "find | wc -l vs nlink sum of xbulk bulkstat" "$paths" "$sum"
+	rel_check "find | wc -l vs nlink sum of xbulk bulkstat" "$paths" "$sum"
 	if ((paths >= entries * 9 / 10)); then
-		pass
+		rel_pass
 	else
-		fail "find found only $paths entries, populated $entries"
+		rel_fail "find found only $paths entries, populated $entries"
 	fi
 
 	# The same records from inodes read from disk: remount (this
@@ -116,58 +101,20 @@ check_geometry()
 	# in the future, as populate makes some).
 	"$XBULK" bulkstat "$XB_MNT" >"$XB_TMP/bulkstat.out" || true
 	if ! xb_umount || ! xb_remount; then
-		fail "cannot remount $XB_IMG"
+		rel_fail "cannot remount $XB_IMG"
 		return
 	fi
 	rc=0
 	"$XBULK" bulkstat "$XB_MNT" >"$XB_TMP/bulkstat.cold" || rc=$?
 	if ((rc == 0)) && cmp -s "$XB_TMP/bulkstat.out" "$XB_TMP/bulkstat.cold"
 	then
-		pass
+		rel_pass
 	else
-		fail "xbulk bulkstat $XB_MNT after a remount: exit status $rc, $(cmp "$XB_TMP/bulkstat.out" "$XB_TMP/bulkstat.cold" 2>&1 | sed 's|.*differ: ||') vs before"
-		diff "$XB_TMP/bulkstat.out" "$XB_TMP/bulkstat.cold" |
-			head -n 8 | sed 's/^/      /' || true
+		rel_fail "xbulk bulkstat $XB_MNT after a remount: exit status $rc, $(cmp "$XB_TMP/bulkstat.out" "$XB_TMP/bulkstat.cold" 2>&1 | sed 's|.*differ: ||') vs before"
+		rel_show_diff "$XB_TMP/bulkstat.out" "$XB_TMP/bulkstat.cold"
 	fi
-	if "$STATX_CHECK" "$XB_MNT" >"$out" 2>&1; then
-		pass
-	else
-		fail "$STATX_CHECK $XB_MNT (after a remount):"
-		head -n 50 "$out" | sed 's/^/    /'
-	fi
+	run_statx_check "after a remount"
 }
 
-# run_image MKFS_OPTS N: all checks on a new image of N entries.
-run_image()
-{
-	local t0=$SECONDS
-
-	geom="$1, $2 entries"
-	xb_mkfs_mount 1G "$1"
-	xb_populate "$XB_MNT" "$2"
-	check_geometry "$2"
-	xb_cleanup
-	echo "  [$geom] done in $((SECONDS - t0)) s"
-}
-
-main()
-{
-	local -a geoms
-	local tstart=$SECONDS
-
-	if [[ -n ${GEOMETRIES:-} ]]; then
-		mapfile -t geoms <<<"$GEOMETRIES"
-	else
-		mapfile -t geoms < <(xb_geometries)
-	fi
-	for geom in "${geoms[@]}"; do
-		run_image "$geom" "$ENTRIES"
-	done
-	if ((LARGE_ENTRIES > 0)); then
-		run_image "${geoms[1]:-${geoms[0]}}" "$LARGE_ENTRIES"
-	fi
-	echo "$npass passed, $nfail failed ($((SECONDS - tstart)) s)"
-	((nfail == 0))
-}
-
-main "$@"
+rel_each_image check_geometry
+rel_done

@@ -29,40 +29,21 @@
 # strings; default: all of xb_geometries), LARGE_ENTRIES (entries of one
 # more image with the second geometry, default 30000; 0: none).
 
-. "$(dirname "$0")/lib.sh"
-
+# shellcheck disable=SC2317 # the checks run through rel_each_image
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-XBULK=${XBULK:-$TOP/build/xbulk}
+. "$(dirname "$0")/lib.sh"
+# counting (rel_pass, rel_fail, rel_done), rel_show_diff, rel_each_image
+. "$(dirname "$0")/lib-reliability.sh"
+
 ENTRIES=${ENTRIES:-2500}
 LARGE_ENTRIES=${LARGE_ENTRIES:-30000}
 
-xb_require_root_loop
-[[ -x $XBULK ]] || xb_die "$XBULK not built"
+rel_init xfsio-matrix
 
-npass=0
-nfail=0
-geom=
 last_ino=0	# last allocated inode of the current image
 agino_log=0	# bits of the AG inode number in an inode number
 agcount=0
 W=		# scratch directory for outputs, inside XB_TMP
-
-pass()
-{
-	npass=$((npass + 1))
-}
-
-fail()
-{
-	nfail=$((nfail + 1))
-	echo "FAIL: [$geom] $*"
-}
-
-# Show the first lines of a difference, indented.
-show_diff()
-{
-	diff "$1" "$2" | head -n 8 | sed 's/^/      /' || true
-}
 
 # run_xfsio CMD [SED]: xfs_io -c CMD on the mount into $W/exp; complain
 # (and return 1) if it says anything on stderr.
@@ -73,7 +54,7 @@ run_xfsio()
 		sed -i -e "$2" "$W/exp"
 	fi
 	if [[ -s $W/exp.err ]]; then
-		fail "xfs_io -c '$1' $XB_MNT: stderr: $(head -n 1 "$W/exp.err")"
+		rel_fail "xfs_io -c '$1' $XB_MNT: stderr: $(head -n 1 "$W/exp.err")"
 		return 1
 	fi
 }
@@ -86,7 +67,7 @@ run_xbulk()
 
 	"$XBULK" "$@" >"$W/got" 2>"$W/got.err" || rc=$?
 	if ((rc != 0)) || [[ -s $W/got.err ]]; then
-		fail "xbulk $*: exit status $rc: $(head -n 1 "$W/got.err")"
+		rel_fail "xbulk $*: exit status $rc: $(head -n 1 "$W/got.err")"
 		return 1
 	fi
 }
@@ -102,11 +83,11 @@ same()
 	run_xfsio "$io_cmd" "$filter" || return 0
 	run_xbulk "$@" || return 0
 	if cmp -s "$W/exp" "$W/got"; then
-		pass
+		rel_pass
 	else
 		# shellcheck disable=SC2016 # the sed expression is quoted text
-		fail "xfs_io -c '$io_cmd' $XB_MNT${filter:+ | sed '$filter'} vs xbulk $*: $(cmp "$W/exp" "$W/got" 2>&1 | sed 's|.*differ: ||')"
-		show_diff "$W/exp" "$W/got"
+		rel_fail "xfs_io -c '$io_cmd' $XB_MNT${filter:+ | sed '$filter'} vs xbulk $*: $(cmp "$W/exp" "$W/got" 2>&1 | sed 's|.*differ: ||')"
+		rel_show_diff "$W/exp" "$W/got"
 	fi
 }
 
@@ -157,17 +138,17 @@ check_endino()
 
 	n=$(wc -c <"$W/got")
 	if ! cmp -s -n "$n" "$W/exp" "$W/got"; then
-		fail "$what: not a prefix of xfs_io's output: $(cmp -n "$n" "$W/exp" "$W/got" 2>&1 | sed 's|.*differ: ||')"
-		show_diff "$W/exp" "$W/got"
+		rel_fail "$what: not a prefix of xfs_io's output: $(cmp -n "$n" "$W/exp" "$W/got" 2>&1 | sed 's|.*differ: ||')"
+		rel_show_diff "$W/exp" "$W/got"
 		return 0
 	fi
-	pass
+	rel_pass
 	bad=$(tail -c "+$((n + 1))" "$W/exp" |
 	      grep -Ev '^(bulkstat|inumbers): ' | head -n 1) || true
 	if [[ -n $bad ]]; then
-		fail "$what: xfs_io prints more records after xbulk stops: '$bad'"
+		rel_fail "$what: xfs_io prints more records after xbulk stops: '$bad'"
 	else
-		pass
+		rel_pass
 	fi
 	# Every call starts at or before E (the first at S, each other one at
 	# the cursor the call before it printed), and the last one ends the
@@ -193,9 +174,9 @@ check_endino()
 				print "the last call (ocount " oc ", cursor " start ") did not end the scan"
 		}' "$W/got")
 	if [[ -n $bad ]]; then
-		fail "$what: $bad"
+		rel_fail "$what: $bad"
 	else
-		pass
+		rel_pass
 	fi
 	# When E is before the last record, xfs_io goes on (at least to its
 	# empty last call) and xbulk does not.
@@ -203,9 +184,9 @@ check_endino()
 		io_lines=$(grep -cE '^(bulkstat|inumbers): ' "$W/exp") || true
 		xb_lines=$(grep -cE '^(bulkstat|inumbers): ' "$W/got") || true
 		if ((xb_lines < io_lines)); then
-			pass
+			rel_pass
 		else
-			fail "$what: $xb_lines calls, xfs_io $io_lines: xbulk did not stop early"
+			rel_fail "$what: $xb_lines calls, xfs_io $io_lines: xbulk did not stop early"
 		fi
 	fi
 }
@@ -224,9 +205,9 @@ check_free_single()
 			>"$W/got" 2>"$W/got.err" || rc=$?
 		if ((rc == 1)) && [[ ! -s $W/got ]] &&
 		   grep -q "inode $free is not allocated" "$W/got.err"; then
-			pass
+			rel_pass
 		else
-			fail "xbulk bulkstat_single $v $XB_MNT $free (free inode): exit status $rc, stdout $(wc -c <"$W/got") bytes, stderr '$(head -n 1 "$W/got.err")'; want 1, nothing, 'inode $free is not allocated'"
+			rel_fail "xbulk bulkstat_single $v $XB_MNT $free (free inode): exit status $rc, stdout $(wc -c <"$W/got") bytes, stderr '$(head -n 1 "$W/got.err")'; want 1, nothing, 'inode $free is not allocated'"
 		fi
 	done
 
@@ -234,9 +215,9 @@ check_free_single()
 	run_xfsio "bulkstat_single $free" || return 0
 	next=$(sed -n '1s/^bs_ino = //p' "$W/exp")
 	if [[ -n $next ]] && ((next > free)); then
-		pass
+		rel_pass
 	else
-		fail "xfs_io -c 'bulkstat_single $free' $XB_MNT: expected the next allocated inode, got '$(head -n 1 "$W/exp")'"
+		rel_fail "xfs_io -c 'bulkstat_single $free' $XB_MNT: expected the next allocated inode, got '$(head -n 1 "$W/exp")'"
 	fi
 
 	# Allocated inodes around a free one: their records as xfs_io's,
@@ -247,9 +228,9 @@ check_free_single()
 		>"$W/got" 2>"$W/got.err" || rc=$?
 	if ((rc == 1)) && cmp -s "$W/exp" "$W/got" &&
 	   grep -q "inode $free is not allocated" "$W/got.err"; then
-		pass
+		rel_pass
 	else
-		fail "xbulk bulkstat_single -d $XB_MNT $a $free $b: exit status $rc (want 1), stdout vs xfs_io -c 'bulkstat_single -d $a $b': $(cmp "$W/exp" "$W/got" 2>&1 | sed 's|.*differ: ||')"
+		rel_fail "xbulk bulkstat_single -d $XB_MNT $a $free $b: exit status $rc (want 1), stdout vs xfs_io -c 'bulkstat_single -d $a $b': $(cmp "$W/exp" "$W/got" 2>&1 | sed 's|.*differ: ||')"
 	fi
 }
 
@@ -288,14 +269,14 @@ check_geometry()
 	mapfile -t inos < <(sed -n 's/^bs_ino = //p' "$W/bulkstat")
 	nino=${#inos[@]}
 	if ((nino < entries * 9 / 10)); then
-		fail "xfs_io -c bulkstat $XB_MNT: only $nino records"
+		rel_fail "xfs_io -c bulkstat $XB_MNT: only $nino records"
 		return
 	fi
 	mid=${inos[nino / 2]}
 	last_ino=${inos[nino - 1]}
 	mapfile -t frees < <(free_inos)
 	if ((${#frees[@]} < 2)); then
-		fail "fewer than 2 free inodes in the inode chunks"
+		rel_fail "fewer than 2 free inodes in the inode chunks"
 		return
 	fi
 	free=${frees[${#frees[@]} / 2]}
@@ -423,39 +404,12 @@ read_geometry()
 	agino_log=$((agblklog + inopblog))
 }
 
-# run_image MKFS_OPTS N: the whole matrix on a new image of N entries.
-run_image()
+# check_image N: the whole matrix on the image at XB_MNT, of N entries.
+check_image()
 {
-	local t0=$SECONDS
-
-	geom="$1, $2 entries"
-	xb_mkfs_mount 1G "$1"
-	xb_populate "$XB_MNT" "$2"
 	read_geometry
-	check_geometry "$2"
-	xb_cleanup
-	echo "  [$geom] done in $((SECONDS - t0)) s ($npass passed, $nfail failed so far)"
+	check_geometry "$1"
 }
 
-main()
-{
-	local -a geoms
-	local tstart=$SECONDS
-
-	if [[ -n ${GEOMETRIES:-} ]]; then
-		mapfile -t geoms <<<"$GEOMETRIES"
-	else
-		mapfile -t geoms < <(xb_geometries)
-	fi
-	for geom in "${geoms[@]}"; do
-		run_image "$geom" "$ENTRIES"
-	done
-	# One larger image: many batches of 4096, many parallel work units.
-	if ((LARGE_ENTRIES > 0)); then
-		run_image "${geoms[1]:-${geoms[0]}}" "$LARGE_ENTRIES"
-	fi
-	echo "$npass passed, $nfail failed ($((SECONDS - tstart)) s)"
-	((nfail == 0))
-}
-
-main "$@"
+rel_each_image check_image
+rel_done
