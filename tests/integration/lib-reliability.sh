@@ -25,9 +25,12 @@
 #             speed and REL_THROTTLED=0; rel_wait_size then stops it
 #             (SIGSTOP) when it sees it mid-scan, and rel_unthrottle
 #             continues it (best effort: a fast scan may end first).
+#             rel_mid_scan TAG OUT waits until the scan is seen mid-scan;
+#             rel_gone PID TAG checks that it has ended.
 # Records:    rel_whole_records FILE checks that FILE is bulkstat text that
 #             ends on a whole record (25 lines each, first `bs_ino = N`,
-#             last `\tbs_extents64 = N`).
+#             last `\tbs_extents64 = N`); rel_setup N makes an image of N
+#             entries and the text of a whole scan of it.
 
 XBULK=${XBULK:-$TOP/build/xbulk}
 XB_RESULTS=${XB_RESULTS:-$TOP/build/reliability-results.txt}
@@ -42,6 +45,8 @@ REL_CG_KIND=
 REL_THROTTLED=0
 REL_PID=
 REL_STOPPED=
+REL_NOT_MID=0
+REL_REF_BYTES=0
 
 rel_init()
 {
@@ -194,6 +199,21 @@ rel_is_prefix()
 	cmp -s -n "$n" "$1" "$2"
 }
 
+# rel_setup N: a new 4-AG image of N entries, slow scans ready
+# (rel_throttle_init).  Sets T (its temporary directory) and M (its mount
+# point); T/ref.txt is the text of a whole scan, REL_REF_BYTES bytes.
+rel_setup()
+{
+	xb_mkfs_mount 1G "-d agcount=4"
+	rel_throttle_init
+	T=$XB_TMP
+	M=$XB_MNT
+	xb_populate "$M" "$1"
+	"$XBULK" bulkstat -j 1 "$M" >"$T/ref.txt"
+	REL_REF_BYTES=$(stat -c %s "$T/ref.txt")
+	echo "$(grep -c '^bs_ino' "$T/ref.txt") inodes, $REL_REF_BYTES bytes of text"
+}
+
 # ---------------------------------------------------------------------------
 # Slow scans through a cgroup CPU quota
 
@@ -323,6 +343,26 @@ rel_wait_size()
 	return 1
 }
 
+# rel_mid_scan TAG OUT: wait until the scan rel_spawn started has written
+# something to OUT and still runs.  Returns 1 (after saying why) when it
+# could not be caught mid-scan: a failure when throttled, a note (counted
+# in REL_NOT_MID) otherwise; the scan has ended then.
+rel_mid_scan()
+{
+	if rel_wait_size "$2" 1 30 "$REL_PID"; then
+		return 0
+	fi
+	if ((REL_THROTTLED)); then
+		rel_fail "[$1] the scan was not caught mid-scan"
+	else
+		echo "NOTE: [$1] scan ended before the test could act (no CPU quota)"
+		REL_NOT_MID=$((REL_NOT_MID + 1))
+	fi
+	rel_unthrottle
+	rel_wait_exit "$REL_PID" 30
+	return 1
+}
+
 # rel_wait_exit PID SECS: wait for background PID; sets REL_RC (its exit
 # status, or 255 after a timeout: it is then killed) and REL_MS (how long
 # we waited).
@@ -349,6 +389,16 @@ rel_wait_exit()
 	fi
 	REL_RC=0
 	wait "$pid" || REL_RC=$?
+}
+
+# rel_gone PID TAG: the process and all its threads have ended.
+rel_gone()
+{
+	if [[ -d /proc/$1 ]]; then
+		rel_fail "[$2] pid $1 still exists ($(rel_threads "$1") threads)"
+	else
+		rel_pass
+	fi
 }
 
 # Number of threads of PID (0 if it is gone).

@@ -33,45 +33,11 @@ ENTRIES=${ENTRIES:-30000}
 
 rel_init fs-gone
 
-xb_mkfs_mount 1G "-d agcount=4"
+# (registered first, so that it runs last, after rel_throttle_cleanup)
 xb_at_exit 'xfs_freeze -u "$XB_MNT" 2>/dev/null'
-rel_throttle_init
-T=$XB_TMP
-M=$XB_MNT
-xb_populate "$M" "$ENTRIES"
-"$XBULK" bulkstat -j 1 "$M" >"$T/ref.txt"
-echo "$(grep -c '^bs_ino' "$T/ref.txt") inodes, $(stat -c %s "$T/ref.txt") bytes of text"
+rel_setup "$ENTRIES"
 
-cases=0 survived=0 notmid=0
-
-# mid_scan TAG: wait until the spawned scan has written something and
-# still runs.  Returns 1 (after saying why) when it could not be caught
-# mid-scan: a failure when throttled, a note otherwise.
-mid_scan()
-{
-	if rel_wait_size "$T/out" 1 30 "$REL_PID"; then
-		return 0
-	fi
-	if ((REL_THROTTLED)); then
-		rel_fail "[$1] the scan was not caught mid-scan"
-	else
-		echo "NOTE: [$1] scan ended before the test could act (no CPU quota)"
-		notmid=$((notmid + 1))
-	fi
-	rel_unthrottle
-	rel_wait_exit "$REL_PID" 30
-	return 1
-}
-
-# gone PID TAG: the process and all its threads have ended
-gone()
-{
-	if [[ -d /proc/$1 ]]; then
-		rel_fail "[$2] pid $1 still exists ($(rel_threads "$1") threads)"
-	else
-		rel_pass
-	fi
-}
+cases=0 survived=0
 
 # wait for the loop device of XB_IMG to be released
 wait_loop_free()
@@ -91,7 +57,7 @@ for j in 1 2; do
 	cases=$((cases + 1))
 	rel_spawn "$T/out" "$T/err" "$XBULK" bulkstat -j "$j" "$M"
 	pid=$REL_PID
-	if mid_scan "$tag"; then
+	if rel_mid_scan "$tag" "$T/out"; then
 		threads=$(rel_threads "$pid")
 		xfs_io -x -c shutdown "$M"
 		rel_unthrottle
@@ -107,7 +73,7 @@ for j in 1 2; do
 			rel_whole_records "$T/out"
 		rel_ok "[$tag] output is not a prefix of the full scan" \
 			rel_is_prefix "$T/out" "$T/ref.txt"
-		gone "$pid" "$tag"
+		rel_gone "$pid" "$tag"
 		((REL_RC == 1)) && survived=$((survived + 1))
 		echo "  [$tag] $(grep -c '^bs_ino' "$T/out") records written before the shutdown"
 	fi
@@ -136,7 +102,7 @@ for j in 1 2; do
 	cases=$((cases + 1))
 	rel_spawn "$T/out" "$T/err" "$XBULK" bulkstat -j "$j" "$M"
 	pid=$REL_PID
-	if mid_scan "$tag"; then
+	if rel_mid_scan "$tag" "$T/out"; then
 		umount -l "$M"
 		rel_ok "[$tag] $M still a mount point" \
 			test "$(mountpoint -q "$M" && echo yes)" = ""
@@ -153,7 +119,7 @@ for j in 1 2; do
 		rel_check "[$tag] stderr" "" "$(head -c 300 "$T/err")"
 		rel_ok "[$tag] output differs from the full scan" \
 			cmp -s "$T/out" "$T/ref.txt"
-		gone "$pid" "$tag"
+		rel_gone "$pid" "$tag"
 		rel_ok "[$tag] loop device not released after the scan" \
 			wait_loop_free
 		((REL_RC == 0)) && survived=$((survived + 1))
@@ -197,7 +163,7 @@ for j in 1 2; do
 	echo 3 >/proc/sys/vm/drop_caches
 	rel_spawn "$T/out" "$T/err" "$XBULK" bulkstat -j "$j" "$M"
 	pid=$REL_PID
-	if mid_scan "$tag"; then
+	if rel_mid_scan "$tag" "$T/out"; then
 		xfs_freeze -f "$M"
 		rel_unthrottle
 		rel_wait_exit "$pid" 60
@@ -207,12 +173,12 @@ for j in 1 2; do
 		rel_check "[$tag] stderr" "" "$(head -c 300 "$T/err")"
 		rel_ok "[$tag] output differs from the unfrozen scan" \
 			cmp -s "$T/out" "$T/ref.txt"
-		gone "$pid" "$tag"
+		rel_gone "$pid" "$tag"
 		((REL_RC == 0)) && survived=$((survived + 1))
 	fi
 done
 
-rel_result "cases=$cases survived=$survived not_caught_mid_scan=$notmid" \
+rel_result "cases=$cases survived=$survived not_caught_mid_scan=$REL_NOT_MID" \
 	"inodes=$(grep -c '^bs_ino' "$T/ref.txt") throttled=$REL_THROTTLED" \
 	"passed=$REL_PASS failed=$REL_FAIL"
 rel_done

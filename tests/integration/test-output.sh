@@ -30,14 +30,7 @@ if [[ ! -x /usr/bin/time ]]; then
 	apt-get install -y -qq time >/dev/null 2>&1 || true
 fi
 
-xb_mkfs_mount 1G "-d agcount=4"
-rel_throttle_init
-T=$XB_TMP
-M=$XB_MNT
-xb_populate "$M" "$ENTRIES"
-"$XBULK" bulkstat -j 1 "$M" >"$T/ref.txt"
-ref_bytes=$(stat -c %s "$T/ref.txt")
-echo "$(grep -c '^bs_ino' "$T/ref.txt") inodes, $ref_bytes bytes of text"
+rel_setup "$ENTRIES"
 cases=0 survived=0
 
 # run_case TAG WANT-RC WANT-STDERR CMD...: run CMD (its redirections are
@@ -176,10 +169,10 @@ for spec in "1 sleep" "2 trickle" "2 sleep" "4 trickle"; do
 	((rss > maxrss)) && maxrss=$rss
 	((rc == 0)) && survived=$((survived + 1))
 done
-rel_ok "the text ($ref_bytes bytes) is not larger than the RSS limit" \
-	test "$ref_bytes" -gt $((RSS_LIMIT_KIB * 1024))
+rel_ok "the text ($REL_REF_BYTES bytes) is not larger than the RSS limit" \
+	test "$REL_REF_BYTES" -gt $((RSS_LIMIT_KIB * 1024))
 
 rel_result "cases=$cases survived=$survived max_rss_kib=$maxrss" \
-	"text_bytes=$ref_bytes throttled=$REL_THROTTLED" \
+	"text_bytes=$REL_REF_BYTES throttled=$REL_THROTTLED" \
 	"passed=$REL_PASS failed=$REL_FAIL"
 rel_done

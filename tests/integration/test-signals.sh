@@ -28,16 +28,9 @@ ENTRIES=${ENTRIES:-30000}
 
 rel_init signals
 
-xb_mkfs_mount 1G "-d agcount=4"
-rel_throttle_init
-T=$XB_TMP
-M=$XB_MNT
-xb_populate "$M" "$ENTRIES"
-"$XBULK" bulkstat -j 1 "$M" >"$T/ref.txt"
-ref_bytes=$(stat -c %s "$T/ref.txt")
-echo "$(grep -c '^bs_ino' "$T/ref.txt") inodes, $ref_bytes bytes of text"
+rel_setup "$ENTRIES"
 
-cases=0 stopped=0 notmid=0 maxms=0
+cases=0 stopped=0 maxms=0
 
 for spec in "1 INT" "1 TERM" "2 INT" "2 TERM" "4 INT" "2 TERM -n 7" \
 	    "1 INT -n 7 --stats=json" "2 TERM --stats=json"; do
@@ -58,17 +51,7 @@ for spec in "1 INT" "1 TERM" "2 INT" "2 TERM" "4 INT" "2 TERM -n 7" \
 	cases=$((cases + 1))
 	rel_spawn "$T/out" "$T/err" "$XBULK" bulkstat -j "$j" "${extra[@]}" "$M"
 	pid=$REL_PID
-	if ! rel_wait_size "$T/out" 1 30 "$pid"; then
-		rel_unthrottle
-		rel_wait_exit "$pid" 30
-		if ((REL_THROTTLED)); then
-			rel_fail "[$tag] the scan was not caught mid-scan"
-		else
-			echo "NOTE: [$tag] scan ended before the signal (no CPU quota)"
-			notmid=$((notmid + 1))
-		fi
-		continue
-	fi
+	rel_mid_scan "$tag" "$T/out" || continue
 	threads=$(rel_threads "$pid")
 	kill -"$sig" "$pid" 2>/dev/null || true
 	rel_unthrottle
@@ -85,12 +68,8 @@ for spec in "1 INT" "1 TERM" "2 INT" "2 TERM" "4 INT" "2 TERM -n 7" \
 	rel_ok "[$tag] output is not a prefix of the full scan" \
 		rel_is_prefix "$T/out" "$T/ref.txt"
 	rel_ok "[$tag] output is the full scan: the signal came too late" \
-		test "$(stat -c %s "$T/out")" -lt "$ref_bytes"
-	if [[ -d /proc/$pid ]]; then
-		rel_fail "[$tag] pid $pid still exists"
-	else
-		rel_pass
-	fi
+		test "$(stat -c %s "$T/out")" -lt "$REL_REF_BYTES"
+	rel_gone "$pid" "$tag"
 	if [[ -n $stats ]]; then
 		rel_ok "[$tag] no --stats-file written" test -s "$stats"
 		rel_ok "[$tag] --stats says the scan completed" \
@@ -153,7 +132,7 @@ for j in 1 2; do
 			rel_ok "[$tag] output is not a prefix of the full scan" \
 				rel_is_prefix "$T/out" "$T/ref.txt"
 			rel_ok "[$tag] output is the full scan" \
-				test "$(stat -c %s "$T/out")" -lt "$ref_bytes"
+				test "$(stat -c %s "$T/out")" -lt "$REL_REF_BYTES"
 		fi
 		exec 9<&-
 		echo "  [$tag] $first; exit $REL_RC ${REL_MS} ms after the" \
@@ -166,7 +145,7 @@ for j in 1 2; do
 	done
 done
 
-rel_result "cases=$cases stopped=$stopped not_caught_mid_scan=$notmid" \
+rel_result "cases=$cases stopped=$stopped not_caught_mid_scan=$REL_NOT_MID" \
 	"max_ms_after_signal=$maxms throttled=$REL_THROTTLED" \
 	"passed=$REL_PASS failed=$REL_FAIL"
 rel_done
