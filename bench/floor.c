@@ -19,16 +19,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <time.h>
 #include <unistd.h>
 #include <xfs/xfs.h>
+
+#include "bench.h"
 
 #define RANGE_INODES 2048
 
@@ -53,15 +53,6 @@ static struct {
 	uint64_t calls;	 /* atomic */
 	int err;	 /* first errno */
 } g;
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static int
 bulkstat(struct xfs_bulkstat_req *req)
@@ -247,22 +238,17 @@ main(int argc, char **argv)
 	unsigned long threads = 1, v;
 	bool split_set = false;
 	double t0, t_plan, t1;
-	pthread_t *tids;
-	unsigned int i;
-	char *end;
 	int c;
 
 	g.batch = 4096;
 	while ((c = getopt_long(argc, argv, "j:n:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
-			threads = strtoul(optarg, &end, 10);
-			if (*end || !threads || threads > 1024)
+			if (!bench_ulong(optarg, 10, 1, 1024, &threads))
 				goto bad;
 			break;
 		case 'n':
-			v = strtoul(optarg, &end, 10);
-			if (*end || !v || v > (1UL << 20))
+			if (!bench_ulong(optarg, 10, 1, 1UL << 20, &v))
 				goto bad;
 			g.batch = (uint32_t)v;
 			break;
@@ -318,19 +304,8 @@ main(int argc, char **argv)
 		}
 	}
 	t_plan = now_s();
-	tids = calloc(threads, sizeof(*tids));
-	if (!tids)
+	if (bench_run_threads("floor", (unsigned int)threads, worker))
 		return 1;
-	for (i = 0; i < threads; i++) {
-		c = pthread_create(&tids[i], NULL, worker, NULL);
-		if (c) {
-			fprintf(stderr, "floor: pthread_create: %s\n",
-				strerror(c));
-			return 1;
-		}
-	}
-	for (i = 0; i < threads; i++)
-		pthread_join(tids[i], NULL);
 	t1 = now_s();
 	if (g.err) {
 		fprintf(stderr, "floor: XFS_IOC_BULKSTAT: %s\n",

@@ -15,26 +15,17 @@
  * the setup cost from an instruction count.
  */
 #include <getopt.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
+#include "bench.h"
 #include "xbulk.h"
 
 #define BUF_SIZE (1U << 20)
-
-static uint64_t
-rnd(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 static void
 make_bulkstat(struct xfs_bulkstat *bs, size_t n, uint64_t seed)
@@ -109,15 +100,6 @@ make_inumbers(struct xfs_inumbers *xi, size_t n, uint64_t seed)
 	}
 }
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void
 report(const char *what, size_t n, unsigned int rounds, uint64_t bytes,
        double secs)
@@ -158,24 +140,21 @@ main(int argc, char **argv)
 	uint64_t bytes, sum = 0;
 	unsigned int r;
 	size_t i, len;
-	char *buf, *end;
+	char *buf;
 	double t0;
 
 	while ((c = getopt_long(argc, argv, "n:r:s:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			n = strtoul(optarg, &end, 10);
-			if (*end)
+			if (!bench_ulong(optarg, 10, 0, ULONG_MAX, &n))
 				goto bad;
 			break;
 		case 'r':
-			rounds = strtoul(optarg, &end, 10);
-			if (*end || !rounds || rounds > 1000000)
+			if (!bench_ulong(optarg, 10, 1, 1000000, &rounds))
 				goto bad;
 			break;
 		case 's':
-			seed = strtoul(optarg, &end, 0);
-			if (*end)
+			if (!bench_ulong(optarg, 0, 0, ULONG_MAX, &seed))
 				goto bad;
 			break;
 		case 'o':

@@ -47,6 +47,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "xbulk.h"
 
 #define LEAF_MIN     100 /* entries per leaf directory */
@@ -106,17 +107,6 @@ static struct {
 	int err; /* first errno */
 	const char *err_what;
 } g;
-
-/* splitmix64: small, fast, good enough, and the same everywhere. */
-static uint64_t
-rnd(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 /* Uniform in [lo, hi]. */
 static uint64_t
@@ -532,15 +522,6 @@ usage(FILE *f)
 	    "  -h, --help  this help\n");
 }
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static bool
 parse_u64(const char *s, uint64_t *v)
 {
@@ -560,7 +541,6 @@ main(int argc, char **argv)
 	    {NULL, 0, NULL, 0},
 	};
 	uint64_t inodes = 1000000, threads, v;
-	pthread_t *tids;
 	uint32_t agcount = 0;
 	unsigned int i, nthreads;
 	double t0;
@@ -667,18 +647,8 @@ main(int argc, char **argv)
 	nthreads = (unsigned int)(threads < g.nleaves ? threads : g.nleaves);
 	if (!nthreads)
 		nthreads = 1;
-	tids = calloc(nthreads, sizeof(*tids));
-	if (!tids)
+	if (bench_run_threads("populate", nthreads, worker))
 		return 1;
-	for (i = 0; i < nthreads; i++) {
-		errno = pthread_create(&tids[i], NULL, worker, NULL);
-		if (errno) {
-			perror("populate: pthread_create");
-			return 1;
-		}
-	}
-	for (i = 0; i < nthreads; i++)
-		pthread_join(tids[i], NULL);
 	if (g.err) {
 		fprintf(stderr, "populate: %s: %s\n", g.err_what,
 			strerror(g.err));
