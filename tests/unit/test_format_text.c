@@ -2,8 +2,9 @@
 /*
  * lib/format_text.c: the text of one bulkstat or inumbers record must be
  * xfs_io 6.1's dump_bulkstat() / dump_inumbers() (io/bulkstat.c) byte for
- * byte.  The expected texts below are written out by hand; the last tests
- * compare against printf with xfs_io's own format strings.
+ * byte.  The expected texts below are written out by hand (whole, or the
+ * lines that differ from the all-zero record's); the last tests compare
+ * against printf with xfs_io's own format strings.
  */
 #include <inttypes.h>
 #include <setjmp.h>
@@ -16,67 +17,20 @@
 #include <cmocka.h>
 
 #include "xbulk.h"
-
-/* Guard bytes after the room the formatter is promised. */
-#define CANARY		0xa5
-#define GUARD		64
-
-/*
- * Format @bs into a buffer of exactly XBULK_BULKSTAT_TEXT_MAX bytes, check
- * that nothing past the returned length was written and NUL-terminate.
- */
-static size_t
-fmt_bulkstat(char *out, const struct xfs_bulkstat *bs)
-{
-	unsigned char buf[XBULK_BULKSTAT_TEXT_MAX + GUARD];
-	size_t len, i;
-
-	memset(buf, CANARY, sizeof(buf));
-	len = xbulk_format_bulkstat_text((char *)buf, bs);
-	assert_true(len > 0);
-	assert_true(len <= XBULK_BULKSTAT_TEXT_MAX);
-	for (i = len; i < sizeof(buf); i++)
-		assert_int_equal(buf[i], CANARY);
-	memcpy(out, buf, len);
-	out[len] = '\0';
-	return len;
-}
-
-static size_t
-fmt_inumbers(char *out, const struct xfs_inumbers *xi)
-{
-	unsigned char buf[XBULK_INUMBERS_TEXT_MAX + GUARD];
-	size_t len, i;
-
-	memset(buf, CANARY, sizeof(buf));
-	len = xbulk_format_inumbers_text((char *)buf, xi);
-	assert_true(len > 0);
-	assert_true(len <= XBULK_INUMBERS_TEXT_MAX);
-	for (i = len; i < sizeof(buf); i++)
-		assert_int_equal(buf[i], CANARY);
-	memcpy(out, buf, len);
-	out[len] = '\0';
-	return len;
-}
+#include "format_check.h"
 
 static void
 expect_bulkstat(const struct xfs_bulkstat *bs, const char *expected)
 {
-	char got[XBULK_BULKSTAT_TEXT_MAX + 1];
-	size_t len = fmt_bulkstat(got, bs);
-
-	assert_string_equal(got, expected);
-	assert_int_equal(len, strlen(expected));
+	EXPECT_FORMAT(XBULK_BULKSTAT_TEXT_MAX, xbulk_format_bulkstat_text, bs,
+		      expected);
 }
 
 static void
 expect_inumbers(const struct xfs_inumbers *xi, const char *expected)
 {
-	char got[XBULK_INUMBERS_TEXT_MAX + 1];
-	size_t len = fmt_inumbers(got, xi);
-
-	assert_string_equal(got, expected);
-	assert_int_equal(len, strlen(expected));
+	EXPECT_FORMAT(XBULK_INUMBERS_TEXT_MAX, xbulk_format_inumbers_text, xi,
+		      expected);
 }
 
 /* ------------------------------------------------------------------ */
@@ -109,6 +63,44 @@ static const char zero_text[] =
 	"\tbs_checked = 0x0\n"
 	"\tbs_mode = 00\n"
 	"\tbs_extents64 = 0\n";
+
+/*
+ * In @text (@size bytes of room), put @line in place of the line of the
+ * same field (@line up to its " = ", which must be in @text once).
+ */
+static void
+set_line(char *text, size_t size, const char *line)
+{
+	char key[32], tail[XBULK_BULKSTAT_TEXT_MAX + 1];
+	const char *eq = strstr(line, " = ");
+	char *at, *eol;
+
+	assert_non_null(eq);
+	snprintf(key, sizeof(key), "%.*s", (int)(eq + 3 - line), line);
+	at = strstr(text, key);
+	assert_non_null(at);
+	assert_null(strstr(at + 1, key));
+	eol = strchr(at, '\n');
+	assert_non_null(eol);
+	snprintf(tail, sizeof(tail), "%s", eol + 1);
+	snprintf(at, size - (size_t)(at - text), "%s%s", line, tail);
+}
+
+/*
+ * The all-zero text with the lines of @lines (NULL-terminated) in place of
+ * those of the same fields: what a record with only those fields set must
+ * print.
+ */
+static void
+expect_lines(const struct xfs_bulkstat *bs, const char *const *lines)
+{
+	char expected[XBULK_BULKSTAT_TEXT_MAX + 1];
+
+	snprintf(expected, sizeof(expected), "%s", zero_text);
+	for (; *lines; lines++)
+		set_line(expected, sizeof(expected), *lines);
+	expect_bulkstat(bs, expected);
+}
 
 /* Every field zero: "0", "0x0", "0.0" and the octal "00". */
 static void
@@ -192,6 +184,15 @@ test_bulkstat_field_order(void **state)
 static void
 test_bulkstat_nsec_not_padded(void **state)
 {
+	static const char *const lines[] = {
+		"bs_ino = 128\n",
+		"\tbs_atime = 1.0\n",
+		"\tbs_ctime = 2.5\n",
+		"\tbs_mtime = 3.999999999\n",
+		"\tbs_btime = 4.100000000\n",
+		"\tbs_mode = 040755\n",
+		NULL,
+	};
 	struct xfs_bulkstat bs = {
 		.bs_ino = 128,
 		.bs_atime = 1,
@@ -206,38 +207,22 @@ test_bulkstat_nsec_not_padded(void **state)
 	};
 
 	(void)state;
-	expect_bulkstat(&bs,
-		"bs_ino = 128\n"
-		"\tbs_size = 0\n"
-		"\tbs_blocks = 0\n"
-		"\tbs_xflags = 0x0\n"
-		"\tbs_atime = 1.0\n"
-		"\tbs_ctime = 2.5\n"
-		"\tbs_mtime = 3.999999999\n"
-		"\tbs_btime = 4.100000000\n"
-		"\tbs_gen = 0x0\n"
-		"\tbs_uid = 0\n"
-		"\tbs_gid = 0\n"
-		"\tbs_projectid = 0\n"
-		"\tbs_blksize = 0\n"
-		"\tbs_rdev = 0\n"
-		"\tbs_cowextsize_blks = 0\n"
-		"\tbs_extsize_blks = 0\n"
-		"\tbs_nlink = 0\n"
-		"\tbs_extents = 0\n"
-		"\tbs_aextents = 0\n"
-		"\tbs_version = 0\n"
-		"\tbs_forkoff = 0\n"
-		"\tbs_sick = 0x0\n"
-		"\tbs_checked = 0x0\n"
-		"\tbs_mode = 040755\n"
-		"\tbs_extents64 = 0\n");
+	expect_lines(&bs, lines);
 }
 
 /* Seconds before 1970 print as unsigned 64-bit (xfs_io passes uint64_t). */
 static void
 test_bulkstat_time_before_1970(void **state)
 {
+	static const char *const lines[] = {
+		"bs_ino = 133\n",
+		"\tbs_atime = 18446744073709551615.999999999\n",
+		"\tbs_ctime = 18446744073709465216.1\n",
+		"\tbs_mtime = 18446744071562067968.0\n",
+		"\tbs_btime = 9223372036854775808.42\n",
+		"\tbs_mode = 0100600\n",
+		NULL,
+	};
 	struct xfs_bulkstat bs = {
 		.bs_ino = 133,
 		.bs_atime = -1,
@@ -252,38 +237,22 @@ test_bulkstat_time_before_1970(void **state)
 	};
 
 	(void)state;
-	expect_bulkstat(&bs,
-		"bs_ino = 133\n"
-		"\tbs_size = 0\n"
-		"\tbs_blocks = 0\n"
-		"\tbs_xflags = 0x0\n"
-		"\tbs_atime = 18446744073709551615.999999999\n"
-		"\tbs_ctime = 18446744073709465216.1\n"
-		"\tbs_mtime = 18446744071562067968.0\n"
-		"\tbs_btime = 9223372036854775808.42\n"
-		"\tbs_gen = 0x0\n"
-		"\tbs_uid = 0\n"
-		"\tbs_gid = 0\n"
-		"\tbs_projectid = 0\n"
-		"\tbs_blksize = 0\n"
-		"\tbs_rdev = 0\n"
-		"\tbs_cowextsize_blks = 0\n"
-		"\tbs_extsize_blks = 0\n"
-		"\tbs_nlink = 0\n"
-		"\tbs_extents = 0\n"
-		"\tbs_aextents = 0\n"
-		"\tbs_version = 0\n"
-		"\tbs_forkoff = 0\n"
-		"\tbs_sick = 0x0\n"
-		"\tbs_checked = 0x0\n"
-		"\tbs_mode = 0100600\n"
-		"\tbs_extents64 = 0\n");
+	expect_lines(&bs, lines);
 }
 
 /* Seconds past the 32-bit limit of 2038 print in full. */
 static void
 test_bulkstat_time_after_2038(void **state)
 {
+	static const char *const lines[] = {
+		"bs_ino = 134\n",
+		"\tbs_atime = 2147483647.0\n",
+		"\tbs_ctime = 2147483648.0\n",
+		"\tbs_mtime = 16299260425.999999999\n",
+		"\tbs_btime = 9223372036854775807.7\n",
+		"\tbs_mode = 0100644\n",
+		NULL,
+	};
 	struct xfs_bulkstat bs = {
 		.bs_ino = 134,
 		.bs_atime = 2147483647,		/* 2038-01-19 03:14:07 */
@@ -298,32 +267,7 @@ test_bulkstat_time_after_2038(void **state)
 	};
 
 	(void)state;
-	expect_bulkstat(&bs,
-		"bs_ino = 134\n"
-		"\tbs_size = 0\n"
-		"\tbs_blocks = 0\n"
-		"\tbs_xflags = 0x0\n"
-		"\tbs_atime = 2147483647.0\n"
-		"\tbs_ctime = 2147483648.0\n"
-		"\tbs_mtime = 16299260425.999999999\n"
-		"\tbs_btime = 9223372036854775807.7\n"
-		"\tbs_gen = 0x0\n"
-		"\tbs_uid = 0\n"
-		"\tbs_gid = 0\n"
-		"\tbs_projectid = 0\n"
-		"\tbs_blksize = 0\n"
-		"\tbs_rdev = 0\n"
-		"\tbs_cowextsize_blks = 0\n"
-		"\tbs_extsize_blks = 0\n"
-		"\tbs_nlink = 0\n"
-		"\tbs_extents = 0\n"
-		"\tbs_aextents = 0\n"
-		"\tbs_version = 0\n"
-		"\tbs_forkoff = 0\n"
-		"\tbs_sick = 0x0\n"
-		"\tbs_checked = 0x0\n"
-		"\tbs_mode = 0100644\n"
-		"\tbs_extents64 = 0\n");
+	expect_lines(&bs, lines);
 }
 
 /*
@@ -371,24 +315,13 @@ test_bulkstat_all_max(void **state)
 /* bulkstat, number boundaries (one field changed from all-zero)       */
 /* ------------------------------------------------------------------ */
 
-/*
- * The all-zero text with the line @zero_line (which must occur once)
- * replaced by @line: what a record with only that field set must print.
- */
+/* The all-zero text with @line in place of the line of its field. */
 static void
-expect_one_line(const struct xfs_bulkstat *bs, const char *zero_line,
-		const char *line)
+expect_one_line(const struct xfs_bulkstat *bs, const char *line)
 {
-	char expected[XBULK_BULKSTAT_TEXT_MAX + 1];
-	const char *at = strstr(zero_text, zero_line);
-	size_t head;
+	const char *const lines[] = { line, NULL };
 
-	assert_non_null(at);
-	assert_null(strstr(at + 1, zero_line));
-	head = (size_t)(at - zero_text);
-	snprintf(expected, sizeof(expected), "%.*s%s%s", (int)head, zero_text,
-		 line, at + strlen(zero_line));
-	expect_bulkstat(bs, expected);
+	expect_lines(bs, lines);
 }
 
 /* Decimal (bs_size, 64-bit): every change in the number of digits. */
@@ -432,7 +365,7 @@ test_bulkstat_decimal_boundaries(void **state)
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		bs.bs_size = cases[i].v;
-		expect_one_line(&bs, "\tbs_size = 0\n", cases[i].line);
+		expect_one_line(&bs, cases[i].line);
 	}
 }
 
@@ -451,7 +384,7 @@ test_bulkstat_decimal_powers_of_ten(void **state)
 			bs.bs_size = p + (uint64_t)(int64_t)d;
 			snprintf(line, sizeof(line), "\tbs_size = %" PRIu64
 				 "\n", bs.bs_size);
-			expect_one_line(&bs, "\tbs_size = 0\n", line);
+			expect_one_line(&bs, line);
 		}
 	}
 }
@@ -486,7 +419,7 @@ test_bulkstat_hex64_boundaries(void **state)
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		bs.bs_xflags = cases[i].v;
-		expect_one_line(&bs, "\tbs_xflags = 0x0\n", cases[i].line);
+		expect_one_line(&bs, cases[i].line);
 	}
 }
 
@@ -498,20 +431,19 @@ test_bulkstat_hex_narrow_fields(void **state)
 
 	(void)state;
 	bs.bs_gen = 0x80000000;
-	expect_one_line(&bs, "\tbs_gen = 0x0\n", "\tbs_gen = 0x80000000\n");
+	expect_one_line(&bs, "\tbs_gen = 0x80000000\n");
 	bs.bs_gen = 0xf;
-	expect_one_line(&bs, "\tbs_gen = 0x0\n", "\tbs_gen = 0xf\n");
+	expect_one_line(&bs, "\tbs_gen = 0xf\n");
 	bs.bs_gen = 0;
 
 	bs.bs_sick = 0x8000;
-	expect_one_line(&bs, "\tbs_sick = 0x0\n", "\tbs_sick = 0x8000\n");
+	expect_one_line(&bs, "\tbs_sick = 0x8000\n");
 	bs.bs_sick = 0x10;
-	expect_one_line(&bs, "\tbs_sick = 0x0\n", "\tbs_sick = 0x10\n");
+	expect_one_line(&bs, "\tbs_sick = 0x10\n");
 	bs.bs_sick = 0;
 
 	bs.bs_checked = 0xfff;
-	expect_one_line(&bs, "\tbs_checked = 0x0\n",
-			"\tbs_checked = 0xfff\n");
+	expect_one_line(&bs, "\tbs_checked = 0xfff\n");
 }
 
 /* Octal (bs_mode): a leading 0, then no padding. */
@@ -545,7 +477,7 @@ test_bulkstat_octal_boundaries(void **state)
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		bs.bs_mode = cases[i].v;
-		expect_one_line(&bs, "\tbs_mode = 00\n", cases[i].line);
+		expect_one_line(&bs, cases[i].line);
 	}
 }
 
@@ -626,28 +558,6 @@ test_inumbers_sparse_mask(void **state)
 
 #define CROSS_CHECK_RECORDS	5000
 
-/* xorshift64*: a fixed sequence, the same on every run. */
-static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
-
-static uint64_t
-rng(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dULL;
-}
-
-/* A number of random width (0 to 64 bits), so all lengths show up. */
-static uint64_t
-rng_wide(void)
-{
-	uint64_t v = rng();
-	unsigned int shift = (unsigned int)(rng() % 65);
-
-	return shift == 64 ? 0 : v >> shift;
-}
-
 static void
 ref_time(char **p, char *end, const char *tag, int64_t sec, uint32_t nsec)
 {
@@ -720,37 +630,38 @@ test_bulkstat_matches_printf(void **state)
 	(void)state;
 	for (i = 0; i < CROSS_CHECK_RECORDS; i++) {
 		memset(&bs, 0, sizeof(bs));
-		bs.bs_ino = rng_wide();
-		bs.bs_size = rng_wide();
-		bs.bs_blocks = rng_wide();
-		bs.bs_xflags = rng_wide();
-		bs.bs_atime = (int64_t)rng_wide();
-		bs.bs_mtime = (int64_t)rng_wide();
-		bs.bs_ctime = (int64_t)rng_wide();
-		bs.bs_btime = (int64_t)rng_wide();
-		bs.bs_gen = (uint32_t)rng_wide();
-		bs.bs_uid = (uint32_t)rng_wide();
-		bs.bs_gid = (uint32_t)rng_wide();
-		bs.bs_projectid = (uint32_t)rng_wide();
-		bs.bs_atime_nsec = (uint32_t)rng_wide();
-		bs.bs_mtime_nsec = (uint32_t)rng_wide();
-		bs.bs_ctime_nsec = (uint32_t)rng_wide();
-		bs.bs_btime_nsec = (uint32_t)rng_wide();
-		bs.bs_blksize = (uint32_t)rng_wide();
-		bs.bs_rdev = (uint32_t)rng_wide();
-		bs.bs_cowextsize_blks = (uint32_t)rng_wide();
-		bs.bs_extsize_blks = (uint32_t)rng_wide();
-		bs.bs_nlink = (uint32_t)rng_wide();
-		bs.bs_extents = (uint32_t)rng_wide();
-		bs.bs_aextents = (uint32_t)rng_wide();
-		bs.bs_version = (uint16_t)rng_wide();
-		bs.bs_forkoff = (uint16_t)rng_wide();
-		bs.bs_sick = (uint16_t)rng_wide();
-		bs.bs_checked = (uint16_t)rng_wide();
-		bs.bs_mode = (uint16_t)rng_wide();
-		bs.bs_extents64 = rng_wide();
+		bs.bs_ino = test_rng_wide();
+		bs.bs_size = test_rng_wide();
+		bs.bs_blocks = test_rng_wide();
+		bs.bs_xflags = test_rng_wide();
+		bs.bs_atime = (int64_t)test_rng_wide();
+		bs.bs_mtime = (int64_t)test_rng_wide();
+		bs.bs_ctime = (int64_t)test_rng_wide();
+		bs.bs_btime = (int64_t)test_rng_wide();
+		bs.bs_gen = (uint32_t)test_rng_wide();
+		bs.bs_uid = (uint32_t)test_rng_wide();
+		bs.bs_gid = (uint32_t)test_rng_wide();
+		bs.bs_projectid = (uint32_t)test_rng_wide();
+		bs.bs_atime_nsec = (uint32_t)test_rng_wide();
+		bs.bs_mtime_nsec = (uint32_t)test_rng_wide();
+		bs.bs_ctime_nsec = (uint32_t)test_rng_wide();
+		bs.bs_btime_nsec = (uint32_t)test_rng_wide();
+		bs.bs_blksize = (uint32_t)test_rng_wide();
+		bs.bs_rdev = (uint32_t)test_rng_wide();
+		bs.bs_cowextsize_blks = (uint32_t)test_rng_wide();
+		bs.bs_extsize_blks = (uint32_t)test_rng_wide();
+		bs.bs_nlink = (uint32_t)test_rng_wide();
+		bs.bs_extents = (uint32_t)test_rng_wide();
+		bs.bs_aextents = (uint32_t)test_rng_wide();
+		bs.bs_version = (uint16_t)test_rng_wide();
+		bs.bs_forkoff = (uint16_t)test_rng_wide();
+		bs.bs_sick = (uint16_t)test_rng_wide();
+		bs.bs_checked = (uint16_t)test_rng_wide();
+		bs.bs_mode = (uint16_t)test_rng_wide();
+		bs.bs_extents64 = test_rng_wide();
 
-		len = fmt_bulkstat(got, &bs);
+		len = FORMAT_CHECKED(got, XBULK_BULKSTAT_TEXT_MAX,
+				     xbulk_format_bulkstat_text, &bs);
 		want_len = ref_bulkstat(want, sizeof(want), &bs);
 		assert_string_equal(got, want);
 		assert_int_equal(len, want_len);
@@ -769,12 +680,13 @@ test_inumbers_matches_printf(void **state)
 	(void)state;
 	for (i = 0; i < CROSS_CHECK_RECORDS; i++) {
 		memset(&xi, 0, sizeof(xi));
-		xi.xi_startino = rng_wide();
-		xi.xi_allocmask = rng_wide();
-		xi.xi_alloccount = (uint8_t)rng_wide();
-		xi.xi_version = (uint8_t)rng_wide();
+		xi.xi_startino = test_rng_wide();
+		xi.xi_allocmask = test_rng_wide();
+		xi.xi_alloccount = (uint8_t)test_rng_wide();
+		xi.xi_version = (uint8_t)test_rng_wide();
 
-		len = fmt_inumbers(got, &xi);
+		len = FORMAT_CHECKED(got, XBULK_INUMBERS_TEXT_MAX,
+				     xbulk_format_inumbers_text, &xi);
 		want_len = ref_inumbers(want, sizeof(want), &xi);
 		assert_string_equal(got, want);
 		assert_int_equal(len, want_len);
