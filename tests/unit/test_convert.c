@@ -150,50 +150,51 @@ test_bstat_projid_halves(void **state)
 	}
 }
 
-/* Extent size hints: v1 bytes -> v5 fs blocks, 1 KiB blocks. */
+/*
+ * A v1 record with only the hints @extsize and @cowextsize (bytes, with
+ * FS_XFLAG_COWEXTSIZE), converted with fs blocks of 1 << @blocklog bytes.
+ */
 static void
-test_bstat_extsize_blocklog_10(void **state)
+convert_hints(struct xfs_bulkstat *bs, int32_t extsize, uint32_t cowextsize,
+	      unsigned int blocklog)
 {
 	struct xfs_bstat bs1;
-	struct xfs_bulkstat bs;
 
-	(void)state;
 	memset(&bs1, 0, sizeof(bs1));
 	bs1.bs_xflags = FS_XFLAG_COWEXTSIZE;
-	bs1.bs_extsize = 65536;
-	bs1.bs_cowextsize = 1048576;
-	convert(&bs, &bs1, 10);
-	assert_int_equal(bs.bs_extsize_blks, 64);
-	assert_int_equal(bs.bs_cowextsize_blks, 1024);
-
-	bs1.bs_extsize = 1024;
-	bs1.bs_cowextsize = 1023;	/* rounds down, as cvt_b_to_off_fsbt */
-	convert(&bs, &bs1, 10);
-	assert_int_equal(bs.bs_extsize_blks, 1);
-	assert_int_equal(bs.bs_cowextsize_blks, 0);
+	bs1.bs_extsize = extsize;
+	bs1.bs_cowextsize = cowextsize;
+	convert(bs, &bs1, blocklog);
 }
 
-/* Extent size hints: v1 bytes -> v5 fs blocks, 4 KiB blocks. */
+/* Extent size hints: v1 bytes -> v5 fs blocks, 1 KiB and 4 KiB blocks. */
 static void
-test_bstat_extsize_blocklog_12(void **state)
+test_bstat_extsize_blocks(void **state)
 {
-	struct xfs_bstat bs1;
+	static const struct {
+		int32_t		extsize;
+		uint32_t	cowextsize;
+		unsigned int	blocklog;
+		uint32_t	extsize_blks, cowextsize_blks;
+	} cases[] = {
+		{ 65536, 1048576, 10, 64, 1024 },
+		/* rounds down, as cvt_b_to_off_fsbt */
+		{ 1024, 1023, 10, 1, 0 },
+		{ 65536, 1048576, 12, 16, 256 },
+		/* u32 in v1: no sign */
+		{ 8191, 0xfffff000, 12, 1, 0xfffff },
+	};
 	struct xfs_bulkstat bs;
+	size_t i;
 
 	(void)state;
-	memset(&bs1, 0, sizeof(bs1));
-	bs1.bs_xflags = FS_XFLAG_COWEXTSIZE;
-	bs1.bs_extsize = 65536;
-	bs1.bs_cowextsize = 1048576;
-	convert(&bs, &bs1, 12);
-	assert_int_equal(bs.bs_extsize_blks, 16);
-	assert_int_equal(bs.bs_cowextsize_blks, 256);
-
-	bs1.bs_extsize = 8191;
-	bs1.bs_cowextsize = 0xfffff000;	/* u32 in v1: no sign */
-	convert(&bs, &bs1, 12);
-	assert_int_equal(bs.bs_extsize_blks, 1);
-	assert_int_equal(bs.bs_cowextsize_blks, 0xfffff);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		convert_hints(&bs, cases[i].extsize, cases[i].cowextsize,
+			      cases[i].blocklog);
+		assert_int_equal(bs.bs_extsize_blks, cases[i].extsize_blks);
+		assert_int_equal(bs.bs_cowextsize_blks,
+				 cases[i].cowextsize_blks);
+	}
 }
 
 /*
@@ -226,21 +227,16 @@ test_bstat_cowextsize_needs_flag(void **state)
 static void
 test_bstat_extsize_bit31_as_libfrog(void **state)
 {
-	struct xfs_bstat bs1;
 	struct xfs_bulkstat bs;
 
 	(void)state;
-	memset(&bs1, 0, sizeof(bs1));
-	bs1.bs_xflags = FS_XFLAG_COWEXTSIZE;
-	bs1.bs_extsize = INT32_MIN;		/* a 2 GiB hint */
-	bs1.bs_cowextsize = 0x80000000;		/* the same, unsigned */
-	convert(&bs, &bs1, 12);
+	/* a 2 GiB hint; the CoW one the same, unsigned */
+	convert_hints(&bs, INT32_MIN, 0x80000000, 12);
 	/* (uint32_t)(0xffffffff80000000 >> 12) */
 	assert_int_equal(bs.bs_extsize_blks, 0xfff80000);
 	assert_int_equal(bs.bs_cowextsize_blks, 0x80000);
 
-	bs1.bs_extsize = -1024;
-	convert(&bs, &bs1, 10);
+	convert_hints(&bs, -1024, 0x80000000, 10);
 	/* (uint32_t)(0xfffffffffffffc00 >> 10) */
 	assert_int_equal(bs.bs_extsize_blks, 0xffffffff);
 }
@@ -474,6 +470,15 @@ test_bstat_in_place_backwards(void **state)
 	free(req);
 }
 
+/* v1 inode group @i of a batch. */
+static void
+v1_inogrp(struct xfs_inogrp *ig, uint32_t i)
+{
+	ig->xi_startino = (uint64_t)i * XBULK_INODES_PER_CHUNK;
+	ig->xi_alloccount = (int32_t)(i % 65);
+	ig->xi_allocmask = ~(uint64_t)i;
+}
+
 /* The same for inode groups (inumbers_v1()). */
 static void
 test_inogrp_in_place_backwards(void **state)
@@ -488,11 +493,8 @@ test_inogrp_in_place_backwards(void **state)
 	req = xbulk_inumbers_req_alloc(IN_PLACE_RECORDS, 0);
 	assert_non_null(req);
 	v1 = (struct xfs_inogrp *)req->inumbers;
-	for (i = 0; i < IN_PLACE_RECORDS; i++) {
-		v1[i].xi_startino = (uint64_t)i * XBULK_INODES_PER_CHUNK;
-		v1[i].xi_alloccount = (int32_t)(i % 65);
-		v1[i].xi_allocmask = ~(uint64_t)i;
-	}
+	for (i = 0; i < IN_PLACE_RECORDS; i++)
+		v1_inogrp(&v1[i], i);
 
 	n = IN_PLACE_RECORDS;
 	while (n-- > 0) {
@@ -501,9 +503,7 @@ test_inogrp_in_place_backwards(void **state)
 	}
 
 	for (i = 0; i < IN_PLACE_RECORDS; i++) {
-		ig.xi_startino = (uint64_t)i * XBULK_INODES_PER_CHUNK;
-		ig.xi_alloccount = (int32_t)(i % 65);
-		ig.xi_allocmask = ~(uint64_t)i;
+		v1_inogrp(&ig, i);
 		xbulk_inogrp_to_inumbers(&want, &ig);
 		assert_memory_equal(&req->inumbers[i], &want, sizeof(want));
 	}
@@ -517,8 +517,7 @@ main(void)
 		cmocka_unit_test(test_bstat_every_field),
 		cmocka_unit_test(test_bstat_fields_v1_lacks),
 		cmocka_unit_test(test_bstat_projid_halves),
-		cmocka_unit_test(test_bstat_extsize_blocklog_10),
-		cmocka_unit_test(test_bstat_extsize_blocklog_12),
+		cmocka_unit_test(test_bstat_extsize_blocks),
 		cmocka_unit_test(test_bstat_cowextsize_needs_flag),
 		cmocka_unit_test(test_bstat_extsize_bit31_as_libfrog),
 		cmocka_unit_test(test_bstat_extents_sign_as_libfrog),
