@@ -109,6 +109,13 @@ num(char *buf, size_t size, uint64_t v)
 	return buf;
 }
 
+/* Sum of two counters, NA if either is. */
+static uint64_t
+sum2(uint64_t a, uint64_t b)
+{
+	return xbulk_stat_ok(a) && xbulk_stat_ok(b) ? a + b : XBULK_STAT_NA;
+}
+
 /* @part as a percentage of @whole, or "n/a". */
 static const char *
 pct(char *buf, size_t size, double part, double whole)
@@ -187,18 +194,12 @@ text_reclaim(FILE *f, const struct xb_report *r)
 		"stolen=%s pages (kswapd=%s, direct=%s),\n"
 		"            direct reclaim entries=%s, "
 		"slab objects scanned=%s\n",
-		num(b[0], sizeof(b[0]),
-		    xbulk_stat_ok(vm[XBULK_VM_PGSCAN_KSWAPD]) &&
-		    xbulk_stat_ok(vm[XBULK_VM_PGSCAN_DIRECT]) ?
-			vm[XBULK_VM_PGSCAN_KSWAPD] +
-			vm[XBULK_VM_PGSCAN_DIRECT] : XBULK_STAT_NA),
+		num(b[0], sizeof(b[0]), sum2(vm[XBULK_VM_PGSCAN_KSWAPD],
+					     vm[XBULK_VM_PGSCAN_DIRECT])),
 		num(b[1], sizeof(b[1]), vm[XBULK_VM_PGSCAN_KSWAPD]),
 		num(b[2], sizeof(b[2]), vm[XBULK_VM_PGSCAN_DIRECT]),
-		num(b[3], sizeof(b[3]),
-		    xbulk_stat_ok(vm[XBULK_VM_PGSTEAL_KSWAPD]) &&
-		    xbulk_stat_ok(vm[XBULK_VM_PGSTEAL_DIRECT]) ?
-			vm[XBULK_VM_PGSTEAL_KSWAPD] +
-			vm[XBULK_VM_PGSTEAL_DIRECT] : XBULK_STAT_NA),
+		num(b[3], sizeof(b[3]), sum2(vm[XBULK_VM_PGSTEAL_KSWAPD],
+					     vm[XBULK_VM_PGSTEAL_DIRECT])),
 		num(b[4], sizeof(b[4]), vm[XBULK_VM_PGSTEAL_KSWAPD]),
 		num(b[5], sizeof(b[5]), vm[XBULK_VM_PGSTEAL_DIRECT]),
 		num(b[6], sizeof(b[6]), vm[XBULK_VM_ALLOCSTALL]),
@@ -274,44 +275,25 @@ utc_stamp(char *buf, size_t size, uint64_t real_ns)
 		 (unsigned int)(real_ns / 1000000 % 1000));
 }
 
-/* Read bytes of every device, or NA if one of them is unknown. */
+/*
+ * Read I/Os of every device, or with @bytes the bytes read; NA if the
+ * count of one of them is unknown.
+ */
 static uint64_t
-read_bytes(const struct xb_report *r, const struct xbulk_sample *d)
+dev_reads(const struct xb_report *r, const struct xbulk_sample *d, bool bytes)
 {
-	uint64_t sum = 0;
+	uint64_t sum = 0, v;
 	int i;
 
 	for (i = 0; i < XBULK_DEV_NR; i++) {
 		if (!r->src->dev[i].present)
 			continue;
-		if (!xbulk_stat_ok(d->dev[i].read_sectors))
+		v = bytes ? d->dev[i].read_sectors : d->dev[i].read_ios;
+		if (!xbulk_stat_ok(v))
 			return XBULK_STAT_NA;
-		sum += d->dev[i].read_sectors * 512;
+		sum += bytes ? v * 512 : v;
 	}
 	return sum;
-}
-
-static uint64_t
-read_ios(const struct xb_report *r, const struct xbulk_sample *d)
-{
-	uint64_t sum = 0;
-	int i;
-
-	for (i = 0; i < XBULK_DEV_NR; i++) {
-		if (!r->src->dev[i].present)
-			continue;
-		if (!xbulk_stat_ok(d->dev[i].read_ios))
-			return XBULK_STAT_NA;
-		sum += d->dev[i].read_ios;
-	}
-	return sum;
-}
-
-/* Sum of two counters, NA if either is. */
-static uint64_t
-sum2(uint64_t a, uint64_t b)
-{
-	return xbulk_stat_ok(a) && xbulk_stat_ok(b) ? a + b : XBULK_STAT_NA;
 }
 
 void
@@ -319,14 +301,15 @@ xb_report_interval(FILE *f, const struct xb_report *r,
 		   const struct xb_interval *iv)
 {
 	const struct xbulk_sample *d = &iv->delta;
-	uint64_t ns = d->mono_ns, bytes = read_bytes(r, d);
+	uint64_t ns = d->mono_ns, bytes = dev_reads(r, d, true);
+	uint64_t ios = dev_reads(r, d, false);
 	char stamp[80], b[6][32];
 
 	utc_stamp(stamp, sizeof(stamp), d->real_ns);
 	fprintf(f, "%s %8.3f s  %8s inodes/s  %7s IOPS  ", stamp,
 		seconds(iv->t_ns), si(b[0], sizeof(b[0]),
 				      per_sec(iv->inodes, ns)),
-		si(b[1], sizeof(b[1]), per_sec(read_ios(r, d), ns)));
+		si(b[1], sizeof(b[1]), per_sec(ios, ns)));
 	if (xbulk_stat_ok(bytes) && ns)
 		fprintf(f, "%7.1f MB/s", (double)bytes / seconds(ns) / 1e6);
 	else
@@ -475,7 +458,8 @@ json_timeline(FILE *f, const struct xb_report *r)
 	for (i = 0; i < r->ntimeline; i++) {
 		const struct xb_interval *iv = &r->timeline[i];
 		const struct xbulk_sample *d = &iv->delta;
-		uint64_t ns = d->mono_ns, bytes = read_bytes(r, d);
+		uint64_t ns = d->mono_ns, bytes = dev_reads(r, d, true);
+		uint64_t ios = dev_reads(r, d, false);
 		char stamp[80];
 
 		utc_stamp(stamp, sizeof(stamp), d->real_ns);
@@ -486,7 +470,7 @@ json_timeline(FILE *f, const struct xb_report *r)
 		json_u64(f, "inodes", iv->inodes, ", ");
 		json_u64(f, "ioctl_calls", iv->calls, ", ");
 		json_num(f, "inodes_per_s", per_sec(iv->inodes, ns), ", ");
-		json_num(f, "read_iops", per_sec(read_ios(r, d), ns), ", ");
+		json_num(f, "read_iops", per_sec(ios, ns), ", ");
 		json_num(f, "read_mb_per_s",
 			 xbulk_stat_ok(bytes) ? per_sec(bytes, ns) / 1e6 : -1,
 			 ", ");
