@@ -51,13 +51,20 @@ wait_loop_free()
 	return 1
 }
 
+# scan_mid TAG J: one more case: xbulk bulkstat -j J of M in the background
+# (pid; output in T/out), caught mid-scan (see rel_mid_scan).
+scan_mid()
+{
+	cases=$((cases + 1))
+	rel_spawn "$T/out" "$T/err" "$XBULK" bulkstat -j "$2" "$M"
+	pid=$REL_PID
+	rel_mid_scan "$1" "$T/out"
+}
+
 # --- (a) shutdown mid-scan
 for j in 1 2; do
 	tag="shutdown -j $j"
-	cases=$((cases + 1))
-	rel_spawn "$T/out" "$T/err" "$XBULK" bulkstat -j "$j" "$M"
-	pid=$REL_PID
-	if rel_mid_scan "$tag" "$T/out"; then
+	if scan_mid "$tag" "$j"; then
 		threads=$(rel_threads "$pid")
 		xfs_io -x -c shutdown "$M"
 		rel_unthrottle
@@ -99,10 +106,7 @@ done
 # --- (b) lazy unmount mid-scan
 for j in 1 2; do
 	tag="umount -l -j $j"
-	cases=$((cases + 1))
-	rel_spawn "$T/out" "$T/err" "$XBULK" bulkstat -j "$j" "$M"
-	pid=$REL_PID
-	if rel_mid_scan "$tag" "$T/out"; then
+	if scan_mid "$tag" "$j"; then
 		umount -l "$M"
 		rel_ok "[$tag] $M still a mount point" \
 			test "$(mountpoint -q "$M" && echo yes)" = ""
@@ -158,12 +162,9 @@ xfs_freeze -u "$M"
 
 for j in 1 2; do
 	tag="freeze mid-scan -j $j"
-	cases=$((cases + 1))
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
-	rel_spawn "$T/out" "$T/err" "$XBULK" bulkstat -j "$j" "$M"
-	pid=$REL_PID
-	if rel_mid_scan "$tag" "$T/out"; then
+	if scan_mid "$tag" "$j"; then
 		xfs_freeze -f "$M"
 		rel_unthrottle
 		rel_wait_exit "$pid" 60
