@@ -269,6 +269,12 @@ xb_scan_cmd_main(const struct xb_scan_cmd *cmd, int argc, char **argv)
 		ret = xb_usage_error(cmd->name,
 			"-a: AG %u does not exist (%s has %u AGs)",
 			o.scan.agno, o.path, fs.geom.agcount);
+	} else if (o.scan.has_agno && o.scan.startino &&
+		   xbulk_ino_to_agno(&fs, o.scan.startino) < o.scan.agno) {
+		ret = xb_usage_error(cmd->name,
+			"-s: inode %llu is in AG %u, before AG %u of -a",
+			(unsigned long long)o.scan.startino,
+			xbulk_ino_to_agno(&fs, o.scan.startino), o.scan.agno);
 	} else {
 		ret = run_scan(cmd, &o, &fs);
 	}

@@ -388,7 +388,8 @@ struct xbulk_scan_result {
  *
  * Everything before a failure has been written to out_fd when it returns.
  * Return: 0, or the negative errno also in @res->err (@res->fail says
- * where it came from).
+ * where it came from): -EINVAL (XBULK_SCAN_FAIL_SETUP) for batch 0 or,
+ * with has_agno, a startino in an earlier AG, as the kernel would.
  */
 int xbulk_scan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 		   struct xbulk_scan_result *res);

@@ -59,8 +59,12 @@ xbulk_cancelled(const struct xbulk_scan *scan)
 	return scan->cancel && __atomic_load_n(scan->cancel, __ATOMIC_RELAXED);
 }
 
-/* Allocate a request header followed by @icount records of @rec_size. */
+/* Allocate a request header followed by @icount records of @rec_size
+ * (zeroed, backed lazily); NULL if the address space is short. */
 struct xfs_bulk_ireq *xbulk_req_alloc(size_t rec_size, uint32_t icount);
+/* Free it; @icount as allocated. */
+void xbulk_req_free(struct xfs_bulk_ireq *hdr, size_t rec_size,
+		    uint32_t icount);
 
 /**
  * xbulk_step_past_bad() - after a bulkstat call from @cursor failed with

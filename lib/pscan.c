@@ -275,7 +275,7 @@ worker(void *arg)
 		}
 		run_unit(ps, hdr, k);
 	}
-	free(hdr);
+	xbulk_req_free(hdr, ps->ops->rec_size, ps->icount_max);
 	return NULL;
 }
 

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "internal.h"
 
@@ -32,22 +33,52 @@ const struct xbulk_kind_ops xbulk_kinds[] = {
 	[XBULK_KIND_INUMBERS] = { sizeof(struct xfs_inumbers), call_inumbers },
 };
 
+static size_t
+req_size(size_t rec_size, uint32_t icount)
+{
+	return sizeof(struct xfs_bulk_ireq) + (size_t)icount * rec_size;
+}
+
+/*
+ * Only address space is reserved (MAP_NORESERVE): pages are backed as the
+ * kernel fills records, so even -n 4294967295 costs only what the
+ * filesystem returns, whatever the machine's memory.
+ */
 struct xfs_bulk_ireq *
 xbulk_req_alloc(size_t rec_size, uint32_t icount)
 {
 	struct xfs_bulk_ireq *hdr;
 
-	hdr = calloc(1, sizeof(*hdr) + (size_t)icount * rec_size);
-	if (hdr)
-		hdr->icount = icount;
+	hdr = mmap(NULL, req_size(rec_size, icount), PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (hdr == MAP_FAILED)
+		return NULL;
+	hdr->icount = icount;
 	return hdr;
+}
+
+void
+xbulk_req_free(struct xfs_bulk_ireq *hdr, size_t rec_size, uint32_t icount)
+{
+	if (hdr)
+		munmap(hdr, req_size(rec_size, icount));
+}
+
+/* Key of the first record the scan may return: inumbers gives the chunk
+ * holding startino. */
+static uint64_t
+first_key(const struct xbulk_scan *scan)
+{
+	if (scan->kind == XBULK_KIND_INUMBERS)
+		return scan->startino & ~(uint64_t)(XBULK_INODES_PER_CHUNK - 1);
+	return scan->startino;
 }
 
 void
 xbulk_scan_bounds(const struct xbulk_fs *fs, const struct xbulk_scan *scan,
 		  uint64_t *first, uint64_t *last)
 {
-	*first = scan->startino;
+	*first = first_key(scan);
 	*last = scan->endino;
 	if (scan->has_agno) {
 		uint64_t ag_first = xbulk_agino_to_ino(fs, scan->agno, 0);
@@ -93,11 +124,11 @@ scan_serial(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	int ret;
 
 	res->threads = 1;
-	if (scan->startino > scan->endino)
+	if (first_key(scan) > scan->endino)
 		return 0;
 	hdr = xbulk_req_alloc(ops->rec_size, scan->batch);
 	if (!hdr || xbulk_out_init(&out, scan->out_fd, XBULK_OUT_BUFSIZE)) {
-		free(hdr);
+		xbulk_req_free(hdr, ops->rec_size, scan->batch);
 		fail(res, XBULK_SCAN_FAIL_SETUP, -ENOMEM);
 		return -ENOMEM;
 	}
@@ -150,7 +181,7 @@ scan_serial(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	if (res->fail != XBULK_SCAN_FAIL_OUTPUT && out.len)
 		xbulk_out_flush(&out);
 	xbulk_out_free(&out);
-	free(hdr);
+	xbulk_req_free(hdr, ops->rec_size, scan->batch);
 	return res->err;
 }
 
@@ -159,7 +190,10 @@ xbulk_scan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	       struct xbulk_scan_result *res)
 {
 	memset(res, 0, sizeof(*res));
-	if (scan->batch == 0) {
+	/* As the kernel: no empty batch, no start before the AG scanned */
+	if (scan->batch == 0 ||
+	    (scan->has_agno && scan->startino &&
+	     xbulk_ino_to_agno(fs, scan->startino) < scan->agno)) {
 		fail(res, XBULK_SCAN_FAIL_SETUP, -EINVAL);
 		return -EINVAL;
 	}

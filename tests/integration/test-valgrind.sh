@@ -101,7 +101,7 @@ vg 0 -- bulkstat_single -d "$MNT" "$SOME_INO"
 # error paths
 vg 1 -- bulkstat_single "$MNT" 99999999999 root
 vg 1 -- bulkstat -j 2 /nonexistent/xbulk
-vg 1 -- bulkstat -j 1 -n 4294967295 "$MNT"
+vg 0 -- bulkstat -j 1 -n 10000000 "$MNT"
 vg 1 "${NOCAP[@]}" -- bulkstat -j 2 "$MNT"
 vg 2 -- bulkstat -n 0 "$MNT"
 vg 2 -- bulkstat_single "$MNT" abc
