@@ -7,8 +7,8 @@
 #include "cli.h"
 
 static const char help[] =
-"Usage: xbulk bulkstat [-a agno] [-d] [-e endino] [-n batchsize] [-q]\n"
-"                      [-o text|jsonl|csv] [-s startino] [-v 1|5]\n"
+"Usage: xbulk bulkstat [-a agno] [-d] [-e endino] [-j threads] [-n batchsize]\n"
+"                      [-o text|jsonl|csv] [-q] [-s startino] [-v 1|5]\n"
 "                      [--stats[=text|json]] [--stats-file file]\n"
 "                      [--progress] [--interval seconds] PATH\n"
 "\n"

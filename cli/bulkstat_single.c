@@ -65,7 +65,8 @@ report_failure(const char *path, const char *arg, int err)
 {
 	switch (err) {
 	case -ENOENT:
-		xb_error(cmd, "inode %s is not allocated", arg);
+		xb_error(cmd, "inode %s is not allocated (or is filesystem metadata, which bulkstat does not report)",
+			 arg);
 		return true;
 	case -EOPNOTSUPP:
 		xb_error(cmd, "%s: the v1 ioctl cannot look up special inodes; use -v 5",

@@ -246,6 +246,8 @@ struct xb_watch {
 	const char		*stats_file;	/* NULL: stderr */
 	bool			progress;
 	uint64_t		interval_ns;
+	/* From the command: no record goes to stdout (-q). */
+	bool			records_quiet;
 	/* Kept while the scan runs. */
 	uint64_t		inodes;		/* inumbers: inodes seen */
 	struct xbulk_scan_live	live;

@@ -98,6 +98,11 @@ xb_process_init(void)
 			return XB_EXIT_FAILURE;
 	}
 	signal(SIGPIPE, SIG_IGN);
+	/*
+	 * One write() per line on stderr, so that --interval lines and
+	 * messages stay whole beside records written to the same terminal.
+	 */
+	setvbuf(stderr, NULL, _IOLBF, BUFSIZ);
 	return 0;
 }
 

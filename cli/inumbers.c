@@ -9,7 +9,7 @@
 #include "cli.h"
 
 static const char help[] =
-"Usage: xbulk inumbers [-a agno] [-d] [-e endino] [-n batchsize]\n"
+"Usage: xbulk inumbers [-a agno] [-d] [-e endino] [-j threads] [-n batchsize]\n"
 "                      [-o text|jsonl|csv] [-s startino] [-v 1|5]\n"
 "                      [--stats[=text|json]] [--stats-file file]\n"
 "                      [--progress] [--interval seconds] PATH\n"

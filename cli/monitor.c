@@ -35,11 +35,14 @@ inodes_done(const struct xb_monitor *m)
 	return __atomic_load_n(&m->live->records, __ATOMIC_RELAXED);
 }
 
+/* stderr is line-buffered (xb_process_init): push out a partial line. */
 static void
 erase_progress(struct xb_monitor *m)
 {
-	if (m->drawn)
+	if (m->drawn) {
 		fputs("\r\033[K", stderr);
+		fflush(stderr);
+	}
 	m->drawn = false;
 }
 
@@ -48,6 +51,7 @@ draw_progress(struct xb_monitor *m)
 {
 	xb_report_progress(stderr, m->report->cmd, inodes_done(m), m->total,
 			   mono_ns() - m->start.mono_ns);
+	fflush(stderr);
 	m->drawn = true;
 }
 

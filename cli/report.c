@@ -227,7 +227,7 @@ xb_report_text(FILE *f, const struct xb_report *r)
 	else
 		fprintf(f, "%" PRIu64 " inodes", r->inodes);
 	fprintf(f, " in %s, %" PRIu64 " ioctl calls, %u thread%s, "
-		"batch %u%s\n", dur(b[0], sizeof(b[0]), wall), r->res->calls,
+		"batch %u records%s\n", dur(b[0], sizeof(b[0]), wall), r->res->calls,
 		r->res->threads,
 		r->res->threads == 1 ? "" : "s", r->batch,
 		r->res->fail == XBULK_SCAN_OK ? "" : " (stopped early)");
@@ -239,7 +239,7 @@ xb_report_text(FILE *f, const struct xb_report *r)
 	fputs("  cpu     : ", f);
 	if (xbulk_stat_ok(d->utime_us) && xbulk_stat_ok(d->stime_us)) {
 		cpu = (double)(d->utime_us + d->stime_us) / 1e6;
-		fprintf(f, "usr=%s, sys=%s (%s of wall)",
+		fprintf(f, "usr=%s, sys=%s (%s of one CPU)",
 			dur(b[2], sizeof(b[2]), (double)d->utime_us / 1e6),
 			dur(b[3], sizeof(b[3]), (double)d->stime_us / 1e6),
 			pct(b[1], sizeof(b[1]), cpu, wall));

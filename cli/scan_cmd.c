@@ -216,6 +216,7 @@ run_scan(const struct xb_scan_cmd *cmd, struct scan_opts *o,
 		if (err)
 			return xb_write_error(cmd->name, err);
 	}
+	o->watch.records_quiet = o->quiet;
 	err = xb_watch_begin(&o->watch, cmd->name, o->path, fs, &o->scan);
 	if (err)
 		return err;

@@ -67,8 +67,12 @@ xb_watch_begin(struct xb_watch *w, const char *cmd, const char *path,
 	w->out = NULL;
 	if (w->stats_file && w->stats == XB_STATS_NONE)
 		w->stats = XB_STATS_TEXT;
-	/* The progress line is for a person watching a terminal. */
-	if (w->progress && !isatty(STDERR_FILENO))
+	/*
+	 * The progress line is for a person watching a terminal, and
+	 * records printed on that same terminal would run through it.
+	 */
+	if (w->progress && (!isatty(STDERR_FILENO) ||
+			    (!w->records_quiet && isatty(STDOUT_FILENO))))
 		w->progress = false;
 	if (!w->stats && !w->progress && !w->interval_ns)
 		return 0;
@@ -160,6 +164,9 @@ xb_watch_end(struct xb_watch *w, const struct xbulk_scan_result *res)
 			ret = -EIO;
 		}
 		w->out = NULL;
+	} else if (w->stats && (fflush(stderr) || ferror(stderr))) {
+		/* No message: stderr is what failed.  The status says it. */
+		ret = -EIO;
 	}
 	return ret;
 }

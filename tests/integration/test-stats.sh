@@ -153,9 +153,9 @@ check_text()
 	local f=$1 re
 
 	for re in \
-		'^bulkstat: .*: [0-9]+ inodes in [0-9.]+ (us|ms|s), [0-9]+ ioctl calls, [0-9]+ threads?, batch [0-9]+$' \
+		'^bulkstat: .*: [0-9]+ inodes in [0-9.]+ (us|ms|s), [0-9]+ ioctl calls, [0-9]+ threads?, batch [0-9]+ records$' \
 		'^  rate    : [0-9.]+[kMG]? inodes/s \([0-9.]+ us/inode\)$' \
-		'^  cpu     : usr=[0-9.]+ (us|ms|s), sys=[0-9.]+ (us|ms|s) \([0-9.]+% of wall\), peak RSS=[0-9.]+ MiB$' \
+		'^  cpu     : usr=[0-9.]+ (us|ms|s), sys=[0-9.]+ (us|ms|s) \([0-9.]+% of one CPU\), peak RSS=[0-9.]+ MiB$' \
 		'^  data    : loop[0-9]+ \([0-9]+:[0-9]+\) read: IOPS=[0-9.]+[kM]?, BW=[0-9.]+MiB/s \([0-9.]+MB/s\), [0-9]+ IOs, [0-9.]+ (B|KiB|MiB|GiB), util=[0-9.]+%$' \
 		'^  log     : internal$' \
 		'^  rt      : none$' \
