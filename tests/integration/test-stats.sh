@@ -185,6 +185,15 @@ main()
 	rel_ok "jq reads the report" jq -e '.devices[0].name' \
 		"$T/bulkstat.json" >/dev/null
 
+	# -q hands units out round-robin over the AGs: still every inode once
+	local j want
+	want=$("$XBULK" bulkstat -j 1 "$XB_MNT" | grep -c '^bs_ino = ')
+	for j in 1 2 3; do
+		rel_check "bulkstat -q -j $j --stats=json: records" "$want" \
+			"$("$XBULK" bulkstat -q -j $j --stats=json "$XB_MNT" \
+			   2>&1 >/dev/null | jq .records)"
+	done
+
 	# text on stderr, stdout untouched by it
 	"$XBULK" bulkstat -q --stats "$XB_MNT" >"$T/q.out" 2>"$T/text.err"
 	rel_check "bulkstat -q --stats: stdout" 0 "$(wc -c <"$T/q.out")"
