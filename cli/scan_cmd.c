@@ -208,8 +208,6 @@ run_scan(const struct xb_scan_cmd *cmd, struct scan_opts *o,
 	o->scan.bad_inode_fn = report_bad_inode;
 	o->scan.arg = &e;
 	o->scan.cancel = xb_catch_signals();
-	/* -q prints no record: the units may go in any order. */
-	o->scan.unordered = o->quiet;
 	/* The CSV header, once, before any worker writes a record. */
 	if (!o->quiet) {
 		err = xb_write_header(o->scan.out_fd, e.fmt);

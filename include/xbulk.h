@@ -327,14 +327,6 @@ struct xbulk_scan {
 	 * ends after the last whole record written.
 	 */
 	const volatile int *cancel;
-	/*
-	 * Parallel scan only: the caller does not need the output in inode
-	 * order (for instance it prints nothing).  Workers then take units
-	 * round-robin over the AGs instead of side by side in one AG, which
-	 * spares them contention on that AG's structures; the output comes
-	 * unit by unit in that order.
-	 */
-	bool		unordered;
 };
 
 /* Live counters of a running scan; read them with __atomic_load_n(). */

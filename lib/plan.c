@@ -54,7 +54,8 @@ chunk_mask(const struct xfs_inumbers *xi, uint64_t first, uint64_t last)
 
 /* Add one chunk to the plan, closing the current unit when it is full. */
 static int
-add_chunk(struct plan *p, enum xbulk_kind kind, const struct xfs_inumbers *xi,
+add_chunk(struct plan *p, const struct xbulk_fs *fs, enum xbulk_kind kind,
+	  const struct xfs_inumbers *xi,
 	  uint64_t first, uint64_t last, uint64_t target)
 {
 	uint64_t mask = chunk_mask(xi, first, last);
@@ -74,8 +75,11 @@ add_chunk(struct plan *p, enum xbulk_kind kind, const struct xfs_inumbers *xi,
 		count = (uint64_t)__builtin_popcountll(mask);
 		last_rec = xi->xi_startino + 63 - (uint64_t)__builtin_clzll(mask);
 	}
-	if (p->cur.count && p->cur.count + count > target &&
-	    xi->xi_startino > p->cur.start) {
+	/* Close the unit when full, and at an AG's end: one AG per unit */
+	if (p->cur.count && xi->xi_startino > p->cur.start &&
+	    (p->cur.count + count > target ||
+	     xbulk_ino_to_agno(fs, xi->xi_startino) !=
+	     xbulk_ino_to_agno(fs, p->cur.start))) {
 		ret = push_unit(p, xi->xi_startino - 1);
 		if (ret)
 			return ret;
@@ -119,7 +123,7 @@ xbulk_plan_units(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 		for (i = 0; i < req->hdr.ocount && !ret; i++) {
 			if (req->inumbers[i].xi_startino > last)
 				break;
-			ret = add_chunk(&p, scan->kind, &req->inumbers[i],
+			ret = add_chunk(&p, fs, scan->kind, &req->inumbers[i],
 					first, last, target);
 		}
 		if (ret || i < req->hdr.ocount || req->hdr.ino > last)

@@ -2,8 +2,14 @@
 /*
  * The parallel scan: N workers bulkstat work units (lib/plan.c) and format
  * them into fixed-size output chunks; the calling thread writes the chunks
- * unit by unit, in inode order, so the bytes equal a serial scan's (or, for
- * an unordered scan, in the order the units were handed out).
+ * unit by unit, in inode order, so the bytes equal a serial scan's.
+ *
+ * No two workers are in one AG at a time: a worker takes the first unit
+ * not yet taken whose AG no other worker is in.  Uncached inode lookups
+ * take their AG's AGI buffer lock, and two workers in one AG were 2-4x
+ * slower than one (docs/performance.md).  This keeps the head unit always
+ * taken or takeable: a worker in the head's AG could only be on an earlier
+ * unit, and those are all written.
  *
  * Memory is bounded by a pool of POOL_CHUNKS chunks.  A worker ahead of the
  * unit being written (the head) may take a chunk only while fewer than
@@ -22,7 +28,7 @@
 #include "internal.h"
 
 #define CHUNK_SIZE	(256U * 1024)
-#define POOL_CHUNKS	48		/* 12 MiB of output in flight */
+#define POOL_CHUNKS	80		/* 20 MiB of output in flight */
 #define HEAD_RESERVE	4
 /* Records per unit: enough units to balance, few enough to stay cheap. */
 #define UNIT_MIN	64
@@ -43,6 +49,8 @@ struct chunk {
 struct unit_out {
 	struct chunk		*first;
 	struct chunk		*last;
+	uint32_t		agno;		/* the unit's AG */
+	bool			taken;		/* by a worker */
 	bool			done;
 	enum xbulk_scan_fail	fail;
 	int			err;
@@ -57,7 +65,6 @@ struct pscan {
 	size_t				nunits;
 	uint32_t			icount_max;	/* per request */
 
-	size_t			next_unit;	/* atomic: next to take */
 	uint64_t		records;	/* atomic */
 	uint64_t		calls;		/* atomic */
 	uint64_t		bad_inodes;	/* atomic */
@@ -68,6 +75,8 @@ struct pscan {
 	size_t			stop_after;	/* first failed unit */
 	bool			abort;		/* output failed: stop all */
 	unsigned int		in_use;		/* chunks out of the pool */
+	size_t			first_untaken;	/* units before it: taken */
+	unsigned int		*ag_busy;	/* workers in each AG */
 	struct chunk		*free_chunks;
 };
 
@@ -184,6 +193,7 @@ unit_finish(struct pscan *ps, size_t k, struct xbulk_out *out,
 	pthread_mutex_lock(&ps->lock);
 	queue_locked(ps, k, out);
 	uo->done = true;
+	ps->ag_busy[uo->agno]--;
 	if (err && err != -ECANCELED) {
 		uo->fail = fail;
 		uo->err = err;
@@ -254,31 +264,6 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k)
 	unit_finish(ps, k, &out, fail, err);
 }
 
-static void *
-worker(void *arg)
-{
-	struct pscan *ps = arg;
-	struct xfs_bulk_ireq *hdr;
-	size_t k;
-
-	hdr = xbulk_req_alloc(ps->ops->rec_size, ps->icount_max);
-	for (;;) {
-		k = __atomic_fetch_add(&ps->next_unit, 1, __ATOMIC_RELAXED);
-		if (k >= ps->nunits)
-			break;
-		if (!hdr) {
-			struct xbulk_out none = { .buf = NULL };
-
-			unit_finish(ps, k, &none, XBULK_SCAN_FAIL_SETUP,
-				    -ENOMEM);
-			continue;
-		}
-		run_unit(ps, hdr, k);
-	}
-	xbulk_req_free(hdr, ps->ops->rec_size, ps->icount_max);
-	return NULL;
-}
-
 /* Wait for a change, or CANCEL_POLL_MS for a cancel to be noticed. */
 static void
 wait_a_while_locked(struct pscan *ps)
@@ -292,6 +277,67 @@ wait_a_while_locked(struct pscan *ps)
 		ts.tv_nsec -= 1000000000L;
 	}
 	pthread_cond_timedwait(&ps->cond, &ps->lock, &ts);
+}
+
+/* The first unit not taken whose AG no worker is in.  Called locked. */
+static bool
+pick_unit_locked(struct pscan *ps, size_t *k)
+{
+	size_t i;
+
+	while (ps->first_untaken < ps->nunits &&
+	       ps->outs[ps->first_untaken].taken)
+		ps->first_untaken++;
+	for (i = ps->first_untaken; i < ps->nunits; i++) {
+		struct unit_out *uo = &ps->outs[i];
+
+		if (uo->taken || ps->ag_busy[uo->agno])
+			continue;
+		uo->taken = true;
+		ps->ag_busy[uo->agno]++;
+		*k = i;
+		return true;
+	}
+	return false;
+}
+
+/* Wait for a unit to take; false when there is none left or all stop. */
+static bool
+next_unit(struct pscan *ps, size_t *k)
+{
+	bool got = false;
+
+	pthread_mutex_lock(&ps->lock);
+	while (!ps->abort && !xbulk_cancelled(ps->scan)) {
+		got = pick_unit_locked(ps, k);
+		if (got || ps->first_untaken >= ps->nunits)
+			break;
+		wait_a_while_locked(ps);
+	}
+	pthread_mutex_unlock(&ps->lock);
+	return got;
+}
+
+static void *
+worker(void *arg)
+{
+	struct pscan *ps = arg;
+	struct xfs_bulk_ireq *hdr;
+	size_t k;
+
+	hdr = xbulk_req_alloc(ps->ops->rec_size, ps->icount_max);
+	while (next_unit(ps, &k)) {
+		if (!hdr) {
+			struct xbulk_out none = { .buf = NULL };
+
+			unit_finish(ps, k, &none, XBULK_SCAN_FAIL_SETUP,
+				    -ENOMEM);
+			continue;
+		}
+		run_unit(ps, hdr, k);
+	}
+	xbulk_req_free(hdr, ps->ops->rec_size, ps->icount_max);
+	return NULL;
 }
 
 /*
@@ -361,49 +407,6 @@ write_all_units(struct pscan *ps, struct xbulk_scan_result *res)
 	pthread_mutex_unlock(&ps->lock);
 }
 
-struct unit_key {
-	uint64_t		key;	/* rank within its AG, then AG */
-	struct xbulk_unit	unit;
-};
-
-static int
-cmp_unit_key(const void *a, const void *b)
-{
-	const struct unit_key *x = a, *y = b;
-
-	return x->key < y->key ? -1 : x->key > y->key;
-}
-
-/*
- * Reorder the units round-robin over the AGs: the first unit of each AG,
- * then the second of each, ...  Workers take and the writer writes units
- * in array order, so any order keeps the pool's guarantees.
- */
-static int
-spread_over_ags(const struct xbulk_fs *fs, struct xbulk_unit *units,
-		size_t n)
-{
-	struct unit_key *keys = malloc(n * sizeof(*keys));
-	uint64_t rank = 0;
-	uint32_t agno, prev_agno = 0;
-	size_t i;
-
-	if (!keys)
-		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		agno = xbulk_ino_to_agno(fs, units[i].start);
-		rank = i && agno == prev_agno ? rank + 1 : 0;
-		prev_agno = agno;
-		keys[i].key = rank << 32 | agno;
-		keys[i].unit = units[i];
-	}
-	qsort(keys, n, sizeof(*keys), cmp_unit_key);
-	for (i = 0; i < n; i++)
-		units[i] = keys[i].unit;
-	free(keys);
-	return 0;
-}
-
 /* Records per unit for @threads workers, from the used-inode count. */
 static uint64_t
 unit_target(const struct xbulk_fs *fs, const struct xbulk_scan *scan,
@@ -455,13 +458,12 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	};
 	pthread_t *tids;
 	unsigned int i, nthreads = scan->threads;
+	size_t k;
 	uint64_t target = unit_target(fs, scan, nthreads);
 	int err;
 
 	err = xbulk_plan_units(fs, scan, target, &ps.units, &ps.nunits,
 			       &res->calls);
-	if (!err && scan->unordered)
-		err = spread_over_ags(fs, ps.units, ps.nunits);
 	if (err || ps.nunits == 0) {
 		res->fail = err ? XBULK_SCAN_FAIL_IOCTL : XBULK_SCAN_OK;
 		res->err = err;
@@ -473,12 +475,15 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 			(uint32_t)(target + XBULK_INODES_PER_CHUNK) :
 			scan->batch;
 	ps.outs = calloc(ps.nunits, sizeof(*ps.outs));
+	ps.ag_busy = calloc(fs->geom.agcount, sizeof(*ps.ag_busy));
 	tids = calloc(nthreads, sizeof(*tids));
-	if (!ps.outs || !tids) {
+	if (!ps.outs || !ps.ag_busy || !tids) {
 		res->fail = XBULK_SCAN_FAIL_SETUP;
 		res->err = -ENOMEM;
 		goto out;
 	}
+	for (k = 0; k < ps.nunits; k++)
+		ps.outs[k].agno = xbulk_ino_to_agno(fs, ps.units[k].start);
 	pthread_mutex_init(&ps.lock, NULL);
 	pthread_cond_init(&ps.cond, NULL);
 	for (i = 0; i < nthreads; i++) {
@@ -505,6 +510,7 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	pthread_mutex_destroy(&ps.lock);
 out:
 	free(tids);
+	free(ps.ag_busy);
 	free(ps.outs);
 	free(ps.units);
 	return res->err;
