@@ -185,7 +185,7 @@ main()
 	rel_ok "jq reads the report" jq -e '.devices[0].name' \
 		"$T/bulkstat.json" >/dev/null
 
-	# -q hands units out round-robin over the AGs: still every inode once
+	# -q -j N (one worker per AG at a time): still every inode once
 	local j want
 	want=$("$XBULK" bulkstat -j 1 "$XB_MNT" | grep -c '^bs_ino = ')
 	for j in 1 2 3; do
