@@ -22,7 +22,13 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/lib-reliability.sh"
 
 ENTRIES=${ENTRIES:-72000}
-RSS_LIMIT_KIB=$((32 * 1024))
+RSS_BOUND_KIB=$((32 * 1024))
+RSS_LIMIT_KIB=$RSS_BOUND_KIB
+# AddressSanitizer's shadow memory and quarantine are not xbulk's: the
+# 32 MiB bound is checked on the normal build, a loose one under ASan.
+if [[ ${XB_SANITIZE:-none} != none ]]; then
+	RSS_LIMIT_KIB=$((96 * 1024))
+fi
 
 rel_init output
 
@@ -169,8 +175,8 @@ for spec in "1 sleep" "2 trickle" "2 sleep" "4 trickle"; do
 	((rss > maxrss)) && maxrss=$rss
 	((rc == 0)) && survived=$((survived + 1))
 done
-rel_ok "the text ($REL_REF_BYTES bytes) is not larger than the RSS limit" \
-	test "$REL_REF_BYTES" -gt $((RSS_LIMIT_KIB * 1024))
+rel_ok "the text ($REL_REF_BYTES bytes) is larger than the 32 MiB bound" \
+	test "$REL_REF_BYTES" -gt $((RSS_BOUND_KIB * 1024))
 
 rel_result "cases=$cases survived=$survived max_rss_kib=$maxrss" \
 	"text_bytes=$REL_REF_BYTES throttled=$REL_THROTTLED" \
