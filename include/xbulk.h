@@ -18,11 +18,6 @@
 #include <stdint.h>
 #include <xfs/xfs.h>
 
-/* Added by kernel 6.13, newer than Debian's 6.1 header. */
-#ifndef XFS_BULK_IREQ_METADIR
-#define XFS_BULK_IREQ_METADIR	(1U << 3)
-#endif
-
 #define XBULK_VERSION_STRING	"0.1.0"
 
 /* Inodes per inode chunk (one inobt record, one inumbers record). */
