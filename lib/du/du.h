@@ -145,4 +145,154 @@ xbulk_du_bytes(const struct xfs_bulkstat *bs, unsigned int blocklog,
 	return bs->bs_blocks << blocklog;
 }
 
+/* ------------------------------------------------------------------ */
+/* Sums by attribute (lib/du/agg.c)                                    */
+/* ------------------------------------------------------------------ */
+
+/* What --by groups inodes by. */
+enum xbulk_by {
+	XBULK_BY_UID,
+	XBULK_BY_GID,
+	XBULK_BY_PROJID,
+	XBULK_BY_TYPE,		/* S_IFMT: file, dir, symlink... */
+	XBULK_BY_EXT,		/* the charged name's last ".suffix" */
+	XBULK_BY_AGE,		/* <1d <7d <30d <90d <1y <3y older */
+	XBULK_BY_SIZE_CLASS,	/* apparent size: <4K <16K ... <1P >=1P */
+	XBULK_BY_NR,
+};
+
+/* Which time --by age looks at. */
+enum xbulk_time {
+	XBULK_TIME_MTIME,
+	XBULK_TIME_ATIME,
+	XBULK_TIME_CTIME,
+	XBULK_TIME_BTIME,	/* birth: 0 where the kernel gives none */
+	XBULK_TIME_NR,
+};
+
+/* One group's sums.  Key 0 of ext is "no suffix". */
+struct xbulk_agg_row {
+	uint64_t	key;		/* uid, gid, projid, S_IFMT >> 12,
+					   ext id, age or size class */
+	uint64_t	count;		/* inodes */
+	uint64_t	disk;		/* bytes of disk usage */
+	uint64_t	apparent;	/* bytes of apparent size */
+};
+
+/* Rows by key (open addressing; a row with count 0 is a free slot). */
+struct xbulk_agg_table {
+	struct xbulk_agg_row	*rows;
+	size_t			mask;
+	size_t			count;	/* rows in use */
+};
+
+/* What a table's keys mean: shared by all tables of one run. */
+struct xbulk_agg {
+	enum xbulk_by	by;
+	enum xbulk_time	time;
+	int64_t		now;		/* seconds since the epoch (age) */
+	unsigned int	blocklog;
+	/* ext: suffixes by id (id - 1), and their hash index */
+	char		**ext;
+	size_t		next;
+	uint32_t	*ext_index;	/* id per slot, 0 free */
+	size_t		ext_mask;
+};
+
+#define XBULK_AGE_CLASSES	7
+#define XBULK_SIZE_CLASSES	21
+/* Most bytes of a label, NUL included (a suffix is at most 255). */
+#define XBULK_AGG_LABEL_MAX	256
+
+/** xbulk_agg_init() - keys of @by; no allocation until the first ext. */
+void xbulk_agg_init(struct xbulk_agg *a, enum xbulk_by by,
+		    enum xbulk_time time, int64_t now, unsigned int blocklog);
+void xbulk_agg_free(struct xbulk_agg *a);
+
+/**
+ * xbulk_agg_key() - the group of @e (its bulkstat record, and for ext the
+ * name after the last '/' of e->path)
+ * Return: 0 or -ENOMEM (a new suffix could not be kept).
+ */
+int xbulk_agg_key(struct xbulk_agg *a, const struct xbulk_entry *e,
+		  uint64_t *key);
+
+/**
+ * xbulk_agg_label() - the name of @key for type, ext, age and size class
+ * ("file", "c", "(none)", "<7d", "<16K"); NULL for uid, gid and projid,
+ * whose names are the caller's (NSS, /etc/projid).
+ */
+const char *xbulk_agg_label(const struct xbulk_agg *a, uint64_t key);
+
+/** xbulk_agg_add() - count one inode of @key.  Return: 0 or -ENOMEM. */
+int xbulk_agg_add(struct xbulk_agg_table *t, const struct xbulk_agg *a,
+		  uint64_t key, const struct xfs_bulkstat *bs);
+/** xbulk_agg_merge() - add @src's rows into @dst.  Return: 0, -ENOMEM */
+int xbulk_agg_merge(struct xbulk_agg_table *dst,
+		    const struct xbulk_agg_table *src);
+/** xbulk_agg_clear() - empty @t, keeping its memory */
+void xbulk_agg_clear(struct xbulk_agg_table *t);
+void xbulk_agg_table_free(struct xbulk_agg_table *t);
+
+/**
+ * xbulk_agg_sorted() - @t's rows, most disk usage first (then most
+ * apparent size, then key), in a new array of @t->count rows (free() it)
+ * Return: the array, or NULL with errno ENOMEM (or for an empty table).
+ */
+struct xbulk_agg_row *xbulk_agg_sorted(const struct xbulk_agg_table *t);
+
+/*
+ * Tables per directory down to a depth, over du's counted entries: feed
+ * it every xbulk_du_fn call; it calls @fn with the table of each
+ * directory at depth <= max_depth (its whole subtree) after the
+ * directory's contents, and of a non-directory operand.
+ */
+typedef int (*xbulk_agg_dir_fn)(void *arg, const struct xbulk_entry *e,
+				const struct xbulk_agg_table *t);
+
+struct xbulk_agg_dirs {
+	struct xbulk_agg	*agg;
+	unsigned int		max_depth;
+	xbulk_agg_dir_fn	fn;
+	void			*arg;
+	struct xbulk_agg_table	total;	/* every operand (du -c) */
+	struct xbulk_agg_table	*lvl;	/* max_depth + 1 tables */
+};
+
+/** xbulk_agg_dirs_init() - Return: 0 or -ENOMEM. */
+int xbulk_agg_dirs_init(struct xbulk_agg_dirs *d, struct xbulk_agg *agg,
+			unsigned int max_depth, xbulk_agg_dir_fn fn,
+			void *arg);
+/** xbulk_agg_dirs_charge() - one counted entry.  Return: 0, @fn's error
+ * or -ENOMEM. */
+int xbulk_agg_dirs_charge(struct xbulk_agg_dirs *d,
+			  const struct xbulk_entry *e);
+void xbulk_agg_dirs_free(struct xbulk_agg_dirs *d);
+
+/* ------------------------------------------------------------------ */
+/* The largest entries (lib/du/top.c)                                  */
+/* ------------------------------------------------------------------ */
+
+struct xbulk_top_item {
+	uint64_t	bytes;
+	uint64_t	seq;		/* order of arrival: ties keep the
+					   first */
+	char		*path;
+};
+
+/* The @want largest of what was added (a min-heap of @want items). */
+struct xbulk_top {
+	struct xbulk_top_item	*heap;
+	size_t			n, want;
+	uint64_t		seq;
+};
+
+/** xbulk_top_init() - keep the @want largest.  Return: 0 or -ENOMEM. */
+int xbulk_top_init(struct xbulk_top *t, size_t want);
+/** xbulk_top_add() - Return: 0 or -ENOMEM (copies @path). */
+int xbulk_top_add(struct xbulk_top *t, uint64_t bytes, const char *path);
+/** xbulk_top_sort() - the items largest first (ties: first added). */
+void xbulk_top_sort(struct xbulk_top *t);
+void xbulk_top_free(struct xbulk_top *t);
+
 #endif /* XBULK_DU_H */
