@@ -9,6 +9,16 @@
  *
  * Every function that can fail returns 0 or a negative errno; nothing in
  * the library prints.
+ *
+ * This header is the library's ABI.  libxbulk is built with
+ * -fvisibility=hidden, and the "#pragma GCC visibility push(default)"
+ * below makes every function and variable declared in this header
+ * exported, and nothing else: a public function is declared here (named
+ * xbulk_*, with its doc comment), an internal one in lib/internal.h or
+ * another lib/ header.  tests/pkg/test-symbols.sh checks that `nm -D` of
+ * libxbulk.so lists exactly what this header declares.  An incompatible
+ * change to anything declared here changes the soname (docs/design.md,
+ * "Versions and the soname").
  */
 #ifndef XBULK_H
 #define XBULK_H
@@ -18,7 +28,15 @@
 #include <stdint.h>
 #include <xfs/xfs.h>
 
-#define XBULK_VERSION_STRING	"0.1.0"
+#include "xbulk_version.h"
+
+#pragma GCC visibility push(default)
+
+/**
+ * xbulk_version() - the version of the libxbulk loaded at run time, as
+ * "MAJOR.MINOR.PATCH" (XBULK_VERSION_STRING is the one compiled against).
+ */
+const char *xbulk_version(void);
 
 /* Inodes per inode chunk (one inobt record, one inumbers record). */
 #define XBULK_INODES_PER_CHUNK	64
@@ -524,5 +542,7 @@ int xbulk_used_inodes(const struct xbulk_fs *fs, uint32_t agno,
 		      uint64_t *inodes);
 
 #define XBULK_ALL_AGS	UINT32_MAX
+
+#pragma GCC visibility pop
 
 #endif /* XBULK_H */
