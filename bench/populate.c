@@ -109,12 +109,12 @@ static struct {
 	size_t nleaves;
 	size_t next_leaf; /* atomic */
 	bool skew;
-	bool empty_files;  /* --empty-files */
-	bool small_dirs;   /* --small-dirs */
+	bool empty_files; /* --empty-files */
+	bool small_dirs;  /* --small-dirs */
 	unsigned int leaf_min, leaf_max;
 	unsigned int levels; /* --small-dirs: depth of the inner tree */
 	int dirfd;	     /* DIR */
-	int skew_fd; /* the "skew" directory */
+	int skew_fd;	     /* the "skew" directory */
 	uint32_t skew_agno;
 	uint32_t agcount;
 	unsigned int agino_log;
@@ -200,8 +200,8 @@ fill_file(int fd, uint64_t *s, bool large, bool empty, struct counts *c)
 	if (large) {
 		/* 32-512 blocks of 4 KiB (32-64 with --empty-files),
 		 * every other one written. */
-		unsigned int blocks = (unsigned int)rnd_range(
-		    s, 32, g.empty_files ? 64 : 512);
+		unsigned int blocks =
+		    (unsigned int)rnd_range(s, 32, g.empty_files ? 64 : 512);
 		unsigned int b;
 
 		for (b = 0; b < blocks; b += 2) {
@@ -300,7 +300,8 @@ make_entry(int dfd, unsigned int i, uint64_t *s, struct counts *c,
 		return -1;
 	*what = "write";
 	if (fill_file(fd, s, r < PM_LARGE,
-		      r >= PM_LARGE && (g.empty_files || r < PM_LARGE + PM_EMPTY),
+		      r >= PM_LARGE &&
+			  (g.empty_files || r < PM_LARGE + PM_EMPTY),
 		      c)) {
 		close(fd);
 		return -1;
@@ -374,9 +375,9 @@ inner_path(char *buf, size_t size, unsigned int level, uint64_t j)
 
 	buf[0] = '\0';
 	for (l = g.levels; l >= level && (size_t)n < size; l--)
-		n += snprintf(buf + n, size - (size_t)n, "%st%llu",
-			      n ? "/" : "",
-			      (unsigned long long)(j / pow10u(l - level)));
+		n +=
+		    snprintf(buf + n, size - (size_t)n, "%st%llu", n ? "/" : "",
+			     (unsigned long long)(j / pow10u(l - level)));
 }
 
 /* --small-dirs: inner directories of level @level. */
@@ -533,7 +534,8 @@ plan(uint64_t inodes)
 		/* Inner directories: est / 10 + est / 100 + ... */
 		uint64_t inner = 0, p;
 
-		for (p = SMALL_FANOUT; p < est * SMALL_FANOUT; p *= SMALL_FANOUT)
+		for (p = SMALL_FANOUT; p < est * SMALL_FANOUT;
+		     p *= SMALL_FANOUT)
 			inner += (est + p - 1) / p;
 		g.ntop = (unsigned int)(inner < UINT_MAX ? inner : UINT_MAX);
 	} else {
