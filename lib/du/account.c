@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "du.h"
+#include "xbulk.h"
 
 struct level {
 	struct xbulk_du_sum	ent;	/* entries of this directory */
@@ -24,10 +24,9 @@ struct xbulk_du {
 	struct level		*lvl;
 	size_t			nlvl;
 	size_t			prev_level;
-	/* The directory last pruned at its pre-order visit: its post-order
-	 * visit, if the walk makes one, is ignored too. */
-	uint64_t		pruned_ino;
-	unsigned int		pruned_depth;
+	/* The last visit pruned a directory: the next is its post-order
+	 * visit, which is ignored too. */
+	bool			pruned;
 };
 
 int
@@ -72,7 +71,8 @@ add(struct xbulk_du_sum *a, const struct xbulk_du_sum *b)
 }
 
 /*
- * Does @e count?  Not a mount point of another filesystem (below the
+ * Does @e count?  Not an inode bulkstat could not read (du cannot stat
+ * it either), not a mount point of another filesystem (below the
  * operand), nor an inode counted already when du would look it up: a
  * non-directory with several links, or anything with several operands.
  * Return 1 (counts), 0 (left out) or -ENOMEM.
@@ -82,7 +82,9 @@ counts(struct xbulk_du *du, const struct xbulk_entry *e)
 {
 	const struct xfs_bulkstat *bs = e->bs;
 
-	if (e->depth && (e->flags & XBULK_ENTRY_MOUNTPOINT))
+	if (e->flags & XBULK_ENTRY_BAD_INODE)
+		return 0;
+	if (e->depth && (e->flags & XBULK_ENTRY_MOUNT))
 		return 0;
 	if (du->o.count_links)
 		return 1;
@@ -151,13 +153,13 @@ xbulk_du_visit(void *arg, const struct xbulk_entry *e,
 {
 	struct xbulk_du *du = arg;
 	bool dir = S_ISDIR(e->bs->bs_mode);
-	uint64_t pruned = du->pruned_ino;
 	int ret;
 
-	du->pruned_ino = 0;
 	if (visit == XBULK_VISIT_POST) {
-		if (pruned == e->bs->bs_ino && du->pruned_depth == e->depth)
+		if (du->pruned) {
+			du->pruned = false;
 			return 0;
+		}
 		return charge(du, e, true);
 	}
 	if (!e->depth)
@@ -166,11 +168,8 @@ xbulk_du_visit(void *arg, const struct xbulk_entry *e,
 	if (ret < 0)
 		return ret;
 	if (!ret) {
-		if (!dir)
-			return 0;
-		du->pruned_ino = e->bs->bs_ino;
-		du->pruned_depth = e->depth;
-		return XBULK_WALK_PRUNE;
+		du->pruned = dir;
+		return dir ? XBULK_WALK_PRUNE : 0;
 	}
 	return dir ? 0 : charge(du, e, false);
 }

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "du.h"
+#include "xbulk.h"
 
 static size_t
 hash64(uint64_t v)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "du.h"
+#include "xbulk.h"
 
 int
 xbulk_agg_dirs_init(struct xbulk_agg_dirs *d, struct xbulk_agg *agg,

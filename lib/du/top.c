@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "du.h"
+#include "xbulk.h"
 
 /* Is @a a worse keep than @b (smaller, or as large and later)? */
 static bool

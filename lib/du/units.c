@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "du.h"
+#include "xbulk.h"
 
 /* Powers a suffix stands for: K=1, M=2, ... Y=8. */
 static const char power_letter[] = "\0KMGTPEZY";

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "du.h"
+#include "xbulk.h"
 
 /* One visit of a made-up walk. */
 struct step {
@@ -47,12 +47,11 @@ collect(void *arg, const struct xbulk_entry *e, const struct xbulk_du_sum *s)
 
 /*
  * Feed @steps to du as a walk would: after a pre-order visit answered
- * with XBULK_WALK_PRUNE, the directory's contents are skipped, and its
- * post-order visit too unless @post_after_prune.
+ * with XBULK_WALK_PRUNE, the directory's contents are skipped, not its
+ * post-order visit.
  */
 static void
-walk(struct xbulk_du *du, const struct step *steps, size_t n,
-     bool post_after_prune)
+walk(struct xbulk_du *du, const struct step *steps, size_t n)
 {
 	size_t i;
 
@@ -80,8 +79,7 @@ walk(struct xbulk_du *du, const struct step *steps, size_t n,
 			while (steps[i].visit != '>' ||
 			       steps[i].depth != s->depth)
 				i++;
-			if (post_after_prune)
-				i--;
+			i--;
 			continue;
 		}
 		assert_int_equal(ret, 0);
@@ -110,7 +108,7 @@ static const struct step subtree[] = {
 
 static void
 run(const struct xbulk_du_opts *base, const struct step *a, size_t na,
-    const struct step *b, size_t nb, bool post_after_prune,
+    const struct step *b, size_t nb,
     const char *want, uint64_t want_total)
 {
 	struct xbulk_du_opts o = *base;
@@ -121,9 +119,9 @@ run(const struct xbulk_du_opts *base, const struct step *a, size_t na,
 	o.fn = collect;
 	o.arg = &out;
 	assert_int_equal(xbulk_du_new(&o, &du), 0);
-	walk(du, a, na, post_after_prune);
+	walk(du, a, na);
 	if (b)
-		walk(du, b, nb, post_after_prune);
+		walk(du, b, nb);
 	xbulk_du_total(du, &total);
 	xbulk_du_free(du);
 	assert_string_equal(out.buf, want);
@@ -137,16 +135,16 @@ test_du_one_operand(void **state)
 	struct xbulk_du_opts o = { .blocklog = 0 };
 
 	(void)state;
-	run(&o, tree, N(tree), NULL, 0, false,
+	run(&o, tree, N(tree), NULL, 0,
 	    "2 1 r/a\n3 1 r/d/b\n4 1 r/d/h\n8 3 r/d\n11 5 r\n", 11);
 	/* Blocks of 4 KiB: bytes = blocks << blocklog. */
 	o.blocklog = 12;
-	run(&o, tree, N(tree), NULL, 0, false,
+	run(&o, tree, N(tree), NULL, 0,
 	    "8192 1 r/a\n12288 1 r/d/b\n16384 1 r/d/h\n32768 3 r/d\n"
 	    "45056 5 r\n", 45056);
 	o.blocklog = 0;
 	o.apparent = true;
-	run(&o, tree, N(tree), NULL, 0, false,
+	run(&o, tree, N(tree), NULL, 0,
 	    "200 1 r/a\n300 1 r/d/b\n400 1 r/d/h\n800 3 r/d\n1100 5 r\n",
 	    1100);
 }
@@ -158,7 +156,7 @@ test_du_count_links(void **state)
 	struct xbulk_du_opts o = { .count_links = true };
 
 	(void)state;
-	run(&o, tree, N(tree), NULL, 0, false,
+	run(&o, tree, N(tree), NULL, 0,
 	    "2 1 r/a\n3 1 r/d/b\n4 1 r/d/h\n8 3 r/d\n4 1 r/h2\n15 6 r\n",
 	    15);
 }
@@ -171,12 +169,10 @@ test_du_two_operands(void **state)
 	struct xbulk_du_opts o = { .hash_all = true };
 
 	(void)state;
-	run(&o, subtree, N(subtree), tree, N(tree), false,
-	    "3 1 r/d/b\n4 1 r/d/h\n8 3 r/d\n2 1 r/a\n3 2 r\n", 11);
-	run(&o, subtree, N(subtree), tree, N(tree), true,
+	run(&o, subtree, N(subtree), tree, N(tree),
 	    "3 1 r/d/b\n4 1 r/d/h\n8 3 r/d\n2 1 r/a\n3 2 r\n", 11);
 	/* The same operand twice: nothing the second time. */
-	run(&o, subtree, N(subtree), subtree, N(subtree), false,
+	run(&o, subtree, N(subtree), subtree, N(subtree),
 	    "3 1 r/d/b\n4 1 r/d/h\n8 3 r/d\n", 8);
 }
 
@@ -187,7 +183,7 @@ test_du_separate_dirs(void **state)
 	struct xbulk_du_opts o = { .separate_dirs = true };
 
 	(void)state;
-	run(&o, tree, N(tree), NULL, 0, false,
+	run(&o, tree, N(tree), NULL, 0,
 	    "2 1 r/a\n3 1 r/d/b\n4 1 r/d/h\n8 3 r/d\n3 2 r\n", 11);
 }
 
@@ -197,17 +193,16 @@ test_du_mount_point(void **state)
 {
 	static const struct step t[] = {
 		{ '<', 0, "r", 1, 2, 1, 0 },
-		{ '<', 1, "r/m", 5, 2, 1, XBULK_ENTRY_MOUNTPOINT },
+		{ '<', 1, "r/m", 5, 2, 1, XBULK_ENTRY_MOUNT },
 		{ 'f', 2, "r/m/x", 6, 1, 7, 0 },
-		{ '>', 1, "r/m", 5, 2, 1, XBULK_ENTRY_MOUNTPOINT },
+		{ '>', 1, "r/m", 5, 2, 1, XBULK_ENTRY_MOUNT },
 		{ 'f', 1, "r/a", 2, 1, 2, 0 },
 		{ '>', 0, "r", 1, 2, 1, 0 },
 	};
 	struct xbulk_du_opts o = { 0 };
 
 	(void)state;
-	run(&o, t, N(t), NULL, 0, false, "2 1 r/a\n3 2 r\n", 3);
-	run(&o, t, N(t), NULL, 0, true, "2 1 r/a\n3 2 r\n", 3);
+	run(&o, t, N(t), NULL, 0, "2 1 r/a\n3 2 r\n", 3);
 }
 
 /* Levels entered several at a time and left one at a time. */
@@ -231,7 +226,7 @@ test_du_deep(void **state)
 	struct xbulk_du_opts o = { 0 };
 
 	(void)state;
-	run(&o, t, N(t), NULL, 0, false,
+	run(&o, t, N(t), NULL, 0,
 	    "10 1 r/1/2/3/f\n11 2 r/1/2/3\n12 3 r/1/2\n100 1 r/1/g\n"
 	    "113 5 r/1\n1 1 r/e\n115 7 r\n", 115);
 }
@@ -246,7 +241,7 @@ test_du_file_operand(void **state)
 	struct xbulk_du_opts o = { .hash_all = true };
 
 	(void)state;
-	run(&o, t, N(t), tree, N(tree), false,
+	run(&o, t, N(t), tree, N(tree),
 	    "2 1 r/a\n3 1 r/d/b\n4 1 r/d/h\n8 3 r/d\n9 4 r\n", 11);
 }
 

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "du.h"
+#include "xbulk.h"
 
 static const struct {
 	uint64_t	n;
