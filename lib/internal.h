@@ -54,6 +54,16 @@ void xbulk_scan_bounds(const struct xbulk_fs *fs,
 		       const struct xbulk_scan *scan, uint64_t *first,
 		       uint64_t *last);
 
+/**
+ * xbulk_req_call() - one bulkstat or inumbers call of @scan's kind, timed:
+ * its latency goes to @lat (the calling thread's own histograms; NULL:
+ * none) and to the live maximum of @scan->live.  The one place where the
+ * scan engine calls the kernel for records.
+ * Return: what the call returned (0 or -errno).
+ */
+int xbulk_req_call(struct xbulk_fs *fs, const struct xbulk_scan *scan,
+		   struct xbulk_scan_lat *lat, struct xfs_bulk_ireq *hdr);
+
 /* Count @records and @calls in the scan's live counters, if it has any. */
 static inline void
 xbulk_live_add(struct xbulk_scan_live *live, uint64_t records, uint64_t calls)

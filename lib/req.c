@@ -7,6 +7,7 @@
  */
 #include <stddef.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include "internal.h"
 
@@ -96,4 +97,49 @@ xbulk_scan_bounds(const struct xbulk_fs *fs, const struct xbulk_scan *scan,
 		if (*last > ag_last)
 			*last = ag_last;
 	}
+}
+
+static uint64_t
+mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* Raise *@max to @v, lock-free. */
+static void
+atomic_max(uint64_t *max, uint64_t v)
+{
+	uint64_t cur = __atomic_load_n(max, __ATOMIC_RELAXED);
+
+	while (v > cur &&
+	       !__atomic_compare_exchange_n(max, &cur, v, true,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+int
+xbulk_req_call(struct xbulk_fs *fs, const struct xbulk_scan *scan,
+	       struct xbulk_scan_lat *lat, struct xfs_bulk_ireq *hdr)
+{
+	int (*call)(struct xbulk_fs *, struct xfs_bulk_ireq *) =
+		xbulk_kinds[scan->kind].call;
+	uint64_t t0, ns;
+	int ret;
+
+	if (!lat && !scan->live)
+		return call(fs, hdr);
+	t0 = mono_ns();
+	ret = call(fs, hdr);
+	ns = mono_ns() - t0;
+	if (lat) {
+		xbulk_lat_add(&lat->call, ns);
+		if (!ret && hdr->ocount)
+			xbulk_lat_add(&lat->inode, ns / hdr->ocount);
+	}
+	if (scan->live)
+		atomic_max(&scan->live->max_call_ns, ns);
+	return ret;
 }
