@@ -8,7 +8,19 @@
 #ifndef XBULK_INTERNAL_H
 #define XBULK_INTERNAL_H
 
+#include <time.h>
+
 #include "xbulk.h"
+
+/* Nanoseconds on clock @id. */
+static inline uint64_t
+xbulk_clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
 
 /* Output buffer size: one write() per this many bytes. */
 #define XBULK_OUT_BUFSIZE	(1U << 20)

@@ -7,7 +7,6 @@
  */
 #include <stddef.h>
 #include <sys/mman.h>
-#include <time.h>
 
 #include "internal.h"
 
@@ -99,15 +98,6 @@ xbulk_scan_bounds(const struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	}
 }
 
-static uint64_t
-mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 /* Raise *@max to @v, lock-free. */
 static void
 atomic_max(uint64_t *max, uint64_t v)
@@ -131,9 +121,9 @@ xbulk_req_call(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 
 	if (!lat && !scan->live)
 		return call(fs, hdr);
-	t0 = mono_ns();
+	t0 = xbulk_clock_ns(CLOCK_MONOTONIC);
 	ret = call(fs, hdr);
-	ns = mono_ns() - t0;
+	ns = xbulk_clock_ns(CLOCK_MONOTONIC) - t0;
 	if (lat) {
 		xbulk_lat_add(&lat->call, ns);
 		if (!ret && hdr->ocount)
