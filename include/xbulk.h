@@ -335,6 +335,12 @@ struct xbulk_scan {
 	 */
 	struct xbulk_scan_live *live;
 	/*
+	 * Optional: where the scan adds the latency of each of its bulkstat
+	 * or inumbers calls (each worker keeps its own histograms and adds
+	 * them here when it ends).  Zero it before the scan.
+	 */
+	struct xbulk_scan_lat *lat;
+	/*
 	 * Optional: once *cancel is nonzero (a signal handler may set it)
 	 * the scan stops within about 100 ms: no new ioctl, and the output
 	 * ends after the last whole record written.
@@ -346,7 +352,58 @@ struct xbulk_scan {
 struct xbulk_scan_live {
 	uint64_t	records;	/* records handed to batch_fn */
 	uint64_t	calls;		/* ioctls issued */
+	/*
+	 * The longest call (ns) since the reader last took it with
+	 * __atomic_exchange_n(&live->max_call_ns, 0, ...): the stall of an
+	 * interval.
+	 */
+	uint64_t	max_call_ns;
 };
+
+/* ------------------------------------------------------------------ */
+/* Latency of the scan's ioctl calls (lib/latency.c)                   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A log-linear histogram of durations in nanoseconds: below 2^SUB_BITS ns
+ * one bucket per ns, above it 2^SUB_BITS buckets per power of two, so a
+ * percentile read from it is within 1/2^SUB_BITS (3%) of the true value,
+ * from 1 ns to 584 years, in 15 KiB.  As fio's completion latencies.
+ */
+#define XBULK_LAT_SUB_BITS	5
+#define XBULK_LAT_BUCKETS	((64 - XBULK_LAT_SUB_BITS + 1) << \
+				 XBULK_LAT_SUB_BITS)
+
+struct xbulk_lat {
+	uint64_t	count;		/* samples */
+	uint64_t	sum_ns;
+	uint64_t	min_ns;		/* valid when count > 0 */
+	uint64_t	max_ns;
+	uint64_t	bucket[XBULK_LAT_BUCKETS];
+};
+
+/* The latencies of a scan's calls. */
+struct xbulk_scan_lat {
+	struct xbulk_lat	call;	/* ns per bulkstat/inumbers call */
+	struct xbulk_lat	inode;	/* ns per record: each call that
+					   returned records, its time divided
+					   by its ocount (one sample a call) */
+};
+
+/* Add one sample of @ns nanoseconds to @h (no locking: one writer). */
+void xbulk_lat_add(struct xbulk_lat *h, uint64_t ns);
+
+/* Add every sample of @src to @dst. */
+void xbulk_lat_merge(struct xbulk_lat *dst, const struct xbulk_lat *src);
+
+/**
+ * xbulk_lat_percentile() - the @pct-th percentile (0 < @pct <= 100) of @h
+ * in ns: the middle of the bucket holding the sample of rank
+ * ceil(@pct / 100 * count), kept within [min_ns, max_ns]; max_ns for the
+ * last rank.
+ * Return: that value, or 0 when @h has no sample.
+ */
+uint64_t xbulk_lat_percentile(const struct xbulk_lat *h, double pct);
 
 /* What stopped a scan early. */
 enum xbulk_scan_fail {

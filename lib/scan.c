@@ -71,7 +71,7 @@ scan_serial(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 
 		res->calls++;
 		xbulk_live_add(scan->live, 0, 1);
-		ret = ops->call(fs, hdr);
+		ret = xbulk_req_call(fs, scan, scan->lat, hdr);
 		if (ret) {
 			ret = xbulk_step_past_bad(fs, scan, cursor,
 						  scan->endino, ret, &hdr->ino,
