@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <xfs/xfs.h>
 
 #include "xbulk_version.h"
@@ -1210,6 +1211,69 @@ int xbulk_top_add(struct xbulk_top *t, uint64_t bytes, const char *path);
 /** xbulk_top_sort() - the items largest first (ties: first added). */
 void xbulk_top_sort(struct xbulk_top *t);
 void xbulk_top_free(struct xbulk_top *t);
+
+/* ------------------------------------------------------------------ */
+/* Treemap of disk usage (lib/du/treemap.c, lib/du/svg.c)              */
+/* ------------------------------------------------------------------ */
+
+struct xbulk_rect {
+	double	x, y, w, h;
+};
+
+/**
+ * xbulk_treemap_squarify() - lay out @n boxes of @sizes (largest first,
+ * none negative) in @r, squarified (Bruls, Huizing, van Wijk 2000): each
+ * box's area is its share of the sum, to rounding; @out[i] is @sizes[i]'s.
+ */
+void xbulk_treemap_squarify(const double *sizes, size_t n,
+			    const struct xbulk_rect *r,
+			    struct xbulk_rect *out);
+
+enum xbulk_color_by {
+	XBULK_COLOR_OWNER,	/* a hue per uid */
+	XBULK_COLOR_AGE,	/* the age classes of --by age */
+};
+
+struct xbulk_svg_opts {
+	unsigned int	depth;		/* levels of boxes under an operand */
+	enum xbulk_color_by color;
+	enum xbulk_time	time;		/* for XBULK_COLOR_AGE */
+	int64_t		now;		/* seconds since the epoch */
+	unsigned int	width, height;	/* pixels; 0: 1280 x 800 */
+	const char	*title;		/* the heading; any bytes */
+	/* The name of a uid for tooltips (NULL or returning NULL: the
+	 * number). */
+	const char	*(*owner_name)(void *arg, uint32_t uid);
+	void		*arg;
+};
+
+/*
+ * The picture: fed du's counted entries (xbulk_du_fn calls), it keeps a
+ * box for each entry down to @depth, at most XBULK_SVG_KEEP per directory
+ * (the largest; the rest, and what is too small to draw, is drawn as one
+ * "other" box per directory), then writes an SVG file.
+ */
+struct xbulk_svg;
+
+#define XBULK_SVG_KEEP		200
+
+/** xbulk_svg_new() - Return: 0 or -ENOMEM. */
+int xbulk_svg_new(const struct xbulk_svg_opts *o, struct xbulk_svg **svg);
+/** xbulk_svg_charge() - one counted entry.  Return: 0 or -ENOMEM. */
+int xbulk_svg_charge(struct xbulk_svg *svg, const struct xbulk_entry *e,
+		     const struct xbulk_du_sum *sum);
+/**
+ * xbulk_svg_write() - the treemap of everything charged, as SVG 1.1:
+ * one <g> per box (attributes data-id, data-parent, data-bytes,
+ * data-kind dir|file|other, and data-inner "x y w h" for a directory
+ * whose boxes are drawn inside) holding a <title> tooltip (path, size,
+ * owner, time), a <rect> and a label <text> where it fits: its estimated
+ * box, 0.62 em per character wide from the baseline's start and from
+ * 1 em above the baseline to 0.25 em below, lies inside the rect.
+ * Return: 0, or the negative errno of writing @f.
+ */
+int xbulk_svg_write(struct xbulk_svg *svg, FILE *f);
+void xbulk_svg_free(struct xbulk_svg *svg);
 
 #pragma GCC visibility pop
 
