@@ -17,6 +17,7 @@ static const struct {
 	{ "bulkstat_single", xb_cmd_bulkstat_single,
 	  "Stat one inode in a filesystem" },
 	{ "inumbers", xb_cmd_inumbers, "Query inode groups in a filesystem" },
+	{ "du", xb_cmd_du, "Disk usage, as GNU du, by attribute, as a treemap" },
 };
 
 #define NR_COMMANDS	(sizeof(commands) / sizeof(commands[0]))
