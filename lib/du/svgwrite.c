@@ -195,8 +195,8 @@ tooltip(struct writer *w, const char *prefix, const char *what,
 static void
 rect(FILE *f, const struct xbulk_rect *r, const char *fill)
 {
-	fprintf(f, "<rect x=\"%.3f\" y=\"%.3f\" width=\"%.3f\" "
-		"height=\"%.3f\" fill=\"%s\" stroke=\"#ffffff\" "
+	fprintf(f, "<rect x=\"%.4f\" y=\"%.4f\" width=\"%.4f\" "
+		"height=\"%.4f\" fill=\"%s\" stroke=\"#ffffff\" "
 		"stroke-width=\"0.5\"/>", r->x, r->y, r->w, r->h, fill);
 }
 
@@ -300,7 +300,7 @@ draw(struct writer *w, const struct svg_node *n, const struct xbulk_rect *r,
 		"data-bytes=\"%llu\" data-kind=\"%s\"", id, parent,
 		(unsigned long long)n->bytes, n->dir ? "dir" : "file");
 	if (open)
-		fprintf(w->f, " data-inner=\"%.3f %.3f %.3f %.3f\"", inner.x,
+		fprintf(w->f, " data-inner=\"%.4f %.4f %.4f %.4f\"", inner.x,
 			inner.y, inner.w, inner.h);
 	fputc('>', w->f);
 	tooltip(w, "", n->path, n->bytes, n);
@@ -327,9 +327,10 @@ legend(struct writer *w, double y)
 	for (k = 0; k < XBULK_AGE_CLASSES; k++) {
 		fprintf(w->f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" "
 			"height=\"14\" fill=\"%s\"/><text x=\"%.1f\" "
-			"y=\"%.1f\" font-size=\"11\">%s</text>\n",
-			x, y + 4, age_color[k], x + 18, y + 15,
-			k < XBULK_AGE_CLASSES - 1 ? age_name[k] : "older");
+			"y=\"%.1f\" font-size=\"11\">",
+			x, y + 4, age_color[k], x + 18, y + 15);
+		put_text(w->f, age_name[k]);
+		fputs("</text>\n", w->f);
 		x += 70;
 	}
 }
@@ -364,7 +365,7 @@ xbulk_svg_write(struct xbulk_svg *svg, FILE *f)
 	fprintf(f, " (%s)</text>\n", size);
 	/* The operands share the canvas as a directory's boxes do. */
 	fprintf(f, "<g data-id=\"0\" data-bytes=\"%llu\" data-kind=\"top\" "
-		"data-inner=\"%.3f %.3f %.3f %.3f\"/>\n",
+		"data-inner=\"%.4f %.4f %.4f %.4f\"/>\n",
 		(unsigned long long)svg->total, canvas.x, canvas.y, canvas.w,
 		canvas.h);
 	if (top.bytes)
