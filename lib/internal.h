@@ -8,7 +8,19 @@
 #ifndef XBULK_INTERNAL_H
 #define XBULK_INTERNAL_H
 
+#include <time.h>
+
 #include "xbulk.h"
+
+/* Nanoseconds on clock @id. */
+static inline uint64_t
+xbulk_clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
 
 /* Output buffer size: one write() per this many bytes. */
 #define XBULK_OUT_BUFSIZE	(1U << 20)
@@ -71,6 +83,16 @@ bool xbulk_range_empty(const struct xbulk_kind_ops *ops, uint64_t first,
 void xbulk_scan_bounds(const struct xbulk_fs *fs,
 		       const struct xbulk_scan *scan, uint64_t *first,
 		       uint64_t *last);
+
+/**
+ * xbulk_req_call() - one bulkstat or inumbers call of @scan's kind, timed:
+ * its latency goes to @lat (the calling thread's own histograms; NULL:
+ * none) and to the live maximum of @scan->live.  The one place where the
+ * scan engine calls the kernel for records.
+ * Return: what the call returned (0 or -errno).
+ */
+int xbulk_req_call(struct xbulk_fs *fs, const struct xbulk_scan *scan,
+		   struct xbulk_scan_lat *lat, struct xfs_bulk_ireq *hdr);
 
 /* Count @records and @calls in the scan's live counters, if it has any. */
 static inline void

@@ -116,3 +116,39 @@ xbulk_scan_bounds(const struct xbulk_fs *fs, const struct xbulk_scan *scan,
 			*last = ag_last;
 	}
 }
+
+/* Raise *@max to @v, lock-free. */
+static void
+atomic_max(uint64_t *max, uint64_t v)
+{
+	uint64_t cur = __atomic_load_n(max, __ATOMIC_RELAXED);
+
+	while (v > cur &&
+	       !__atomic_compare_exchange_n(max, &cur, v, true,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+int
+xbulk_req_call(struct xbulk_fs *fs, const struct xbulk_scan *scan,
+	       struct xbulk_scan_lat *lat, struct xfs_bulk_ireq *hdr)
+{
+	int (*call)(struct xbulk_fs *, struct xfs_bulk_ireq *) =
+		xbulk_kinds[scan->kind].call;
+	uint64_t t0, ns;
+	int ret;
+
+	if (!lat && !scan->live)
+		return call(fs, hdr);
+	t0 = xbulk_clock_ns(CLOCK_MONOTONIC);
+	ret = call(fs, hdr);
+	ns = xbulk_clock_ns(CLOCK_MONOTONIC) - t0;
+	if (lat) {
+		xbulk_lat_add(&lat->call, ns);
+		if (!ret && hdr->ocount)
+			xbulk_lat_add(&lat->inode, ns / hdr->ocount);
+	}
+	if (scan->live)
+		atomic_max(&scan->live->max_call_ns, ns);
+	return ret;
+}
