@@ -245,16 +245,9 @@ du_print_table(struct du_run *r, const char *path,
 static const char *
 type_name(uint16_t mode)
 {
-	switch (mode & S_IFMT) {
-	case S_IFREG: return "file";
-	case S_IFDIR: return "dir";
-	case S_IFLNK: return "symlink";
-	case S_IFIFO: return "fifo";
-	case S_IFSOCK: return "socket";
-	case S_IFCHR: return "char";
-	case S_IFBLK: return "block";
-	}
-	return "other";
+	const struct xbulk_agg types = { .by = XBULK_BY_TYPE };
+
+	return xbulk_agg_label(&types, (mode & S_IFMT) >> 12);
 }
 
 void

@@ -1193,6 +1193,26 @@ struct xbulk_agg {
 /* Most bytes of a label, NUL included (a suffix is at most 255). */
 #define XBULK_AGG_LABEL_MAX	256
 
+/** xbulk_time_of() - the time @t of @bs, seconds since the epoch */
+static inline int64_t
+xbulk_time_of(const struct xfs_bulkstat *bs, enum xbulk_time t)
+{
+	switch (t) {
+	case XBULK_TIME_ATIME:
+		return bs->bs_atime;
+	case XBULK_TIME_CTIME:
+		return bs->bs_ctime;
+	case XBULK_TIME_BTIME:
+		return bs->bs_btime;
+	default:
+		return bs->bs_mtime;
+	}
+}
+
+/** xbulk_age_class() - the age class (0 "<1d" ... 6 "older") of time @t
+ * at @now; a time in the future is "<1d". */
+unsigned int xbulk_age_class(int64_t now, int64_t t);
+
 /** xbulk_agg_init() - keys of @by; no allocation until the first ext. */
 void xbulk_agg_init(struct xbulk_agg *a, enum xbulk_by by,
 		    enum xbulk_time time, int64_t now, unsigned int blocklog);

@@ -104,21 +104,6 @@ push(struct svg_level *l, struct svg_node *n)
 	return 0;
 }
 
-static int64_t
-time_of(const struct xfs_bulkstat *bs, enum xbulk_time t)
-{
-	switch (t) {
-	case XBULK_TIME_ATIME:
-		return bs->bs_atime;
-	case XBULK_TIME_CTIME:
-		return bs->bs_ctime;
-	case XBULK_TIME_BTIME:
-		return bs->bs_btime;
-	default:
-		return bs->bs_mtime;
-	}
-}
-
 int
 xbulk_svg_charge(struct xbulk_svg *svg, const struct xbulk_entry *e,
 		 const struct xbulk_du_sum *sum)
@@ -137,7 +122,7 @@ xbulk_svg_charge(struct xbulk_svg *svg, const struct xbulk_entry *e,
 	}
 	n->bytes = sum->bytes;
 	n->uid = e->bs->bs_uid;
-	n->time = time_of(e->bs, svg->o.time);
+	n->time = xbulk_time_of(e->bs, svg->o.time);
 	n->dir = S_ISDIR(e->bs->bs_mode);
 	below = &svg->lvl[e->depth + 1];
 	if (n->dir && below->n) {

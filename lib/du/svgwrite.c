@@ -24,14 +24,6 @@ static const char *const age_color[XBULK_AGE_CLASSES] = {
 	"#1a9850", "#66bd63", "#a6d96a", "#d9ef8b", "#fee08b", "#fdae61",
 	"#f46d43",
 };
-static const char *const age_name[XBULK_AGE_CLASSES] = {
-	"<1d", "<7d", "<30d", "<90d", "<1y", "<3y", "older",
-};
-static const int64_t age_limit[XBULK_AGE_CLASSES - 1] = {
-	86400, 7 * 86400, 30 * 86400, 90 * 86400, 365 * 86400,
-	3 * 365 * 86400,
-};
-
 struct writer {
 	const struct xbulk_svg	*svg;
 	FILE			*f;
@@ -82,18 +74,6 @@ text_chars(const char *s)
 	return n;
 }
 
-static int
-age_class(const struct xbulk_svg *svg, int64_t t)
-{
-	int64_t age = svg->o.now - t;
-	int k;
-
-	for (k = 0; k < XBULK_AGE_CLASSES - 1; k++)
-		if (age < age_limit[k])
-			break;
-	return k;
-}
-
 /* @v modulo @m, for @v >= 0. */
 static double
 wrap(double v, double m)
@@ -115,7 +95,8 @@ fill_of(const struct xbulk_svg *svg, const struct svg_node *n, bool light,
 
 	if (svg->o.color == XBULK_COLOR_AGE) {
 		strcpy(buf, light ? "#f0f0f0"
-				  : age_color[age_class(svg, n->time)]);
+				  : age_color[xbulk_age_class(svg->o.now,
+							    n->time)]);
 		return;
 	}
 	/* HSL to RGB; the golden angle spreads consecutive uids. */
@@ -315,6 +296,7 @@ draw(struct writer *w, const struct svg_node *n, const struct xbulk_rect *r,
 static void
 legend(struct writer *w, double y)
 {
+	const struct xbulk_agg ages = { .by = XBULK_BY_AGE };
 	double x = 8;
 	int k;
 
@@ -329,7 +311,7 @@ legend(struct writer *w, double y)
 			"height=\"14\" fill=\"%s\"/><text x=\"%.1f\" "
 			"y=\"%.1f\" font-size=\"11\">",
 			x, y + 4, age_color[k], x + 18, y + 15);
-		put_text(w->f, age_name[k]);
+		put_text(w->f, xbulk_agg_label(&ages, (uint64_t)k));
 		fputs("</text>\n", w->f);
 		x += 70;
 	}
