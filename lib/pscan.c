@@ -4,12 +4,10 @@
  * them into fixed-size output chunks; the calling thread writes the chunks
  * unit by unit, in inode order, so the bytes equal a serial scan's.
  *
- * No two workers are in one AG at a time: a worker takes the first unit
- * not yet taken whose AG no other worker is in.  Uncached inode lookups
- * take their AG's AGI buffer lock, and two workers in one AG were 2-4x
- * slower than one (docs/performance.md).  This keeps the head unit always
- * taken or takeable: a worker in the head's AG could only be on an earlier
- * unit, and those are all written.
+ * Which unit a free worker takes is lib/sched.c's choice: one per AG
+ * while AGs are free, sharing an AG only while that pays; the head unit
+ * (the one being written) is taken first whatever its AG, so the writer
+ * never waits for a rule.
  *
  * Memory is bounded by a pool of POOL_CHUNKS chunks.  A worker ahead of the
  * unit being written (the head) may take a chunk only while fewer than
@@ -49,8 +47,6 @@ struct chunk {
 struct unit_out {
 	struct chunk		*first;
 	struct chunk		*last;
-	uint32_t		agno;		/* the unit's AG */
-	bool			taken;		/* by a worker */
 	bool			done;
 	enum xbulk_scan_fail	fail;
 	int			err;
@@ -80,8 +76,7 @@ struct pscan {
 	size_t			stop_after;	/* first failed unit */
 	bool			abort;		/* output failed: stop all */
 	unsigned int		in_use;		/* chunks out of the pool */
-	size_t			first_untaken;	/* units before it: taken */
-	unsigned int		*ag_busy;	/* workers in each AG */
+	struct xbulk_sched	sched;		/* which unit is next */
 	struct chunk		*free_chunks;
 };
 
@@ -191,14 +186,15 @@ sink_flush(struct xbulk_out *out)
 
 static void
 unit_finish(struct pscan *ps, size_t k, struct xbulk_out *out,
-	    enum xbulk_scan_fail fail, int err)
+	    enum xbulk_scan_fail fail, int err, uint64_t records,
+	    uint64_t call_ns)
 {
 	struct unit_out *uo = &ps->outs[k];
 
 	pthread_mutex_lock(&ps->lock);
 	queue_locked(ps, k, out);
 	uo->done = true;
-	ps->ag_busy[uo->agno]--;
+	xbulk_sched_done(&ps->sched, k, records, call_ns);
 	if (err && err != -ECANCELED) {
 		uo->fail = fail;
 		uo->err = err;
@@ -230,7 +226,7 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k,
 		.fd = -1, .flush = sink_flush, .priv = &sink,
 	};
 	enum xbulk_scan_fail fail = XBULK_SCAN_OK;
-	uint64_t remaining = u->count, next;
+	uint64_t remaining = u->count, next, call_ns = 0;
 	int err = 0;
 
 	hdr->ino = u->start;
@@ -247,7 +243,7 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k,
 						      ps->icount_max;
 		__atomic_add_fetch(&ps->calls, 1, __ATOMIC_RELAXED);
 		xbulk_live_add(scan->live, 0, 1);
-		f.err = xbulk_req_call(ps->fs, scan, lat, hdr);
+		f.err = xbulk_req_call(ps->fs, scan, lat, hdr, &call_ns);
 		good = xbulk_answer_good(ps->ops, hdr, recs, cursor, f.err,
 					 &f.ino);
 		n = xbulk_count_to(recs, ps->ops->rec_size, good, u->end);
@@ -283,7 +279,7 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k,
 		}
 		break;
 	}
-	unit_finish(ps, k, &out, fail, err);
+	unit_finish(ps, k, &out, fail, err, u->count - remaining, call_ns);
 }
 
 /* Wait for a change, or CANCEL_POLL_MS for a cancel to be noticed. */
@@ -301,30 +297,24 @@ wait_a_while_locked(struct pscan *ps)
 	pthread_cond_timedwait(&ps->cond, &ps->lock, &ts);
 }
 
-/* The first unit not taken whose AG no worker is in.  Called locked. */
+/* The unit to work on now (lib/sched.c).  Called locked. */
 static bool
 pick_unit_locked(struct pscan *ps, size_t *k)
 {
-	size_t i;
+	/* Ordered output running ahead of the writer: stay near it. */
+	bool pressed = ps->in_use >= (POOL_CHUNKS - HEAD_RESERVE) / 2;
 
-	while (ps->first_untaken < ps->nunits &&
-	       ps->outs[ps->first_untaken].taken)
-		ps->first_untaken++;
-	for (i = ps->first_untaken; i < ps->nunits; i++) {
-		struct unit_out *uo = &ps->outs[i];
+	while (xbulk_sched_take(&ps->sched, ps->head, pressed, k)) {
+		uint32_t agno = ps->sched.agno[*k];
 
-		if (uo->taken || ps->ag_busy[uo->agno])
-			continue;
 		/* An AG given up: its units end before they begin */
-		if (__atomic_load_n(&ps->ag_state[uo->agno],
-				    __ATOMIC_RELAXED) & XBULK_AG_STOPPED) {
-			uo->taken = uo->done = true;
+		if (__atomic_load_n(&ps->ag_state[agno], __ATOMIC_RELAXED) &
+		    XBULK_AG_STOPPED) {
+			xbulk_sched_done(&ps->sched, *k, 0, 0);
+			ps->outs[*k].done = true;
 			pthread_cond_broadcast(&ps->cond);
 			continue;
 		}
-		uo->taken = true;
-		ps->ag_busy[uo->agno]++;
-		*k = i;
 		return true;
 	}
 	return false;
@@ -339,7 +329,7 @@ next_unit(struct pscan *ps, size_t *k)
 	pthread_mutex_lock(&ps->lock);
 	while (!ps->abort && !xbulk_cancelled(ps->scan)) {
 		got = pick_unit_locked(ps, k);
-		if (got || ps->first_untaken >= ps->nunits)
+		if (got || !xbulk_sched_left(&ps->sched))
 			break;
 		wait_a_while_locked(ps);
 	}
@@ -362,7 +352,7 @@ worker(void *arg)
 			struct xbulk_out none = { .buf = NULL };
 
 			unit_finish(ps, k, &none, XBULK_SCAN_FAIL_SETUP,
-				    -ENOMEM);
+				    -ENOMEM, 0, 0);
 			continue;
 		}
 		run_unit(ps, hdr, k, lat);
@@ -489,7 +479,6 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	};
 	pthread_t *tids;
 	unsigned int i, nthreads = scan->threads;
-	size_t k;
 	uint64_t target = unit_target(fs, scan, nthreads);
 	int err;
 
@@ -515,17 +504,15 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 			(uint32_t)(target + XBULK_INODES_PER_CHUNK) :
 			scan->batch;
 	ps.outs = calloc(ps.nunits, sizeof(*ps.outs));
-	ps.ag_busy = calloc(fs->geom.agcount, sizeof(*ps.ag_busy));
 	tids = calloc(nthreads, sizeof(*tids));
 	if (scan->lat)
 		ps.lats = calloc(nthreads, sizeof(*ps.lats));
-	if (!ps.outs || !ps.ag_busy || !tids || (scan->lat && !ps.lats)) {
+	if (!ps.outs || !tids || (scan->lat && !ps.lats) ||
+	    xbulk_sched_init(&ps.sched, fs, ps.units, ps.nunits)) {
 		res->fail = XBULK_SCAN_FAIL_SETUP;
 		res->err = -ENOMEM;
 		goto out;
 	}
-	for (k = 0; k < ps.nunits; k++)
-		ps.outs[k].agno = xbulk_ino_to_agno(fs, ps.units[k].start);
 	pthread_mutex_init(&ps.lock, NULL);
 	pthread_cond_init(&ps.cond, NULL);
 	for (i = 0; i < nthreads; i++) {
@@ -559,7 +546,7 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 out:
 	free(ps.lats);
 	free(tids);
-	free(ps.ag_busy);
+	xbulk_sched_free(&ps.sched);
 	free(ps.ag_state);
 	free(ps.outs);
 	free(ps.units);
