@@ -1,61 +1,492 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Names for inodes: the entry points (skeleton; the engine lands next).
+ * Names for inodes: the pipeline of xbulk_names_build().
+ *
+ * 1. The bulkstat scan (xbulk_scan_run(), -j threads) hands each batch to
+ *    store_batch(): directories are registered in the directory table
+ *    and stored, other inodes stored if the keep filter lets them.
+ * 2. Meanwhile as many reader threads take the registered directories in
+ *    turn and read them by handle (dirread.c); when the scan ends the
+ *    calling thread joins them.
+ * 3. The chunk index of the store, the tree (tree.c: parents, re-checks,
+ *    cycles), the mount's top and the mounts inside it (mounts.c).
+ * 4. Problems are reported with their paths.
  */
 #include <errno.h>
-#include <string.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
 
-#include "xbulk.h"
+#include "names.h"
+
+/* Records per bulkstat call, as xfs_io. */
+#define SCAN_BATCH	4096
+
+struct build {
+	struct xbulk_names		*nm;
+	const struct xbulk_names_opts	*o;
+	pthread_mutex_t			lock;	/* bad, lists */
+	size_t				bad_cap;
+	int				err;	/* a reader's failure */
+};
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The scan's batch callback: no system call, no allocation per record. */
+static int
+store_batch(void *arg, struct xbulk_out *out, const struct xfs_bulk_ireq *hdr,
+	    const void *recs, uint32_t n)
+{
+	struct build *b = arg;
+	struct xbulk_names *nm = b->nm;
+	const struct xfs_bulkstat *bs = recs;
+	struct xbn_arena *a;
+	uint32_t i, ndirs = 0, dir = 0;
+	int ret = 0;
+
+	(void)out;
+	(void)hdr;
+	for (i = 0; i < n; i++)
+		ndirs += S_ISDIR(bs[i].bs_mode);
+	if (ndirs && xbn_dirs_add(&nm->dirs, bs, n, ndirs, &dir))
+		return -ENOMEM;
+	a = xbn_arena_get(&nm->store);
+	if (!a)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		bool isdir = S_ISDIR(bs[i].bs_mode);
+		struct xbn_slot *slot;
+
+		if (!isdir && b->o->keep && !b->o->keep(b->o->arg, &bs[i])) {
+			a->dropped++;
+			continue;
+		}
+		slot = xbn_arena_add(&nm->store, a);
+		if (!slot) {
+			ret = -ENOMEM;
+			break;
+		}
+		slot->ino = bs[i].bs_ino;
+		slot->mode = bs[i].bs_mode;
+		slot->flags = 0;
+		slot->aux = isdir ? dir++ : bs[i].bs_gen;
+		xbn_pack(&nm->store.lay, slot, &bs[i]);
+		a->kept++;
+	}
+	xbn_arena_put(&nm->store, a);
+	return ret;
+}
+
+static void
+bad_inode(void *arg, uint64_t ino, int err)
+{
+	struct build *b = arg;
+	struct xbulk_names *nm = b->nm;
+
+	pthread_mutex_lock(&b->lock);
+	if (nm->nbad == b->bad_cap) {
+		size_t cap = b->bad_cap ? 2 * b->bad_cap : 16;
+		struct xbn_bad *v = realloc(nm->bad, cap * sizeof(*v));
+
+		if (v) {
+			nm->bad = v;
+			b->bad_cap = cap;
+		}
+	}
+	if (nm->nbad < b->bad_cap)
+		nm->bad[nm->nbad++] = (struct xbn_bad){ ino, err };
+	pthread_mutex_unlock(&b->lock);
+}
+
+/* Read directories until the table runs out (and the scan is over). */
+static void *
+reader(void *arg)
+{
+	struct build *b = arg;
+	struct xbulk_names *nm = b->nm;
+	struct xbn_reader r;
+	struct xbn_lblock *last;
+	uint32_t i;
+
+	if (xbn_reader_init(&r, nm->cancel)) {
+		pthread_mutex_lock(&b->lock);
+		b->err = -ENOMEM;
+		pthread_mutex_unlock(&b->lock);
+		return NULL;
+	}
+	while ((i = xbn_dirs_take(&nm->dirs, nm->cancel)) != XBN_NONE)
+		xbn_read_dir(&r, nm->mfd, xbn_dir(&nm->dirs, i));
+	pthread_mutex_lock(&b->lock);
+	for (last = r.blocks; last && last->next; last = last->next)
+		;
+	if (last) {
+		last->next = nm->lists;
+		nm->lists = r.blocks;
+	}
+	nm->list_bytes += r.bytes;
+	pthread_mutex_unlock(&b->lock);
+	xbn_reader_fini(&r);
+	return NULL;
+}
+
+static int
+cmp_bad(const void *a, const void *b)
+{
+	const struct xbn_bad *x = a, *y = b;
+
+	return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+/* The scan, with readers at work meanwhile; then the calling thread
+ * reads what is left. */
+static int
+scan_and_read(struct build *b, struct xbulk_names_result *r)
+{
+	const struct xbulk_names_opts *o = b->o;
+	struct xbulk_names *nm = b->nm;
+	unsigned int i, nreaders = o->threads > 1 ? o->threads : 1;
+	struct xbulk_scan scan = {
+		.kind = XBULK_KIND_BULKSTAT,
+		.endino = UINT64_MAX,
+		.batch = SCAN_BATCH,
+		.threads = o->threads,
+		.out_fd = -1,
+		.batch_fn = store_batch,
+		.bad_inode_fn = bad_inode,
+		.arg = b,
+		.cancel = o->cancel,
+	};
+	pthread_t *tids = calloc(nreaders, sizeof(*tids));
+	double t0 = now_s(), t1;
+	int ret;
+
+	if (!tids)
+		return -ENOMEM;
+	for (i = 0; i < nreaders; i++) {
+		if (pthread_create(&tids[i], NULL, reader, b))
+			break;
+	}
+	nreaders = i;
+	ret = xbulk_scan_run(nm->fs, &scan, &r->scan);
+	t1 = now_s();
+	xbn_dirs_scan_done(&nm->dirs);
+	reader(b);
+	for (i = 0; i < nreaders; i++)
+		pthread_join(tids[i], NULL);
+	free(tids);
+	r->scan_s = t1 - t0;
+	r->read_s = now_s() - t1;
+	qsort(nm->bad, nm->nbad, sizeof(*nm->bad), cmp_bad);
+	if (ret) {
+		r->fail = r->scan.fail == XBULK_SCAN_CANCELLED ?
+				  XBULK_NAMES_CANCELLED :
+				  XBULK_NAMES_FAIL_SCAN;
+		return ret;
+	}
+	if (xbn_cancelled(o->cancel)) {
+		r->fail = XBULK_NAMES_CANCELLED;
+		return -EINTR;
+	}
+	if (b->err)
+		r->fail = XBULK_NAMES_FAIL_SETUP;
+	return b->err;
+}
+
+/* The directory index of inode @ino, or XBN_NONE. */
+static uint32_t
+dir_index(const struct xbulk_names *nm, uint64_t ino)
+{
+	const struct xbn_slot *slot = xbn_lookup(&nm->store, ino);
+
+	return slot && S_ISDIR(slot->mode) ? slot->aux : XBN_NONE;
+}
+
+/*
+ * The mount's top: the filesystem's root, or for a bind mount of a
+ * subdirectory the directory at the mount point (or, if another mount
+ * hides it, the one mountinfo's root field names).
+ */
+static int
+find_top(struct xbulk_names *nm, const struct xbn_mountinfo *mi)
+{
+	struct statx stx;
+	uint32_t p;
+	uint64_t off;
+
+	nm->top = XBN_NONE;
+	if (!strcmp(mi->root, "/")) {
+		nm->top = nm->root;
+	} else if (!statx(AT_FDCWD, mi->mountpoint,
+			  AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
+			  STATX_INO | STATX_MNT_ID, &stx) &&
+		   (stx.stx_mask & STATX_MNT_ID) && stx.stx_mnt_id == nm->mnt_id) {
+		nm->top = dir_index(nm, stx.stx_ino);
+	} else if (!xbn_resolve(nm, nm->root, mi->root, &p, &off)) {
+		nm->top = dir_index(nm, xbn_ent_ino(xbn_dir(&nm->dirs, p)->list +
+						    off));
+	}
+	return nm->top == XBN_NONE ? -ENOENT : 0;
+}
+
+/* Report one problem with its path. */
+static int
+report(struct xbulk_names *nm, const struct xbulk_names_opts *o,
+       const struct xbn_problem *p)
+{
+	struct xbulk_names_problem out = { .kind = p->kind, .err = p->err };
+	const struct xbn_dir *d = NULL;
+	char *path = NULL;
+
+	if (p->dir != XBN_NONE) {
+		d = xbn_dir(&nm->dirs, p->dir);
+		out.ino = d->ino;
+	}
+	switch (p->kind) {
+	case XBULK_PROBLEM_BAD_INODE:
+		out.ino = p->ino;
+		break;
+	case XBULK_PROBLEM_DIR_LINK: {
+		const struct xbn_dir *pd = xbn_dir(&nm->dirs, p->pdir);
+		const uint8_t *e = pd->list + p->off;
+		char *dp = xbn_dir_path(nm, p->pdir);
+		size_t len = dp ? strlen(dp) : 0, nl = xbn_ent_namelen(e);
+
+		out.parent = pd->ino;
+		path = dp ? realloc(dp, len + nl + 2) : NULL;
+		if (path) {
+			path[len] = '/';
+			memcpy(path + len + 1, xbn_ent_name(e), nl);
+			path[len + nl + 1] = '\0';
+		} else {
+			free(dp);
+		}
+		break;
+	}
+	case XBULK_PROBLEM_DOTDOT:
+		out.parent = p->ino;
+		path = xbn_dir_path(nm, p->dir);
+		break;
+	case XBULK_PROBLEM_CYCLE:
+		if (p->pdir != XBN_NONE)
+			out.parent = xbn_dir(&nm->dirs, p->pdir)->ino;
+		break;
+	case XBULK_PROBLEM_UNREADABLE:
+		if (d && d->parent != XBN_NONE)
+			out.parent = xbn_dir(&nm->dirs, d->parent)->ino;
+		path = xbn_dir_path(nm, p->dir);
+		break;
+	}
+	out.path = path;
+	if (o->problem)
+		o->problem(o->arg, &out);
+	free(path);
+	return 0;
+}
+
+/* Count what the directories say; report unreadable ones and the rest. */
+static int
+report_all(struct xbulk_names *nm, const struct xbulk_names_opts *o,
+	   struct xbulk_names_result *r)
+{
+	uint32_t i;
+	size_t k;
+
+	for (i = 0; i < nm->dirs.n; i++) {
+		const struct xbn_dir *d = xbn_dir(&nm->dirs, i);
+
+		r->dirs_read += !!(d->flags & XBN_DIR_READ);
+		r->dirs_gone += !!(d->flags & XBN_DIR_GONE);
+		r->names += d->nentries;
+		if (d->flags & XBN_DIR_UNREADABLE) {
+			struct xbn_problem p = {
+				.kind = XBULK_PROBLEM_UNREADABLE, .err = d->err,
+				.dir = i, .pdir = XBN_NONE,
+			};
+
+			r->dirs_unreadable++;
+			report(nm, o, &p);
+		}
+	}
+	for (k = 0; k < nm->nbad; k++) {
+		struct xbn_problem p = {
+			.kind = XBULK_PROBLEM_BAD_INODE, .err = nm->bad[k].err,
+			.dir = XBN_NONE, .pdir = XBN_NONE, .ino = nm->bad[k].ino,
+		};
+
+		r->bad_inodes++;
+		report(nm, o, &p);
+	}
+	for (k = 0; k < nm->nproblems; k++)
+		report(nm, o, &nm->problems[k]);
+	return 0;
+}
+
+/* Which mount @fs->fd is on, and the mounts inside it. */
+static int
+find_mount(struct xbulk_names *nm, struct xbn_mountinfo *mi)
+{
+	struct statx stx;
+	int ret;
+
+	if (statx(nm->mfd, "", AT_EMPTY_PATH, STATX_INO | STATX_MNT_ID, &stx))
+		return -errno;
+	if (!(stx.stx_mask & STATX_MNT_ID))
+		return -EOPNOTSUPP;	/* Linux before 5.8 */
+	nm->mnt_id = stx.stx_mnt_id;
+	nm->dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
+	ret = xbn_mountinfo_read(mi, nm->mnt_id);
+	if (!ret) {
+		nm->mountpoint = strdup(mi->mountpoint);
+		if (!nm->mountpoint)
+			ret = -ENOMEM;
+	}
+	return ret;
+}
+
+/* The root directory's record, and proof that handles open: the
+ * capabilities are checked before any long work. */
+static int
+check_root(struct xbulk_names *nm, struct xfs_bulkstat *root,
+	   struct xbulk_names_result *r)
+{
+	int ret, fd;
+
+	ret = xbulk_bulkstat_single(nm->fs, XFS_BULK_IREQ_SPECIAL_ROOT,
+				    XFS_BULK_IREQ_SPECIAL, root);
+	if (ret) {
+		r->fail = XBULK_NAMES_FAIL_SCAN;
+		r->scan.fail = XBULK_SCAN_FAIL_IOCTL;
+		r->scan.err = ret;
+		return ret;
+	}
+	fd = xbn_open_dir(nm->mfd, root->bs_ino, root->bs_gen);
+	if (fd < 0) {
+		r->fail = XBULK_NAMES_FAIL_HANDLE;
+		return fd;
+	}
+	close(fd);
+	return 0;
+}
+
+/* Everything after the scan and the reads. */
+static int
+link_and_check(struct build *b, const struct xfs_bulkstat *root,
+	       struct xbn_mountinfo *mi, struct xbulk_names_result *r)
+{
+	struct xbulk_names *nm = b->nm;
+	double t0 = now_s();
+	int ret;
+
+	r->fail = XBULK_NAMES_FAIL_SETUP;
+	ret = xbn_store_index(&nm->store, &r->inodes, &r->dropped);
+	if (ret)
+		return ret;
+	r->fail = XBULK_NAMES_FAIL_SCAN;
+	nm->root = dir_index(nm, root->bs_ino);
+	if (nm->root == XBN_NONE)
+		return -ESTALE;		/* the scan did not see the root */
+	nm->top = nm->root;
+	r->fail = XBULK_NAMES_FAIL_SETUP;
+	ret = xbn_tree_build(nm, r);
+	if (ret == -EINTR)
+		r->fail = XBULK_NAMES_CANCELLED;
+	if (ret)
+		return ret;
+	r->fail = XBULK_NAMES_FAIL_MOUNT;
+	ret = find_top(nm, mi);
+	if (!ret)
+		ret = xbn_mounts_resolve(nm, mi);
+	if (ret)
+		return ret;
+	r->fail = XBULK_NAMES_OK;
+	r->dirs = nm->dirs.n;
+	r->mounts = nm->nmounts;
+	r->link_s = now_s() - t0;
+	return report_all(nm, b->o, r);
+}
 
 int
 xbulk_names_build(struct xbulk_fs *fs, const struct xbulk_names_opts *o,
 		  struct xbulk_names **names, struct xbulk_names_result *r)
 {
-	(void)fs;
-	(void)o;
+	struct xbulk_names *nm = calloc(1, sizeof(*nm));
+	struct build b = { .nm = nm, .o = o };
+	struct xbn_mountinfo mi = { .mnt_id = 0 };
+	struct xfs_bulkstat root;
+	int ret;
+
 	memset(r, 0, sizeof(*r));
 	*names = NULL;
 	r->fail = XBULK_NAMES_FAIL_SETUP;
-	r->err = -ENOSYS;
-	return -ENOSYS;
+	if (!nm)
+		return r->err = -ENOMEM;
+	nm->fs = fs;
+	nm->mfd = fs->fd;
+	nm->fields = o->fields;
+	nm->filtered = o->keep != NULL;
+	nm->cancel = o->cancel;
+	ret = xbn_store_init(&nm->store, o->fields);
+	if (!ret)
+		ret = xbn_dirs_init(&nm->dirs);
+	if (!ret)
+		ret = pthread_mutex_init(&b.lock, NULL) ? -ENOMEM : 0;
+	if (ret)
+		goto fail;
+	r->fail = XBULK_NAMES_FAIL_MOUNT;
+	ret = find_mount(nm, &mi);
+	if (!ret)
+		ret = check_root(nm, &root, r);
+	if (!ret)
+		ret = scan_and_read(&b, r);
+	if (!ret)
+		ret = link_and_check(&b, &root, &mi, r);
+	pthread_mutex_destroy(&b.lock);
+fail:
+	xbn_mountinfo_free(&mi);
+	r->store_bytes = nm->store.bytes;
+	r->names_bytes = nm->list_bytes + nm->dirs.bytes;
+	r->slot_bytes = nm->store.lay.slot;
+	r->err = ret;
+	if (ret) {
+		xbulk_names_free(nm);
+		return ret;
+	}
+	r->fail = XBULK_NAMES_OK;
+	*names = nm;
+	return 0;
 }
 
 void
-xbulk_names_free(struct xbulk_names *names)
+xbulk_names_free(struct xbulk_names *nm)
 {
-	(void)names;
-}
+	size_t i;
 
-int
-xbulk_names_walk(struct xbulk_names *names, const char *start,
-		 unsigned int flags, xbulk_walk_fn fn, void *arg)
-{
-	(void)names;
-	(void)start;
-	(void)flags;
-	(void)fn;
-	(void)arg;
-	return -ENOSYS;
-}
+	if (!nm)
+		return;
+	xbn_store_free(&nm->store);
+	xbn_dirs_free(&nm->dirs);
+	while (nm->lists) {
+		struct xbn_lblock *next = nm->lists->next;
 
-int
-xbulk_names_readlink(struct xbulk_names *names, const struct xfs_bulkstat *bs,
-		     char *buf, size_t size)
-{
-	(void)names;
-	(void)bs;
-	(void)buf;
-	(void)size;
-	return -ENOSYS;
-}
-
-int
-xbulk_names_unreached(struct xbulk_names *names,
-		      int (*fn)(void *arg, const struct xfs_bulkstat *bs),
-		      void *arg)
-{
-	(void)names;
-	(void)fn;
-	(void)arg;
-	return -ENOSYS;
+		free(nm->lists);
+		nm->lists = next;
+	}
+	for (i = 0; i < nm->nmounts; i++)
+		free(nm->mounts[i].path);
+	free(nm->mounts);
+	free(nm->bad);
+	free(nm->problems);
+	free(nm->mountpoint);
+	free(nm->path);
+	free(nm->stack);
+	free(nm);
 }
