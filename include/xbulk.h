@@ -531,9 +531,10 @@ int xbulk_used_inodes(const struct xbulk_fs *fs, uint32_t agno,
 
 /*
  * One bulkstat scan of the whole filesystem (xbulk_scan_run(), -j
- * threads) plus one read of every directory by handle (open_by_handle_at()
- * with the XFS handle made from bs_ino and bs_gen, O_NOATIME, getdents64)
- * give every inode its path or paths, without a stat() per file:
+ * threads) and then one read of every directory (getdents64, O_NOATIME,
+ * -j readers, top-down: the root by handle, every other directory by name
+ * from its parent's fd) give every inode its path or paths, without a
+ * stat() per file:
  *
  *	xbulk_names_build()	scan, read, link and check: once
  *	xbulk_names_walk()	the paths under one operand, in GNU find's
@@ -605,8 +606,8 @@ enum xbulk_names_problem_kind {
 	/*
 	 * Directories whose parents form a cycle, still so after a re-read
 	 * (damage): no walk from the top reaches them and none is followed
-	 * around the cycle.  One report per directory of the cycle; @path
-	 * is relative to the cycle ("name/name/...").
+	 * around the cycle.  One report per directory of the cycle, @parent
+	 * its parent in the cycle; @path is NULL.
 	 */
 	XBULK_PROBLEM_CYCLE,
 };
@@ -616,7 +617,7 @@ struct xbulk_names_problem {
 	enum xbulk_names_problem_kind	kind;
 	int				err;	/* negative errno, or 0 */
 	uint64_t			ino;	/* the inode concerned */
-	uint64_t			parent;	/* directory of the entry, or 0 */
+	uint64_t			parent;	/* its directory, or 0 */
 	/*
 	 * Where it is: the mount point followed by the names from the
 	 * mount's top ("/mnt/a/b"), any length, NUL-terminated; NULL when
@@ -626,8 +627,9 @@ struct xbulk_names_problem {
 };
 
 struct xbulk_names_opts {
-	unsigned int	threads;	/* 0 or 1: one scan thread and one
-					   directory reader; N: N of each */
+	unsigned int	threads;	/* scan threads (0 or 1: the serial
+					   scan), then as many directory
+					   readers */
 	uint32_t	fields;		/* XBULK_F_* to keep */
 	/*
 	 * Optional pre-filter on non-directories, called from the scan's
@@ -658,7 +660,7 @@ enum xbulk_names_fail {
 	XBULK_NAMES_FAIL_SCAN,		/* the bulkstat scan: -EPERM means
 					   no CAP_SYS_ADMIN (scan.fail,
 					   scan.err say more) */
-	XBULK_NAMES_FAIL_HANDLE,	/* open_by_handle_at() of the top:
+	XBULK_NAMES_FAIL_HANDLE,	/* open_by_handle_at() of the root:
 					   -EPERM means no
 					   CAP_DAC_READ_SEARCH */
 	XBULK_NAMES_FAIL_MOUNT,		/* finding the mount's top and the
@@ -681,8 +683,9 @@ struct xbulk_names_result {
 	uint64_t	mounts;		/* mount points inside the mount */
 	/* Churn: not errors in themselves (find would say "No such file
 	 * or directory" for the first and exit 1). */
-	uint64_t	dirs_gone;	/* removed during the scan (ESTALE,
-					   ENOENT): skipped */
+	uint64_t	dirs_gone;	/* removed or moved during the scan:
+					   their name led nowhere (ENOENT,
+					   ESTALE); skipped */
 	uint64_t	dirs_moved;	/* seen under two parents or with a
 					   stale "..", settled by a re-read */
 	uint64_t	stale_names;	/* names of inodes that changed
@@ -696,8 +699,8 @@ struct xbulk_names_result {
 	uint64_t	names_bytes;	/* directory entries */
 	uint32_t	slot_bytes;	/* per kept inode in the store */
 	/* Wall time of the phases, seconds */
-	double		scan_s;		/* scan (directories read meanwhile) */
-	double		read_s;		/* reading directories left after it */
+	double		scan_s;		/* the bulkstat scan */
+	double		read_s;		/* reading the directories */
 	double		link_s;		/* linking and checking the tree */
 };
 
@@ -706,8 +709,8 @@ struct xbulk_names;	/* opaque: inode store and directory tree */
 /**
  * xbulk_names_build() - scan @fs and read every directory by handle
  * @fs:    an open filesystem (xbulk_fs_open() on any path of the mount)
- * @o:     options; @o->threads scan threads and as many directory readers,
- *         the readers working while the scan runs
+ * @o:     options; @o->threads scan threads, then as many directory
+ *         readers
  * @names: on success, the names (free with xbulk_names_free())
  * @r:     what was done and found, filled also on failure
  *
@@ -829,6 +832,9 @@ int xbulk_names_walk(struct xbulk_names *names, const char *start,
  * record), read by handle (open_by_handle_at(O_PATH), readlinkat())
  * @buf, @size: where to put it; not NUL-terminated, cut at @size as
  *              readlink(2) does (XFS targets are at most 1024 bytes)
+ *
+ * Like find's %l it reads the link, which updates the link's atime as
+ * the mount's atime options say (directories' atimes never change).
  *
  * Return: bytes written; -ESTALE if the link is gone; -EINVAL if @bs is
  * no symlink; another negative errno.

@@ -4,12 +4,12 @@
  *
  * 1. The bulkstat scan (xbulk_scan_run(), -j threads) hands each batch to
  *    store_batch(): directories are registered in the directory table
- *    and stored, other inodes stored if the keep filter lets them.
- * 2. Meanwhile as many reader threads take the registered directories in
- *    turn and read them by handle (dirread.c); when the scan ends the
- *    calling thread joins them.
- * 3. The chunk index of the store, the tree (tree.c: parents, re-checks,
- *    cycles), the mount's top and the mounts inside it (mounts.c).
+ *    and stored, other inodes stored if the keep filter lets them; then
+ *    the chunk index of the store.
+ * 2. As many readers read every directory a path from the root reaches,
+ *    top-down (travel.c: why not by handle in inode order).
+ * 3. The tree (tree.c: parents, re-checks, cycles), the mount's top and
+ *    the mounts inside it (mounts.c).
  * 4. Problems are reported with their paths.
  */
 #include <errno.h>
@@ -27,9 +27,8 @@
 struct build {
 	struct xbulk_names		*nm;
 	const struct xbulk_names_opts	*o;
-	pthread_mutex_t			lock;	/* bad, lists */
+	pthread_mutex_t			lock;	/* bad */
 	size_t				bad_cap;
-	int				err;	/* a reader's failure */
 };
 
 static double
@@ -93,49 +92,11 @@ bad_inode(void *arg, uint64_t ino, int err)
 	struct xbulk_names *nm = b->nm;
 
 	pthread_mutex_lock(&b->lock);
-	if (nm->nbad == b->bad_cap) {
-		size_t cap = b->bad_cap ? 2 * b->bad_cap : 16;
-		struct xbn_bad *v = realloc(nm->bad, cap * sizeof(*v));
-
-		if (v) {
-			nm->bad = v;
-			b->bad_cap = cap;
-		}
-	}
-	if (nm->nbad < b->bad_cap)
+	/* Out of memory: the inode goes unnamed, its entries unshown. */
+	if (!xbn_grow((void **)&nm->bad, &b->bad_cap, nm->nbad + 1,
+		      sizeof(*nm->bad)))
 		nm->bad[nm->nbad++] = (struct xbn_bad){ ino, err };
 	pthread_mutex_unlock(&b->lock);
-}
-
-/* Read directories until the table runs out (and the scan is over). */
-static void *
-reader(void *arg)
-{
-	struct build *b = arg;
-	struct xbulk_names *nm = b->nm;
-	struct xbn_reader r;
-	struct xbn_lblock *last;
-	uint32_t i;
-
-	if (xbn_reader_init(&r, nm->cancel)) {
-		pthread_mutex_lock(&b->lock);
-		b->err = -ENOMEM;
-		pthread_mutex_unlock(&b->lock);
-		return NULL;
-	}
-	while ((i = xbn_dirs_take(&nm->dirs, nm->cancel)) != XBN_NONE)
-		xbn_read_dir(&r, nm->mfd, xbn_dir(&nm->dirs, i));
-	pthread_mutex_lock(&b->lock);
-	for (last = r.blocks; last && last->next; last = last->next)
-		;
-	if (last) {
-		last->next = nm->lists;
-		nm->lists = r.blocks;
-	}
-	nm->list_bytes += r.bytes;
-	pthread_mutex_unlock(&b->lock);
-	xbn_reader_fini(&r);
-	return NULL;
 }
 
 static int
@@ -146,14 +107,12 @@ cmp_bad(const void *a, const void *b)
 	return x->ino < y->ino ? -1 : x->ino > y->ino;
 }
 
-/* The scan, with readers at work meanwhile; then the calling thread
- * reads what is left. */
+/* The bulkstat scan into the store and the directory table. */
 static int
-scan_and_read(struct build *b, struct xbulk_names_result *r)
+scan(struct build *b, struct xbulk_names_result *r)
 {
 	const struct xbulk_names_opts *o = b->o;
 	struct xbulk_names *nm = b->nm;
-	unsigned int i, nreaders = o->threads > 1 ? o->threads : 1;
 	struct xbulk_scan scan = {
 		.kind = XBULK_KIND_BULKSTAT,
 		.endino = UINT64_MAX,
@@ -165,26 +124,11 @@ scan_and_read(struct build *b, struct xbulk_names_result *r)
 		.arg = b,
 		.cancel = o->cancel,
 	};
-	pthread_t *tids = calloc(nreaders, sizeof(*tids));
-	double t0 = now_s(), t1;
+	double t0 = now_s();
 	int ret;
 
-	if (!tids)
-		return -ENOMEM;
-	for (i = 0; i < nreaders; i++) {
-		if (pthread_create(&tids[i], NULL, reader, b))
-			break;
-	}
-	nreaders = i;
 	ret = xbulk_scan_run(nm->fs, &scan, &r->scan);
-	t1 = now_s();
-	xbn_dirs_scan_done(&nm->dirs);
-	reader(b);
-	for (i = 0; i < nreaders; i++)
-		pthread_join(tids[i], NULL);
-	free(tids);
-	r->scan_s = t1 - t0;
-	r->read_s = now_s() - t1;
+	r->scan_s = now_s() - t0;
 	qsort(nm->bad, nm->nbad, sizeof(*nm->bad), cmp_bad);
 	if (ret) {
 		r->fail = r->scan.fail == XBULK_SCAN_CANCELLED ?
@@ -192,13 +136,8 @@ scan_and_read(struct build *b, struct xbulk_names_result *r)
 				  XBULK_NAMES_FAIL_SCAN;
 		return ret;
 	}
-	if (xbn_cancelled(o->cancel)) {
-		r->fail = XBULK_NAMES_CANCELLED;
-		return -EINTR;
-	}
-	if (b->err)
-		r->fail = XBULK_NAMES_FAIL_SETUP;
-	return b->err;
+	r->fail = XBULK_NAMES_FAIL_SETUP;
+	return xbn_store_index(&nm->store, &r->inodes, &r->dropped);
 }
 
 /* The directory index of inode @ino, or XBN_NONE. */
@@ -386,17 +325,17 @@ link_and_check(struct build *b, const struct xfs_bulkstat *root,
 	double t0 = now_s();
 	int ret;
 
-	r->fail = XBULK_NAMES_FAIL_SETUP;
-	ret = xbn_store_index(&nm->store, &r->inodes, &r->dropped);
-	if (ret)
-		return ret;
 	r->fail = XBULK_NAMES_FAIL_SCAN;
 	nm->root = dir_index(nm, root->bs_ino);
 	if (nm->root == XBN_NONE)
 		return -ESTALE;		/* the scan did not see the root */
 	nm->top = nm->root;
 	r->fail = XBULK_NAMES_FAIL_SETUP;
-	ret = xbn_tree_build(nm, r);
+	ret = xbn_travel(nm, b->o->threads);
+	r->read_s = now_s() - t0;
+	t0 = now_s();
+	if (!ret)
+		ret = xbn_tree_build(nm, r);
 	if (ret == -EINTR)
 		r->fail = XBULK_NAMES_CANCELLED;
 	if (ret)
@@ -446,7 +385,7 @@ xbulk_names_build(struct xbulk_fs *fs, const struct xbulk_names_opts *o,
 	if (!ret)
 		ret = check_root(nm, &root, r);
 	if (!ret)
-		ret = scan_and_read(&b, r);
+		ret = scan(&b, r);
 	if (!ret)
 		ret = link_and_check(&b, &root, &mi, r);
 	pthread_mutex_destroy(&b.lock);

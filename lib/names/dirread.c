@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Read one directory by handle into a listing (names.h): open_by_handle_at
- * with O_NOATIME (no atime changes), getdents64 into a large buffer, the
- * entries packed into the reader's scratch, then put in GNU find's order
- * and copied once into the reader's listing blocks.  No allocation per
- * entry: the buffers only grow.
+ * Read one open directory into a listing (names.h): getdents64 into a
+ * large buffer, the entries packed into the reader's scratch, then put in
+ * GNU find's order and copied once into the reader's listing blocks.  No
+ * allocation per entry: the buffers only grow.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -22,8 +21,12 @@
 int
 xbn_reader_init(struct xbn_reader *r, const volatile int *cancel)
 {
+	unsigned int i;
+
 	memset(r, 0, sizeof(*r));
 	r->cancel = cancel;
+	for (i = 0; i < XBN_FD_CACHE; i++)
+		r->fdc[i].fd = -1;
 	r->dbuf_size = DBUF_SIZE;
 	r->dbuf = malloc(r->dbuf_size);
 	return r->dbuf ? 0 : -ENOMEM;
@@ -32,30 +35,19 @@ xbn_reader_init(struct xbn_reader *r, const volatile int *cancel)
 void
 xbn_reader_fini(struct xbn_reader *r)
 {
+	unsigned int i;
+
+	for (i = 0; i < XBN_FD_CACHE; i++) {
+		if (r->fdc[i].fd >= 0)
+			close(r->fdc[i].fd);
+		r->fdc[i].fd = -1;
+	}
 	free(r->dbuf);
 	free(r->scratch);
 	free(r->order);
 	r->dbuf = NULL;
 	r->scratch = NULL;
 	r->order = NULL;
-}
-
-static int
-grow(void **buf, size_t *cap, size_t need, size_t unit)
-{
-	size_t n = *cap ? *cap : 64 * 1024 / unit;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	p = realloc(*buf, n * unit);
-	if (!p)
-		return -ENOMEM;
-	*buf = p;
-	*cap = n;
-	return 0;
 }
 
 /* @len bytes of listing memory in the reader's blocks, or NULL. */
@@ -114,7 +106,7 @@ xbn_order_listing(struct xbn_reader *r, uint8_t *dst, const uint8_t *buf,
 		memcpy(dst, buf, len);
 		return 0;
 	}
-	if (grow(&r->order, &r->order_cap, n, sizeof(*k)))
+	if (xbn_grow(&r->order, &r->order_cap, n, sizeof(*k)))
 		return -ENOMEM;
 	k = r->order;
 	for (i = 0, e = buf; i < n; i++, e = xbn_ent_next(e)) {
@@ -139,7 +131,7 @@ xbn_order_listing(struct xbn_reader *r, uint8_t *dst, const uint8_t *buf,
 /* Append the entries of one getdents64 buffer to the scratch listing. */
 static int
 parse(struct xbn_reader *r, struct xbn_dir *d, size_t len, size_t *used,
-      uint64_t *n, int64_t *last_off)
+      uint64_t *n, int64_t *last_off, uint64_t *dot)
 {
 	size_t pos;
 
@@ -154,11 +146,13 @@ parse(struct xbn_reader *r, struct xbn_dir *d, size_t len, size_t *used,
 		    (nl == 1 || (nl == 2 && de->d_name[1] == '.'))) {
 			if (nl == 2)
 				d->dotdot = de->d_ino;
+			else
+				*dot = de->d_ino;
 			continue;
 		}
 		if (nl > NAME_MAX_XFS || de->d_reclen == 0)
 			return -EUCLEAN;
-		if (grow((void **)&r->scratch, &r->scratch_cap,
+		if (xbn_grow((void **)&r->scratch, &r->scratch_cap,
 			 *used + XBN_ENT_HDR + nl, 1))
 			return -ENOMEM;
 		e = r->scratch + *used;
@@ -179,7 +173,7 @@ parse(struct xbn_reader *r, struct xbn_dir *d, size_t len, size_t *used,
  */
 static int
 read_all(struct xbn_reader *r, int fd, struct xbn_dir *d, size_t *used,
-	 uint64_t *n)
+	 uint64_t *n, uint64_t *dot)
 {
 	int64_t last = INT64_MIN;
 
@@ -195,7 +189,7 @@ read_all(struct xbn_reader *r, int fd, struct xbn_dir *d, size_t *used,
 			return -errno;
 		if (len == 0)
 			return 0;
-		ret = parse(r, d, (size_t)len, used, n, &off);
+		ret = parse(r, d, (size_t)len, used, n, &off, dot);
 		if (ret)
 			return ret;
 		if (off <= last)
@@ -204,27 +198,19 @@ read_all(struct xbn_reader *r, int fd, struct xbn_dir *d, size_t *used,
 	}
 }
 
-void
-xbn_read_dir(struct xbn_reader *r, int mfd, struct xbn_dir *d)
+int
+xbn_read_fd(struct xbn_reader *r, int fd, struct xbn_dir *d)
 {
+	uint64_t n = 0, dot = 0;
 	size_t used = 0;
-	uint64_t n = 0;
 	uint8_t *list;
-	int fd, err;
+	int err;
 
-	fd = xbn_open_dir(mfd, d->ino, d->gen);
-	if (fd < 0) {
-		err = fd;
-	} else {
-		err = read_all(r, fd, d, &used, &n);
-		close(fd);
-	}
-	if (err == -EINTR)
-		return;
-	if (err == -ESTALE || err == -ENOENT) {
-		d->flags |= XBN_DIR_GONE;
-		return;
-	}
+	err = read_all(r, fd, d, &used, &n, &dot);
+	if (err == -EINTR || err == -ENOENT)
+		return err;
+	if (dot != d->ino && (!err || dot))
+		return -ESTALE;		/* the name leads elsewhere now */
 	if (err) {
 		d->flags |= XBN_DIR_UNREADABLE;
 		d->err = err;
@@ -232,16 +218,12 @@ xbn_read_dir(struct xbn_reader *r, int mfd, struct xbn_dir *d)
 		d->flags |= XBN_DIR_READ;
 	}
 	if (!n)
-		return;
+		return 0;
 	list = listing_alloc(r, used);
-	if (!list || xbn_order_listing(r, list, r->scratch, used, n)) {
-		/* Out of memory: the directory's contents are unknown. */
-		d->flags = (uint16_t)((d->flags & ~XBN_DIR_READ) |
-				      XBN_DIR_UNREADABLE);
-		d->err = -ENOMEM;
-		return;
-	}
+	if (!list || xbn_order_listing(r, list, r->scratch, used, n))
+		return -ENOMEM;
 	d->list = list;
 	d->listlen = used;
 	d->nentries = n;
+	return 0;
 }

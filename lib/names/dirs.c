@@ -1,19 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The directory table: scan batches register the directories they find,
- * directory readers take them in that order.  Records live in blocks of
- * 4096 that never move, so an index stays valid while others are added;
- * one lock per batch and one per directory read, none per record.
+ * The directory table: scan batches register the directories they find.
+ * Records live in blocks of 4096 that never move, so an index stays valid
+ * while others are added; one lock per batch, none per record.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "names.h"
-
-/* How long a reader waits before it looks at the cancel flag again. */
-#define WAIT_MS		50
 
 int
 xbn_dirs_init(struct xbn_dirs *t)
@@ -24,7 +19,6 @@ xbn_dirs_init(struct xbn_dirs *t)
 	if (!t->blk)
 		return -ENOMEM;
 	pthread_mutex_init(&t->lock, NULL);
-	pthread_cond_init(&t->cond, NULL);
 	return 0;
 }
 
@@ -38,7 +32,6 @@ xbn_dirs_free(struct xbn_dirs *t)
 	for (b = 0; b < XBN_DIR_BLOCKS && t->blk[b]; b++)
 		free(t->blk[b]);
 	free(t->blk);
-	pthread_cond_destroy(&t->cond);
 	pthread_mutex_destroy(&t->lock);
 	memset(t, 0, sizeof(*t));
 }
@@ -79,45 +72,7 @@ xbn_dirs_add(struct xbn_dirs *t, const struct xfs_bulkstat *bs, uint32_t nbs,
 		d->mount = XBN_NONE;
 	}
 	t->n += n;
-	if (n)
-		pthread_cond_broadcast(&t->cond);
 out:
 	pthread_mutex_unlock(&t->lock);
 	return ret;
-}
-
-uint32_t
-xbn_dirs_take(struct xbn_dirs *t, const volatile int *cancel)
-{
-	uint32_t i = XBN_NONE;
-
-	pthread_mutex_lock(&t->lock);
-	while (!xbn_cancelled(cancel)) {
-		struct timespec ts;
-
-		if (t->next_read < t->n) {
-			i = t->next_read++;
-			break;
-		}
-		if (t->scan_done)
-			break;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += WAIT_MS * 1000000L;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
-		pthread_cond_timedwait(&t->cond, &t->lock, &ts);
-	}
-	pthread_mutex_unlock(&t->lock);
-	return i;
-}
-
-void
-xbn_dirs_scan_done(struct xbn_dirs *t)
-{
-	pthread_mutex_lock(&t->lock);
-	t->scan_done = true;
-	pthread_cond_broadcast(&t->cond);
-	pthread_mutex_unlock(&t->lock);
 }

@@ -40,3 +40,13 @@ xbn_open_dir(int mfd, uint64_t ino, uint32_t gen)
 	return xbn_open_handle(mfd, ino, gen,
 			       O_RDONLY | O_DIRECTORY | O_NOATIME);
 }
+
+int
+xbn_open_parent(const struct xbulk_names *nm, uint32_t p, uint64_t off,
+		char *name)
+{
+	const struct xbn_dir *pd = xbn_dir(&nm->dirs, p);
+
+	xbn_ent_cname(pd->list + off, name);
+	return xbn_open_handle(nm->mfd, pd->ino, pd->gen, O_PATH | O_DIRECTORY);
+}

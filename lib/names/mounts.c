@@ -211,14 +211,10 @@ static int
 stat_mount(const struct xbulk_names *nm, uint32_t p, uint64_t off,
 	   struct statx *stx)
 {
-	const struct xbn_dir *pd = xbn_dir(&nm->dirs, p);
-	const uint8_t *e = pd->list + off;
 	char name[256];
 	int fd, ret;
 
-	memcpy(name, xbn_ent_name(e), xbn_ent_namelen(e));
-	name[xbn_ent_namelen(e)] = '\0';
-	fd = xbn_open_handle(nm->mfd, pd->ino, pd->gen, O_PATH | O_DIRECTORY);
+	fd = xbn_open_parent(nm, p, off, name);
 	if (fd < 0)
 		return fd;
 	ret = statx(fd, name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,

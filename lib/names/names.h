@@ -4,8 +4,9 @@
  *
  *   store.c    kept inodes' fields, packed slots, the chunk index
  *   handle.c   XFS handles, open_by_handle_at()
- *   dirread.c  one directory by handle into a listing, in fts's order
- *   dirs.c     the table of directories, shared by scan and readers
+ *   dirread.c  one open directory into a listing, in fts's order
+ *   dirs.c     the table of directories the scan found
+ *   travel.c   reading them all, top-down, by name, in parallel
  *   build.c    the pipeline: scan, readers, link, mounts, problems
  *   tree.c     parents: linking, re-checks, cycles, paths of directories
  *   mounts.c   our mount and the mounts inside it (mountinfo)
@@ -24,6 +25,10 @@
 #include "xbulk.h"
 
 #define XBN_NONE	UINT32_MAX
+
+/* Grow *@buf, *@cap elements of @unit bytes, to hold @need (doubling,
+ * from 64 KiB): 0 or -ENOMEM. */
+int xbn_grow(void **buf, size_t *cap, size_t need, size_t unit);
 
 /* Has the caller asked to stop? */
 static inline bool
@@ -204,6 +209,14 @@ void xbn_handle_pack(union xbn_handle *h, uint64_t ino, uint32_t gen);
 int xbn_open_handle(int mfd, uint64_t ino, uint32_t gen, int flags);
 /* Open directory @ino for reading, O_NOATIME: fd or -errno. */
 int xbn_open_dir(int mfd, uint64_t ino, uint32_t gen);
+struct xbulk_names;
+/*
+ * An O_PATH fd of directory @p (one read already, so its dentry is
+ * connected and the handle costs no search) and, in @name (256 bytes),
+ * the name of its entry at @off.  Return the fd or -errno.
+ */
+int xbn_open_parent(const struct xbulk_names *nm, uint32_t p, uint64_t off,
+		    char *name);
 
 /* ------------------------------------------------------------------ */
 /* Directory listings (dirread.c)                                      */
@@ -249,6 +262,14 @@ xbn_ent_next(const uint8_t *e)
 	return e + XBN_ENT_HDR + e[8];
 }
 
+/* The entry's name, NUL-terminated, in @name (256 bytes). */
+static inline void
+xbn_ent_cname(const uint8_t *e, char *name)
+{
+	memcpy(name, xbn_ent_name(e), xbn_ent_namelen(e));
+	name[xbn_ent_namelen(e)] = '\0';
+}
+
 /*
  * gnulib fts_build(): entries are read FTS_MAX_READDIR_ENTRIES at a time
  * and a batch of more than _FTS_INODE_SORT_DIR_ENTRIES_THRESHOLD is sorted
@@ -266,6 +287,9 @@ struct xbn_lblock {
 	uint8_t			data[];
 };
 
+/* Directory fds a reader keeps for opening the next directories by name. */
+#define XBN_FD_CACHE	8
+
 /* One directory reader's buffers. */
 struct xbn_reader {
 	char			*dbuf;		/* getdents64 */
@@ -277,18 +301,27 @@ struct xbn_reader {
 	struct xbn_lblock	*blocks;	/* listings made */
 	uint64_t		bytes;		/* of blocks */
 	const volatile int	*cancel;
+	struct {
+		uint32_t	dir;
+		int		fd;
+	} fdc[XBN_FD_CACHE];			/* fd -1: free */
+	unsigned int		fdc_next;	/* next to replace */
 };
 
 struct xbn_dir;
 
 int xbn_reader_init(struct xbn_reader *r, const volatile int *cancel);
-/* Free the buffers; the listing blocks stay (hand them on first). */
+/* Free the buffers, close the fds; the listing blocks stay (hand them on
+ * first). */
 void xbn_reader_fini(struct xbn_reader *r);
 /*
- * Read directory @d (ino, gen) by handle into a listing: sets list,
- * listlen, nentries, dotdot and the READ, GONE or UNREADABLE flag.
+ * Read the open directory @fd, which must be @d (its "." says so), into a
+ * listing: sets list, listlen, nentries, dotdot and the READ or
+ * UNREADABLE flag.  Return 0 (also when the kernel could not read it:
+ * UNREADABLE), -ESTALE if @fd is another directory, -ENOENT if it was
+ * removed meanwhile, -EINTR if cancelled, -ENOMEM.
  */
-void xbn_read_dir(struct xbn_reader *r, int mfd, struct xbn_dir *d);
+int xbn_read_fd(struct xbn_reader *r, int fd, struct xbn_dir *d);
 /* Sort a listing's batches as fts does; @buf holds @n entries. */
 int xbn_order_listing(struct xbn_reader *r, uint8_t *dst, const uint8_t *buf,
 		      size_t len, uint64_t n);
@@ -310,13 +343,15 @@ struct xbn_dir {
 	uint32_t	nlisters;	/* entries naming it */
 	uint32_t	mark;		/* scratch of one pass */
 	uint32_t	mount;		/* index in names->mounts */
+	uint32_t	claimed;	/* by a reader (atomic) */
 	uint16_t	flags;		/* XBN_DIR_* */
 	int		err;		/* with UNREADABLE */
 };
 
 enum {
 	XBN_DIR_READ		= 1u << 0,	/* listing read whole */
-	XBN_DIR_GONE		= 1u << 1,	/* removed during the scan */
+	XBN_DIR_GONE		= 1u << 1,	/* its name led nowhere: removed
+						   or moved during the scan */
 	XBN_DIR_UNREADABLE	= 1u << 2,	/* err; maybe a partial list */
 	XBN_DIR_MOUNT		= 1u << 3,	/* covered by a mount */
 	XBN_DIR_MOVED		= 1u << 4,	/* settled by a re-check */
@@ -325,14 +360,11 @@ enum {
 #define XBN_DIR_SHIFT	12		/* directories per block: 4096 */
 #define XBN_DIR_BLOCKS	(1u << 18)	/* 2^30 directories at most */
 
-/* Directories found by the scan, read by the readers. */
+/* Directories found by the scan. */
 struct xbn_dirs {
 	struct xbn_dir		**blk;
 	uint32_t		n;		/* registered */
-	uint32_t		next_read;	/* first not taken */
-	bool			scan_done;
-	pthread_mutex_t		lock;		/* n, next_read, blk[] */
-	pthread_cond_t		cond;
+	pthread_mutex_t		lock;		/* n, blk[] */
 	uint64_t		bytes;
 };
 
@@ -351,10 +383,14 @@ void xbn_dirs_free(struct xbn_dirs *t);
  */
 int xbn_dirs_add(struct xbn_dirs *t, const struct xfs_bulkstat *bs,
 		 uint32_t nbs, uint32_t n, uint32_t *first);
-/* The next directory to read, waiting for the scan; XBN_NONE at the end. */
-uint32_t xbn_dirs_take(struct xbn_dirs *t, const volatile int *cancel);
-/* The scan is over: readers stop once they run out of directories. */
-void xbn_dirs_scan_done(struct xbn_dirs *t);
+
+/*
+ * travel.c: read every directory a path from the filesystem's root
+ * reaches, top-down with @threads readers: the root by handle, every
+ * other directory by name from its parent (see the file).  Return 0,
+ * -EINTR or -ENOMEM.
+ */
+int xbn_travel(struct xbulk_names *nm, unsigned int threads);
 
 /* ------------------------------------------------------------------ */
 /* Mounts (mounts.c)                                                   */

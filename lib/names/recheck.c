@@ -40,15 +40,11 @@ static bool
 entry_now(const struct xbulk_names *nm, uint32_t p, uint64_t off,
 	  uint64_t ino)
 {
-	const struct xbn_dir *pd = xbn_dir(&nm->dirs, p);
-	const uint8_t *e = pd->list + off;
 	char name[256];
 	struct stat st;
 	int fd, ret;
 
-	memcpy(name, xbn_ent_name(e), xbn_ent_namelen(e));
-	name[xbn_ent_namelen(e)] = '\0';
-	fd = xbn_open_handle(nm->mfd, pd->ino, pd->gen, O_PATH | O_DIRECTORY);
+	fd = xbn_open_parent(nm, p, off, name);
 	if (fd < 0)
 		return false;
 	ret = fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW);

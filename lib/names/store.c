@@ -64,6 +64,24 @@ struct xbn_block {
 	uint64_t		data[];		/* slots */
 };
 
+int
+xbn_grow(void **buf, size_t *cap, size_t need, size_t unit)
+{
+	size_t n = *cap ? *cap : (64 * 1024 + unit - 1) / unit;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	p = realloc(*buf, n * unit);
+	if (!p)
+		return -ENOMEM;
+	*buf = p;
+	*cap = n;
+	return 0;
+}
+
 void
 xbn_layout_init(struct xbn_layout *l, uint32_t fields)
 {

@@ -26,16 +26,9 @@
 int
 xbn_problem_add(struct xbulk_names *nm, const struct xbn_problem *p)
 {
-	if (nm->nproblems == nm->problems_cap) {
-		size_t cap = nm->problems_cap ? 2 * nm->problems_cap : 16;
-		struct xbn_problem *n;
-
-		n = realloc(nm->problems, cap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		nm->problems = n;
-		nm->problems_cap = cap;
-	}
+	if (xbn_grow((void **)&nm->problems, &nm->problems_cap,
+		     nm->nproblems + 1, sizeof(*nm->problems)))
+		return -ENOMEM;
 	nm->problems[nm->nproblems++] = *p;
 	return 0;
 }
@@ -78,15 +71,8 @@ struct edges {
 static int
 edge_add(struct edges *x, uint32_t c, uint32_t p, uint64_t off)
 {
-	if (x->n == x->cap) {
-		size_t cap = x->cap ? 2 * x->cap : 64;
-		struct xbn_edge *v = realloc(x->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		x->v = v;
-		x->cap = cap;
-	}
+	if (xbn_grow((void **)&x->v, &x->cap, x->n + 1, sizeof(*x->v)))
+		return -ENOMEM;
 	x->v[x->n++] = (struct xbn_edge){ .c = c, .p = p, .off = off };
 	return 0;
 }

@@ -39,24 +39,6 @@ struct walk {
 	struct xfs_bulkstat	bad;		/* a bad inode: ino, type */
 };
 
-static int
-grow(void **buf, size_t *cap, size_t need, size_t unit)
-{
-	size_t n = *cap ? *cap : 64;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	p = realloc(*buf, n * unit);
-	if (!p)
-		return -ENOMEM;
-	*buf = p;
-	*cap = n;
-	return 0;
-}
-
 int
 xbn_bad_err(const struct xbulk_names *nm, uint64_t ino)
 {
@@ -110,7 +92,7 @@ enter(struct walk *w, uint32_t di, struct xbulk_entry *e, bool prune)
 	/* A mount point is a directory with nothing to show */
 	if (prune || !d->list || (d->flags & XBN_DIR_MOUNT))
 		return w->post ? visit(w, e, XBULK_VISIT_POST) : 0;
-	if (grow(&nm->stack, &nm->stack_cap, w->sp + 1, sizeof(*f)))
+	if (xbn_grow(&nm->stack, &nm->stack_cap, w->sp + 1, sizeof(*f)))
 		return -ENOMEM;
 	f = (struct frame *)nm->stack + w->sp++;
 	f->dir = di;
@@ -211,7 +193,7 @@ child_path(struct walk *w, struct xbulk_entry *e, const struct frame *f,
 	/* fts: a trailing '/' of the operand is not doubled */
 	if (!f->depth && pos && nm->path[pos - 1] == '/')
 		pos--;
-	if (grow((void **)&nm->path, &nm->path_cap, pos + nl + 2, 1))
+	if (xbn_grow((void **)&nm->path, &nm->path_cap, pos + nl + 2, 1))
 		return -ENOMEM;
 	nm->path[pos++] = '/';
 	memcpy(nm->path + pos, xbn_ent_name(de), nl);
@@ -318,7 +300,7 @@ xbulk_names_walk(struct xbulk_names *nm, const char *start,
 	ret = find_start(nm, start, flags, &slot);
 	if (ret || !slot)
 		return ret;
-	if (grow((void **)&nm->path, &nm->path_cap, len + 1, 1))
+	if (xbn_grow((void **)&nm->path, &nm->path_cap, len + 1, 1))
 		return -ENOMEM;
 	memcpy(nm->path, start, len + 1);
 	e.path = nm->path;
@@ -377,7 +359,7 @@ collect(void *arg, struct xbn_slot *slot)
 		slot->flags &= (uint16_t)~XBN_SLOT_REACHED;
 		return 0;
 	}
-	if (grow((void **)&u->v, &u->cap, u->n + 1, sizeof(*u->v)))
+	if (xbn_grow((void **)&u->v, &u->cap, u->n + 1, sizeof(*u->v)))
 		return -ENOMEM;
 	u->v[u->n++] = slot;
 	return 0;

@@ -42,6 +42,7 @@ static struct timespec cancel_at;
 static struct {
 	bool	targets;
 	bool	depth;
+	bool	unreadable;	/* exit 1 as find does */
 	struct xbulk_names *nm;
 	FILE	*out;
 } g;
@@ -55,9 +56,11 @@ print_entry(void *arg, const struct xbulk_entry *e, enum xbulk_visit v)
 	(void)arg;
 	if (g.depth != (v == XBULK_VISIT_POST) && S_ISDIR(e->bs->bs_mode))
 		return 0;
-	if (e->flags & XBULK_ENTRY_UNREADABLE)
+	if (e->flags & XBULK_ENTRY_UNREADABLE) {
 		fprintf(stderr, "names_dump: '%s': %s\n", e->path,
 			strerror(-e->err));
+		g.unreadable = true;
+	}
 	fprintf(g.out, "%llu\t%s", (unsigned long long)e->bs->bs_ino, e->path);
 	if (g.targets && S_ISLNK(e->bs->bs_mode) &&
 	    !(e->flags & XBULK_ENTRY_MOUNT)) {
@@ -276,8 +279,10 @@ main(int argc, char **argv)
 	if (cancel_flag)
 		fprintf(stderr, "names_dump: stopped %.1f ms after the cancel\n",
 			ms_since(&cancel_at));
+	else if (cancel_ms >= 0)
+		fprintf(stderr, "names_dump: finished before the cancel\n");
 	fflush(g.out);
 	xbulk_names_free(g.nm);
 	xbulk_fs_close(&fs);
-	return status;
+	return status ? status : g.unreadable;
 }
