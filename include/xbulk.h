@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 #include <xfs/xfs.h>
 
 #define XBULK_VERSION_STRING	"0.1.0"
@@ -524,5 +525,162 @@ int xbulk_used_inodes(const struct xbulk_fs *fs, uint32_t agno,
 		      uint64_t *inodes);
 
 #define XBULK_ALL_AGS	UINT32_MAX
+
+/* ------------------------------------------------------------------ */
+/* find expressions (lib/find/)                                        */
+/* ------------------------------------------------------------------ */
+
+#ifndef XBULK_F_ALL
+/* Bulkstat fields a consumer reads; bs_ino, bs_mode, bs_gen always. */
+enum {
+	XBULK_F_SIZE	= 1u << 0,	/* bs_size */
+	XBULK_F_BLOCKS	= 1u << 1,	/* bs_blocks, bs_blksize */
+	XBULK_F_ATIME	= 1u << 2,	/* bs_atime, bs_atime_nsec */
+	XBULK_F_MTIME	= 1u << 3,
+	XBULK_F_CTIME	= 1u << 4,
+	XBULK_F_BTIME	= 1u << 5,
+	XBULK_F_OWNER	= 1u << 6,	/* bs_uid, bs_gid */
+	XBULK_F_PROJID	= 1u << 7,
+	XBULK_F_NLINK	= 1u << 8,
+	XBULK_F_RDEV	= 1u << 9,
+	XBULK_F_XFLAGS	= 1u << 10,
+	XBULK_F_EXTENTS	= 1u << 11,	/* bs_extents64, bs_aextents */
+	XBULK_F_HINTS	= 1u << 12,	/* bs_extsize_blks, bs_cowextsize_blks */
+	XBULK_F_OTHER	= 1u << 13,	/* version, forkoff, sick, checked */
+#define XBULK_F_ALL	((1u << 14) - 1)
+};
+#endif
+
+/*
+ * GNU find 4.9's expression language (man/xbulk.8 lists every primary
+ * and every difference), compiled once by xbulk_find_parse() and
+ * evaluated per file by xbulk_find_eval() without parsing or allocating.
+ * A compiled expression is used by one thread, but xbulk_find_keep() may
+ * be called from any number of threads at once.
+ */
+struct xbulk_find;
+
+/* A file to evaluate: one path of an inode, as a walk yields it. */
+struct xbulk_find_file {
+	const char			*path;	  /* NUL-terminated */
+	size_t				pathlen;
+	size_t				name_off; /* base name's offset */
+	unsigned int			depth;	  /* 0: the PATH operand */
+	const struct xfs_bulkstat	*bs;	  /* the fields asked for */
+	uint64_t			nentries; /* dirs: entries but . ..*/
+	const char			*start;	  /* the PATH operand */
+	size_t				startlen;
+	/* A mount point of another filesystem: its st_dev (and @bs
+	 * made from its stat()), and its type.  0 and NULL otherwise. */
+	uint64_t			dev;
+	const char			*fstype;
+};
+
+struct xbulk_find_opts {
+	struct timespec	now;		/* find's start time */
+	bool		warnings;	/* find's default: stdin is a tty */
+	/* A parse warning, without "find: " (may be NULL). */
+	void		(*warn)(void *arg, const char *msg);
+	/* A file that could not be fully handled (e.g. a symlink that
+	 * could not be read for %l): the caller prints, exit status 1. */
+	void		(*problem)(void *arg, const char *path, int err);
+	/* The target of symlink @file into @buf (not NUL-terminated).
+	 * Return: its length, or a negative errno. */
+	long		(*readlink)(void *arg,
+				    const struct xbulk_find_file *file,
+				    char *buf, size_t size);
+	void		*arg;
+};
+
+/* Exit statuses of parse errors, as GNU find and xbulk give them. */
+#define XBULK_FIND_EXIT_BAD	1	/* a bad expression (find's) */
+#define XBULK_FIND_EXIT_REFUSED	2	/* -exec -delete ...: refused */
+
+/**
+ * xbulk_find_parse() - compile find's command line
+ * @argc, @argv: the words after "find" (options -P..., PATHs, the
+ *               expression); the strings must outlive the result
+ * @opts:        time, warnings and hooks (copied)
+ * @out:         the compiled expression (xbulk_find_free() it)
+ * @err:         a message (without "find: ") on failure
+ * @status:      exit status for the failure (XBULK_FIND_EXIT_*)
+ *
+ * Return: 0; -EINVAL for a bad expression (find's own message and
+ * status) or a refused action; -ENOMEM.
+ */
+int xbulk_find_parse(int argc, char **argv,
+		     const struct xbulk_find_opts *opts,
+		     struct xbulk_find **out, char *err, size_t errlen,
+		     int *status);
+
+void xbulk_find_free(struct xbulk_find *find);
+
+/* The PATH operands ("." when none were given). */
+size_t xbulk_find_npaths(const struct xbulk_find *find);
+const char *xbulk_find_path(const struct xbulk_find *find, size_t i);
+
+/* Walk options: -depth (visit directories after their contents),
+ * -maxdepth (-1: none) and -mindepth. */
+bool xbulk_find_post_order(const struct xbulk_find *find);
+int xbulk_find_maxdepth(const struct xbulk_find *find);
+
+/* The XBULK_F_* fields the expression and its output read. */
+uint32_t xbulk_find_fields(const struct xbulk_find *find);
+
+/* Does the expression need anything beyond the bulkstat record and the
+ * path (symlink targets, access(2), stat of the target)? */
+bool xbulk_find_needs_fs(const struct xbulk_find *find);
+
+/**
+ * xbulk_find_keep() - the pre-filter: may a file with this record (not a
+ * directory) make the expression do anything, whatever its name?
+ * @arg: the struct xbulk_find
+ *
+ * The part of the expression that reads only bulkstat fields, evaluated
+ * three-valued (true, false, unknown: needs a name); actions count as
+ * unknown.  False only when no name, path or depth can make an action
+ * run.  Thread-safe; no syscall, no allocation.
+ */
+bool xbulk_find_keep(void *arg, const struct xfs_bulkstat *bs);
+
+/*
+ * Outputs: [0] is stdout; [1..] are the FILEs of -fprint, -fprint0,
+ * -fprintf and -fls in command-line order, opened by the caller (who
+ * refuses those on the scanned filesystem).  "/dev/stdout" and
+ * "/dev/stderr" name the caller's streams, as in find.
+ */
+size_t xbulk_find_noutputs(const struct xbulk_find *find);
+const char *xbulk_find_output_name(const struct xbulk_find *find, size_t i);
+/* Give output @i its fd (@tty: quote odd characters as find does on a
+ * terminal).  Return: 0 or -ENOMEM. */
+int xbulk_find_set_output(struct xbulk_find *find, size_t i, int fd,
+			  bool tty);
+
+/* The scanned filesystem: log2 of its block size (st_blocks from
+ * bs_blocks) and its st_dev (%D). */
+void xbulk_find_set_fs(struct xbulk_find *find, unsigned int blocklog,
+		       uint64_t dev);
+
+/* What xbulk_find_eval() asks of the walk. */
+#define XBULK_FIND_PRUNE	1	/* do not descend into this directory */
+#define XBULK_FIND_QUIT		2	/* -quit: end the walk */
+
+/**
+ * xbulk_find_eval() - evaluate the expression on one file
+ * @post: false: the visit before a directory's contents (and the only
+ *        visit of other files); true: the visit after them (-depth)
+ *
+ * Applies -mindepth, -maxdepth and -depth, runs the actions.
+ * Return: 0, XBULK_FIND_PRUNE, XBULK_FIND_QUIT, or a negative errno of
+ * writing an output (-EPIPE...).
+ */
+int xbulk_find_eval(struct xbulk_find *find,
+		    const struct xbulk_find_file *file, bool post);
+
+/* Write out everything buffered.  Return: 0 or the first write error. */
+int xbulk_find_flush(struct xbulk_find *find);
+
+/* Files the problem hook was called for (find then exits 1). */
+uint64_t xbulk_find_problems(const struct xbulk_find *find);
 
 #endif /* XBULK_H */
