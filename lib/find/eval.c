@@ -78,6 +78,30 @@ ts_diff(int64_t asec, int64_t ansec, struct timespec b)
 								   b.tv_nsec);
 }
 
+/*
+ * -used N: accessed N days after the status change (find 4.9 never
+ * matches a file accessed before it changed).  @n's reference is -N days
+ * with the comparison inverted, as for the other times.
+ */
+static int
+test_used(const struct xf_node *n, int64_t sec, int64_t nsec)
+{
+	double d = (double)sec + 1e-9 * (double)nsec;
+	double days = -((double)n->u.time.ref.tv_sec +
+			1e-9 * (double)n->u.time.ref.tv_nsec);
+
+	if (sec < 0)
+		return V_FALSE;
+	switch (n->u.time.cmp) {
+	case XF_CMP_LT:
+		return d > days;
+	case XF_CMP_GT:
+		return d < days;
+	default:
+		return d > days - 86400 && d <= days;
+	}
+}
+
 /* -atime and friends: find's pred_timewindow(). */
 static int
 test_time(const struct xf_node *n, const struct xfs_bulkstat *bs)
@@ -111,7 +135,7 @@ test_time(const struct xf_node *n, const struct xfs_bulkstat *bs)
 			nsec += 1000000000;
 			sec--;
 		}
-		break;
+		return test_used(n, sec, nsec);
 	}
 	if (sec == n->u.time.ref.tv_sec && nsec == n->u.time.ref.tv_nsec)
 		d = 0;

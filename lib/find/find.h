@@ -129,6 +129,11 @@ struct xf_idcache {
 	bool		group;
 };
 
+/* -ls's column widths, which grow as wider values are met (find's). */
+struct xf_ls_widths {
+	int	ino, blocks, owner, group, major, minor, size;
+};
+
 struct xbulk_find {
 	struct xf_node		*root;
 	/* options */
@@ -156,6 +161,7 @@ struct xbulk_find {
 	struct xf_idcache	users, groups;
 	struct xbulk_find_opts	opts;
 	uint64_t		problems;	/* non-fatal, for exit 1 */
+	struct xf_ls_widths	ls;
 	char			*linkbuf;	/* readlink results */
 	size_t			linkcap;
 };

@@ -68,24 +68,44 @@ put_padded(char *p, const char *s, size_t len, size_t width, bool left)
 	return p;
 }
 
+/* @v right-aligned in *@width, which grows to fit (find's print_num). */
 static char *
-put_num_padded(char *p, uint64_t v, size_t width, bool left)
+put_num_grow(char *p, uint64_t v, int *width)
 {
 	char buf[XBULK_DEC_MAX];
+	size_t len = (size_t)(put_dec(buf, v) - buf);
 
-	return put_padded(p, buf, (size_t)(put_dec(buf, v) - buf), width, left);
+	if (len > (size_t)*width)
+		*width = (int)len;
+	return put_padded(p, buf, len, (size_t)*width, false);
 }
 
+/* The owner or group column: a name padded to the column's width, or
+ * the number ("%-8lu " for owners, "%-*lu " for groups). */
 static char *
-put_owner(char *p, struct xf_idcache *c, uint32_t id)
+put_owner(char *p, struct xf_idcache *c, uint32_t id, int *width, bool user)
 {
 	const char *name = xf_id_name(c, id);
+	char buf[XBULK_DEC_MAX];
+	size_t len;
 
-	if (name)
-		p = put_padded(p, name, strlen(name), 8, true);
-	else
-		p = put_num_padded(p, id, 8, true);
+	if (name) {
+		len = strlen(name);
+		if (len > (size_t)*width)
+			*width = (int)len;
+		p = put_padded(p, name, len, (size_t)*width, true);
+		*p++ = ' ';
+		return p;
+	}
+	len = (size_t)(put_dec(buf, id) - buf);
+	p = put_padded(p, buf, len, user ? 8 : (size_t)*width, true);
 	*p++ = ' ';
+	len = len > (user ? 8u : (size_t)*width) ? len :
+	      (user ? 8u : (size_t)*width);
+	if (user)
+		len++;		/* find counts the space for owners */
+	if (len > (size_t)*width)
+		*width = (int)len;
 	return p;
 }
 
@@ -110,27 +130,29 @@ xf_ls(struct xbulk_find *f, struct xf_stream *out,
       const struct xbulk_find_file *file)
 {
 	const struct xfs_bulkstat *bs = file->bs;
-	char line[512], *p = line;
+	struct xf_ls_widths *w = &f->ls;
+	char line[512], *p = line, num[XBULK_DEC_MAX];
 	const char *target = NULL;
 	int err;
 
-	p = put_num_padded(p, bs->bs_ino, 9, false);
+	p = put_num_grow(p, bs->bs_ino, &w->ino);
 	*p++ = ' ';
-	p = put_num_padded(p, (xf_blocks512(f, bs) + 1) / 2, 6, false);
+	p = put_num_grow(p, (xf_blocks512(f, bs) + 1) / 2, &w->blocks);
 	*p++ = ' ';
 	xf_mode_string(bs->bs_mode, p);
 	p += 10;
-	p = PUT(p, "  ");
-	p = put_num_padded(p, bs->bs_nlink, 3, false);
 	*p++ = ' ';
-	p = put_owner(p, &f->users, bs->bs_uid);
-	p = put_owner(p, &f->groups, bs->bs_gid);
+	p = put_padded(p, num, (size_t)(put_dec(num, bs->bs_nlink) - num), 3,
+		       false);
+	*p++ = ' ';
+	p = put_owner(p, &f->users, bs->bs_uid, &w->owner, true);
+	p = put_owner(p, &f->groups, bs->bs_gid, &w->group, false);
 	if (S_ISCHR(bs->bs_mode) || S_ISBLK(bs->bs_mode)) {
-		p = put_num_padded(p, xf_rdev_major(bs->bs_rdev), 3, false);
+		p = put_num_grow(p, xf_rdev_major(bs->bs_rdev), &w->major);
 		p = PUT(p, ", ");
-		p = put_num_padded(p, xf_rdev_minor(bs->bs_rdev), 3, false);
+		p = put_num_grow(p, xf_rdev_minor(bs->bs_rdev), &w->minor);
 	} else {
-		p = put_num_padded(p, bs->bs_size, 8, false);
+		p = put_num_grow(p, bs->bs_size, &w->size);
 	}
 	*p++ = ' ';
 	p += xf_ls_date(p, bs->bs_mtime, f->now.tv_sec);

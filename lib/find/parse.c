@@ -474,6 +474,7 @@ xbulk_find_parse(int argc, char **argv, const struct xbulk_find_opts *opts,
 	f->now = opts->now;
 	f->warnings = opts->warnings;
 	f->maxdepth = -1;
+	f->ls = (struct xf_ls_widths){ 9, 6, 8, 8, 3, 3, 8 };
 	f->blocklog = 12;
 	xf_ids_init(&f->users, false);
 	xf_ids_init(&f->groups, true);
@@ -484,7 +485,12 @@ xbulk_find_parse(int argc, char **argv, const struct xbulk_find_opts *opts,
 	if (f->streams)
 		f->streams[0] = xf_zalloc(f, sizeof(struct xf_stream));
 	f->nstreams = 1;
-	err = f->streams && f->streams[0] ? parse_all(&ps) : -ENOMEM;
+	/* symlink targets: at most PATH_MAX - 1 bytes on Linux */
+	f->linkcap = 4096;
+	f->linkbuf = malloc(f->linkcap);
+	err = f->streams && f->streams[0] && f->linkbuf &&
+	      !xbulk_out_init(&f->streams[0]->out, 1, 1U << 20) ?
+	      parse_all(&ps) : -ENOMEM;
 	if (err) {
 		*status = ps.status ? ps.status : XBULK_FIND_EXIT_BAD;
 		if (err == -ENOMEM)
