@@ -3,7 +3,8 @@
  * populate: a fast, deterministic file-tree generator for benchmarking
  * bulkstat.
  *
- *   populate [-n INODES] [-t THREADS] [-s SEED] [--skew] DIR
+ *   populate [-n INODES] [-t THREADS] [-s SEED] [--skew] [--empty-files]
+ *            [--small-dirs] DIR
  *
  * Creates about INODES new inodes under DIR (which must exist): a few
  * top-level directories ("tNNN"), leaf directories under them ("dNNNNN",
@@ -26,6 +27,14 @@
  * herd them all into the AG after the skewed one.  At the end the in-use
  * inodes of every AG are printed (XFS_IOC_AG_GEOMETRY) so the skew can be
  * checked.
+ *
+ * --empty-files: every regular file empty but the fragmented ones (0.1% of
+ * the entries, 16-32 extents of 4 KiB), so that millions of inodes fit
+ * in memory (an image on tmpfs): a scan reads inodes, not data.
+ *
+ * --small-dirs: about 10 entries per directory: leaves of 5-15 entries,
+ * under a tree of directories of 10 subdirectories each ("tN/tN/..."),
+ * for the benchmarks of find and du, whose cost is per directory.
  *
  * Threads take leaf directories from a shared counter; each leaf is
  * filled with *at() calls relative to its own directory fd.
@@ -53,6 +62,9 @@
 #define LEAF_MIN     100 /* entries per leaf directory */
 #define LEAF_MAX     1000
 #define TOP_FANOUT   128 /* leaf directories per top-level one */
+#define SMALL_MIN    5	 /* --small-dirs: entries per leaf directory */
+#define SMALL_MAX    15
+#define SMALL_FANOUT 10 /* --small-dirs: subdirectories per inner one */
 #define DATA_SIZE    (64 * 1024)
 #define SKEW_PERCENT 90
 #define SKEW_TRIES   256 /* mkdir attempts to hit the skew AG */
@@ -97,7 +109,12 @@ static struct {
 	size_t nleaves;
 	size_t next_leaf; /* atomic */
 	bool skew;
-	int skew_fd; /* the "skew" directory */
+	bool empty_files; /* --empty-files */
+	bool small_dirs;  /* --small-dirs */
+	unsigned int leaf_min, leaf_max;
+	unsigned int levels; /* --small-dirs: depth of the inner tree */
+	int dirfd;	     /* DIR */
+	int skew_fd;	     /* the "skew" directory */
 	uint32_t skew_agno;
 	uint32_t agcount;
 	unsigned int agino_log;
@@ -181,8 +198,10 @@ static int
 fill_file(int fd, uint64_t *s, bool large, bool empty, struct counts *c)
 {
 	if (large) {
-		/* 32-512 blocks of 4 KiB, every other one written. */
-		unsigned int blocks = (unsigned int)rnd_range(s, 32, 512);
+		/* 32-512 blocks of 4 KiB (32-64 with --empty-files),
+		 * every other one written. */
+		unsigned int blocks =
+		    (unsigned int)rnd_range(s, 32, g.empty_files ? 64 : 512);
 		unsigned int b;
 
 		for (b = 0; b < blocks; b += 2) {
@@ -281,7 +300,9 @@ make_entry(int dfd, unsigned int i, uint64_t *s, struct counts *c,
 		return -1;
 	*what = "write";
 	if (fill_file(fd, s, r < PM_LARGE,
-		      r >= PM_LARGE && r < PM_LARGE + PM_EMPTY, c)) {
+		      r >= PM_LARGE &&
+			  (g.empty_files || r < PM_LARGE + PM_EMPTY),
+		      c)) {
 		close(fd);
 		return -1;
 	}
@@ -289,7 +310,7 @@ make_entry(int dfd, unsigned int i, uint64_t *s, struct counts *c,
 	c->files++;
 	if (r < PM_LARGE)
 		c->large++;
-	else if (r < PM_LARGE + PM_EMPTY)
+	else if (g.empty_files || r < PM_LARGE + PM_EMPTY)
 		c->empty++;
 	if (rnd(s) % 1000 < PM_HARDLINK) {
 		snprintf(name2, sizeof(name2), "h%s", name);
@@ -331,30 +352,117 @@ make_leaf_dir(int pfd, const char *name, uint32_t agno, struct counts *c)
 	return renameat(pfd, tmp, pfd, name);
 }
 
+/* 10^@e. */
+static uint64_t
+pow10u(unsigned int e)
+{
+	uint64_t p = 1;
+
+	while (e--)
+		p *= SMALL_FANOUT;
+	return p;
+}
+
+/*
+ * --small-dirs: the path, relative to DIR, of inner directory @j of level
+ * @level (1: the parents of the leaves; g.levels: the top): "tA/tB/...".
+ */
+static void
+inner_path(char *buf, size_t size, unsigned int level, uint64_t j)
+{
+	unsigned int l;
+	int n = 0;
+
+	buf[0] = '\0';
+	for (l = g.levels; l >= level && (size_t)n < size; l--)
+		n +=
+		    snprintf(buf + n, size - (size_t)n, "%st%llu", n ? "/" : "",
+			     (unsigned long long)(j / pow10u(l - level)));
+}
+
+/* --small-dirs: inner directories of level @level. */
+static uint64_t
+inner_count(unsigned int level)
+{
+	uint64_t p = pow10u(level);
+
+	return (g.nleaves + p - 1) / p;
+}
+
+/* --small-dirs: make the inner tree, top level first. */
+static int
+make_inner_dirs(void)
+{
+	char path[PATH_MAX];
+	unsigned int level;
+	uint64_t j;
+
+	for (level = g.levels; level >= 1; level--) {
+		for (j = 0; j < inner_count(level); j++) {
+			inner_path(path, sizeof(path), level, j);
+			if (mkdirat(g.dirfd, path, 0755)) {
+				fprintf(stderr, "populate: %s/%s: %s\n", g.dir,
+					path, strerror(errno));
+				return -1;
+			}
+			g.total.dirs++;
+			g.total.inodes++;
+		}
+	}
+	return 0;
+}
+
+/* The directory leaf @k goes in (an fd to close if *@own). */
+static int
+leaf_parent(size_t k, bool *own)
+{
+	char path[PATH_MAX];
+
+	*own = false;
+	if (!g.small_dirs)
+		return g.leaves[k].skew ? g.skew_fd
+					: g.top_fds[g.leaves[k].top];
+	*own = true;
+	inner_path(path, sizeof(path), 1, k / SMALL_FANOUT);
+	return openat(g.dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
 static int
 make_leaf(size_t k, struct counts *c, const char **what)
 {
 	const struct leaf *l = &g.leaves[k];
 	uint64_t s = g.seed ^ (0x1000003ULL * (k + 1));
-	int pfd = l->skew ? g.skew_fd : g.top_fds[l->top];
 	uint32_t agno = g.skew_agno;
 	char name[32];
 	unsigned int i;
-	int dfd, ret = 0;
+	bool own;
+	int pfd, dfd, ret = 0;
 
+	*what = "open parent";
+	pfd = leaf_parent(k, &own);
+	if (pfd < 0)
+		return -1;
 	snprintf(name, sizeof(name), "d%05zu", k);
 	if (!l->skew && g.agcount > 1) /* round robin over the others */
 		agno =
 		    (g.skew_agno + 1 + (uint32_t)(k / 10) % (g.agcount - 1)) %
 		    g.agcount;
 	*what = "mkdirat";
-	if (make_leaf_dir(pfd, name, agno, c))
-		return -1;
-	c->dirs++;
-	c->inodes++;
-	*what = "open leaf";
-	dfd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
+	ret = make_leaf_dir(pfd, name, agno, c);
+	if (!ret) {
+		c->dirs++;
+		c->inodes++;
+		*what = "open leaf";
+		dfd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		ret = dfd < 0 ? -1 : 0;
+	}
+	if (own) {
+		int e = errno;
+
+		close(pfd);
+		errno = e;
+	}
+	if (ret)
 		return -1;
 	for (i = 0; i < l->entries; i++) {
 		ret = make_entry(dfd, i, &s, c, what);
@@ -421,13 +529,23 @@ plan(uint64_t inodes)
 	uint64_t s = g.seed, left, est;
 	size_t alloc = 0, skew_leaves = 0;
 
-	est = inodes / ((LEAF_MIN + LEAF_MAX) / 2 + 1) + 1;
-	g.ntop = (unsigned int)((est + TOP_FANOUT - 1) / TOP_FANOUT);
+	est = inodes / ((g.leaf_min + g.leaf_max) / 2 + 1) + 1;
+	if (g.small_dirs) {
+		/* Inner directories: est / 10 + est / 100 + ... */
+		uint64_t inner = 0, p;
+
+		for (p = SMALL_FANOUT; p < est * SMALL_FANOUT;
+		     p *= SMALL_FANOUT)
+			inner += (est + p - 1) / p;
+		g.ntop = (unsigned int)(inner < UINT_MAX ? inner : UINT_MAX);
+	} else {
+		g.ntop = (unsigned int)((est + TOP_FANOUT - 1) / TOP_FANOUT);
+	}
 	if (g.ntop < 1)
 		g.ntop = 1;
 	left = inodes > g.ntop + g.skew ? inodes - g.ntop - g.skew : 0;
 	while (left > 1) {
-		uint64_t n = rnd_range(&s, LEAF_MIN, LEAF_MAX);
+		uint64_t n = rnd_range(&s, g.leaf_min, g.leaf_max);
 		struct leaf *l;
 
 		if (n > left - 1)
@@ -505,7 +623,8 @@ usage(FILE *f)
 {
 	fprintf(
 	    f,
-	    "Usage: populate [-n INODES] [-t THREADS] [-s SEED] [--skew] DIR\n"
+	    "Usage: populate [-n INODES] [-t THREADS] [-s SEED] [--skew]\n"
+	    "                [--empty-files] [--small-dirs] DIR\n"
 	    "\n"
 	    "Create about INODES new inodes (default 1000000) under the "
 	    "existing\n"
@@ -519,6 +638,8 @@ usage(FILE *f)
 	    "  -s SEED     seed of the tree's layout and contents (default 1)\n"
 	    "  --skew      put ~90%% of the inodes in the AG of one directory "
 	    "(XFS)\n"
+	    "  --empty-files  all files empty but the fragmented ones (0.1%%)\n"
+	    "  --small-dirs   about 10 entries per directory\n"
 	    "  -h, --help  this help\n");
 }
 
@@ -537,6 +658,8 @@ main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 	    {"skew", no_argument, NULL, 'S'},
+	    {"empty-files", no_argument, NULL, 'E'},
+	    {"small-dirs", no_argument, NULL, 'D'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -568,6 +691,12 @@ main(int argc, char **argv)
 		case 'S':
 			g.skew = true;
 			break;
+		case 'E':
+			g.empty_files = true;
+			break;
+		case 'D':
+			g.small_dirs = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -589,6 +718,8 @@ main(int argc, char **argv)
 
 		memcpy(g.data + i, &r, 8);
 	}
+	g.leaf_min = g.small_dirs ? SMALL_MIN : LEAF_MIN;
+	g.leaf_max = g.small_dirs ? SMALL_MAX : LEAF_MAX;
 	if (plan(inodes)) {
 		perror("populate: plan");
 		return 1;
@@ -607,7 +738,16 @@ main(int argc, char **argv)
 			g.dir);
 
 	t0 = now_s();
-	g.top_fds = calloc(g.ntop, sizeof(*g.top_fds));
+	g.dirfd = dirfd;
+	if (g.small_dirs) {
+		g.levels = 1;
+		while (inner_count(g.levels) > SMALL_FANOUT)
+			g.levels++;
+		if (make_inner_dirs())
+			return 1;
+		g.ntop = 0;
+	}
+	g.top_fds = calloc(g.ntop ? g.ntop : 1, sizeof(*g.top_fds));
 	if (!g.top_fds)
 		return 1;
 	for (i = 0; i < g.ntop; i++) {

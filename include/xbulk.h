@@ -9,6 +9,16 @@
  *
  * Every function that can fail returns 0 or a negative errno; nothing in
  * the library prints.
+ *
+ * This header is the library's ABI.  libxbulk is built with
+ * -fvisibility=hidden, and the "#pragma GCC visibility push(default)"
+ * below makes every function and variable declared in this header
+ * exported, and nothing else: a public function is declared here (named
+ * xbulk_*, with its doc comment), an internal one in lib/internal.h or
+ * another lib/ header.  tests/pkg/test-symbols.sh checks that `nm -D` of
+ * libxbulk.so lists exactly what this header declares.  An incompatible
+ * change to anything declared here changes the soname (docs/design.md,
+ * "Versions and the soname").
  */
 #ifndef XBULK_H
 #define XBULK_H
@@ -19,7 +29,15 @@
 #include <time.h>
 #include <xfs/xfs.h>
 
-#define XBULK_VERSION_STRING	"0.1.0"
+#include "xbulk_version.h"
+
+#pragma GCC visibility push(default)
+
+/**
+ * xbulk_version() - the version of the libxbulk loaded at run time, as
+ * "MAJOR.MINOR.PATCH" (XBULK_VERSION_STRING is the one compiled against).
+ */
+const char *xbulk_version(void);
 
 /* Inodes per inode chunk (one inobt record, one inumbers record). */
 #define XBULK_INODES_PER_CHUNK	64
@@ -318,6 +336,12 @@ struct xbulk_scan {
 	 */
 	struct xbulk_scan_live *live;
 	/*
+	 * Optional: where the scan adds the latency of each of its bulkstat
+	 * or inumbers calls (each worker keeps its own histograms and adds
+	 * them here when it ends).  Zero it before the scan.
+	 */
+	struct xbulk_scan_lat *lat;
+	/*
 	 * Optional: once *cancel is nonzero (a signal handler may set it)
 	 * the scan stops within about 100 ms: no new ioctl, and the output
 	 * ends after the last whole record written.
@@ -329,7 +353,58 @@ struct xbulk_scan {
 struct xbulk_scan_live {
 	uint64_t	records;	/* records handed to batch_fn */
 	uint64_t	calls;		/* ioctls issued */
+	/*
+	 * The longest call (ns) since the reader last took it with
+	 * __atomic_exchange_n(&live->max_call_ns, 0, ...): the stall of an
+	 * interval.
+	 */
+	uint64_t	max_call_ns;
 };
+
+/* ------------------------------------------------------------------ */
+/* Latency of the scan's ioctl calls (lib/latency.c)                   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A log-linear histogram of durations in nanoseconds: below 2^SUB_BITS ns
+ * one bucket per ns, above it 2^SUB_BITS buckets per power of two, so a
+ * percentile read from it is within 1/2^SUB_BITS (3%) of the true value,
+ * from 1 ns to 584 years, in 15 KiB.  As fio's completion latencies.
+ */
+#define XBULK_LAT_SUB_BITS	5
+#define XBULK_LAT_BUCKETS	((64 - XBULK_LAT_SUB_BITS + 1) << \
+				 XBULK_LAT_SUB_BITS)
+
+struct xbulk_lat {
+	uint64_t	count;		/* samples */
+	uint64_t	sum_ns;
+	uint64_t	min_ns;		/* valid when count > 0 */
+	uint64_t	max_ns;
+	uint64_t	bucket[XBULK_LAT_BUCKETS];
+};
+
+/* The latencies of a scan's calls. */
+struct xbulk_scan_lat {
+	struct xbulk_lat	call;	/* ns per bulkstat/inumbers call */
+	struct xbulk_lat	inode;	/* ns per record: each call that
+					   returned records, its time divided
+					   by its ocount (one sample a call) */
+};
+
+/* Add one sample of @ns nanoseconds to @h (no locking: one writer). */
+void xbulk_lat_add(struct xbulk_lat *h, uint64_t ns);
+
+/* Add every sample of @src to @dst. */
+void xbulk_lat_merge(struct xbulk_lat *dst, const struct xbulk_lat *src);
+
+/**
+ * xbulk_lat_percentile() - the @pct-th percentile (0 < @pct <= 100) of @h
+ * in ns: the middle of the bucket holding the sample of rank
+ * ceil(@pct / 100 * count), kept within [min_ns, max_ns]; max_ns for the
+ * last rank.
+ * Return: that value, or 0 when @h has no sample.
+ */
+uint64_t xbulk_lat_percentile(const struct xbulk_lat *h, double pct);
 
 /* What stopped a scan early. */
 enum xbulk_scan_fail {
@@ -527,29 +602,620 @@ int xbulk_used_inodes(const struct xbulk_fs *fs, uint32_t agno,
 #define XBULK_ALL_AGS	UINT32_MAX
 
 /* ------------------------------------------------------------------ */
-/* find expressions (lib/find/)                                        */
+/* Names for inodes (lib/names/)                                       */
 /* ------------------------------------------------------------------ */
 
-#ifndef XBULK_F_ALL
-/* Bulkstat fields a consumer reads; bs_ino, bs_mode, bs_gen always. */
+/*
+ * One bulkstat scan of the whole filesystem (xbulk_scan_run(), -j
+ * threads) plus one read of every directory by handle (open_by_handle_at()
+ * with the XFS handle made from bs_ino and bs_gen, O_NOATIME, getdents64)
+ * give every inode its path or paths, without a stat() per file:
+ *
+ *	xbulk_names_build()	scan, read, link and check: once
+ *	xbulk_names_walk()	the paths under one operand, in GNU find's
+ *				order: once per operand, one walk at a time
+ *	xbulk_names_readlink()	a symlink's target, by handle
+ *	xbulk_names_unreached()	inodes no path from the mount's top reaches
+ *	xbulk_names_free()
+ *
+ * Needs CAP_SYS_ADMIN (bulkstat) and CAP_DAC_READ_SEARCH
+ * (open_by_handle_at).  Nothing is ever written to the filesystem and no
+ * atime changes.  Pipeline, memory per inode and per name, churn rules:
+ * docs/design.md, "Names for inodes".
+ */
+
+/*
+ * Bulkstat fields the engine keeps per inode (struct xbulk_names_opts
+ * .fields).  bs_ino, bs_mode and bs_gen are always kept; the walk's
+ * records hold 0 in every field not asked for.  Each field costs its
+ * bytes per kept inode (in parentheses).
+ */
 enum {
-	XBULK_F_SIZE	= 1u << 0,	/* bs_size */
-	XBULK_F_BLOCKS	= 1u << 1,	/* bs_blocks, bs_blksize */
-	XBULK_F_ATIME	= 1u << 2,	/* bs_atime, bs_atime_nsec */
-	XBULK_F_MTIME	= 1u << 3,
-	XBULK_F_CTIME	= 1u << 4,
-	XBULK_F_BTIME	= 1u << 5,
-	XBULK_F_OWNER	= 1u << 6,	/* bs_uid, bs_gid */
-	XBULK_F_PROJID	= 1u << 7,
-	XBULK_F_NLINK	= 1u << 8,
-	XBULK_F_RDEV	= 1u << 9,
-	XBULK_F_XFLAGS	= 1u << 10,
-	XBULK_F_EXTENTS	= 1u << 11,	/* bs_extents64, bs_aextents */
-	XBULK_F_HINTS	= 1u << 12,	/* bs_extsize_blks, bs_cowextsize_blks */
-	XBULK_F_OTHER	= 1u << 13,	/* version, forkoff, sick, checked */
-#define XBULK_F_ALL	((1u << 14) - 1)
+	XBULK_F_SIZE	= 1u << 0,	/* bs_size (8) */
+	XBULK_F_BLOCKS	= 1u << 1,	/* bs_blocks, bs_blksize (12) */
+	XBULK_F_ATIME	= 1u << 2,	/* bs_atime, bs_atime_nsec (12) */
+	XBULK_F_MTIME	= 1u << 3,	/* bs_mtime, bs_mtime_nsec (12) */
+	XBULK_F_CTIME	= 1u << 4,	/* bs_ctime, bs_ctime_nsec (12) */
+	XBULK_F_BTIME	= 1u << 5,	/* bs_btime, bs_btime_nsec (12) */
+	XBULK_F_OWNER	= 1u << 6,	/* bs_uid, bs_gid (8) */
+	XBULK_F_PROJID	= 1u << 7,	/* bs_projectid (4) */
+	XBULK_F_NLINK	= 1u << 8,	/* bs_nlink (4) */
+	XBULK_F_RDEV	= 1u << 9,	/* bs_rdev (4) */
+	XBULK_F_XFLAGS	= 1u << 10,	/* bs_xflags (8) */
+	XBULK_F_EXTENTS	= 1u << 11,	/* bs_extents64, bs_aextents (12) */
+	XBULK_F_HINTS	= 1u << 12,	/* bs_extsize_blks,
+					   bs_cowextsize_blks (8) */
+	XBULK_F_OTHER	= 1u << 13,	/* bs_version, bs_forkoff, bs_sick,
+					   bs_checked (8) */
+	XBULK_F_ALL	= (1u << 14) - 1,
 };
-#endif
+
+/* What xbulk_names_build() reports through xbulk_names_opts.problem. */
+enum xbulk_names_problem_kind {
+	/*
+	 * A directory the kernel could not read (@err: -EUCLEAN, -EBADMSG,
+	 * -EIO...).  Its entry still comes in walks, flagged
+	 * XBULK_ENTRY_UNREADABLE with the same error, contents unknown:
+	 * print one of the two (find names it when it reaches it).
+	 */
+	XBULK_PROBLEM_UNREADABLE,
+	/*
+	 * An inode bulkstat could not read (@err as above); the scan went
+	 * on after it.  Its names come in walks flagged
+	 * XBULK_ENTRY_BAD_INODE.  @path is NULL.
+	 */
+	XBULK_PROBLEM_BAD_INODE,
+	/*
+	 * A directory still listed by two directories after both were read
+	 * again (a hard link to a directory: damage).  @path is the entry
+	 * that is not followed (@parent holds it); the directory is walked
+	 * under the parent its ".." names.
+	 */
+	XBULK_PROBLEM_DIR_LINK,
+	/*
+	 * A directory whose ".." names a directory that does not list it,
+	 * still so after a re-read (damage).  It is walked under the one
+	 * directory that lists it, @path.
+	 */
+	XBULK_PROBLEM_DOTDOT,
+	/*
+	 * Directories whose parents form a cycle, still so after a re-read
+	 * (damage): no walk from the top reaches them and none is followed
+	 * around the cycle.  One report per directory of the cycle; @path
+	 * is relative to the cycle ("name/name/...").
+	 */
+	XBULK_PROBLEM_CYCLE,
+};
+
+/* One problem; every pointer is valid during the callback only. */
+struct xbulk_names_problem {
+	enum xbulk_names_problem_kind	kind;
+	int				err;	/* negative errno, or 0 */
+	uint64_t			ino;	/* the inode concerned */
+	uint64_t			parent;	/* directory of the entry, or 0 */
+	/*
+	 * Where it is: the mount point followed by the names from the
+	 * mount's top ("/mnt/a/b"), any length, NUL-terminated; NULL when
+	 * no name reaches it.
+	 */
+	const char			*path;
+};
+
+struct xbulk_names_opts {
+	unsigned int	threads;	/* 0 or 1: one scan thread and one
+					   directory reader; N: N of each */
+	uint32_t	fields;		/* XBULK_F_* to keep */
+	/*
+	 * Optional pre-filter on non-directories, called from the scan's
+	 * threads at once (it must be thread-safe): false drops the inode
+	 * before any name is read, and no walk shows it.  Directories are
+	 * always kept.  Called once per inode, with every field filled.
+	 */
+	bool		(*keep)(void *arg, const struct xfs_bulkstat *bs);
+	/*
+	 * Optional: called once per problem (see enum
+	 * xbulk_names_problem_kind), from the calling thread, before
+	 * xbulk_names_build() returns.  Directories that vanished or moved
+	 * during the scan are only counted (struct xbulk_names_result).
+	 */
+	void		(*problem)(void *arg,
+				   const struct xbulk_names_problem *p);
+	void		*arg;		/* for keep and problem */
+	/*
+	 * Optional: once *cancel is nonzero (a signal handler may set it)
+	 * the build or a walk stops within 100 ms and returns -EINTR.
+	 */
+	const volatile int *cancel;
+};
+
+/* Where xbulk_names_build() failed. */
+enum xbulk_names_fail {
+	XBULK_NAMES_OK = 0,
+	XBULK_NAMES_FAIL_SCAN,		/* the bulkstat scan: -EPERM means
+					   no CAP_SYS_ADMIN (scan.fail,
+					   scan.err say more) */
+	XBULK_NAMES_FAIL_HANDLE,	/* open_by_handle_at() of the top:
+					   -EPERM means no
+					   CAP_DAC_READ_SEARCH */
+	XBULK_NAMES_FAIL_MOUNT,		/* finding the mount's top and the
+					   mounts inside it (statx,
+					   /proc/self/mountinfo) */
+	XBULK_NAMES_FAIL_SETUP,		/* memory, threads */
+	XBULK_NAMES_CANCELLED,		/* *cancel was set */
+};
+
+struct xbulk_names_result {
+	enum xbulk_names_fail	fail;
+	int			err;		/* negative errno, or 0 */
+	struct xbulk_scan_result scan;		/* the bulkstat scan's */
+	uint64_t	inodes;		/* kept: directories and what keep
+					   accepted */
+	uint64_t	dropped;	/* non-directories keep rejected */
+	uint64_t	dirs;		/* directories bulkstat returned */
+	uint64_t	dirs_read;	/* ... read whole */
+	uint64_t	names;		/* entries read ("." and ".." aside) */
+	uint64_t	mounts;		/* mount points inside the mount */
+	/* Churn: not errors in themselves (find would say "No such file
+	 * or directory" for the first and exit 1). */
+	uint64_t	dirs_gone;	/* removed during the scan (ESTALE,
+					   ENOENT): skipped */
+	uint64_t	dirs_moved;	/* seen under two parents or with a
+					   stale "..", settled by a re-read */
+	uint64_t	stale_names;	/* names of inodes that changed
+					   type or vanished: skipped */
+	/* Problems reported (each also went to opts.problem) */
+	uint64_t	dirs_unreadable;
+	uint64_t	bad_inodes;
+	uint64_t	damage;		/* DIR_LINK, DOTDOT and CYCLE */
+	/* Memory held after the build, bytes */
+	uint64_t	store_bytes;	/* kept inodes' fields */
+	uint64_t	names_bytes;	/* directory entries */
+	uint32_t	slot_bytes;	/* per kept inode in the store */
+	/* Wall time of the phases, seconds */
+	double		scan_s;		/* scan (directories read meanwhile) */
+	double		read_s;		/* reading directories left after it */
+	double		link_s;		/* linking and checking the tree */
+};
+
+struct xbulk_names;	/* opaque: inode store and directory tree */
+
+/**
+ * xbulk_names_build() - scan @fs and read every directory by handle
+ * @fs:    an open filesystem (xbulk_fs_open() on any path of the mount)
+ * @o:     options; @o->threads scan threads and as many directory readers,
+ *         the readers working while the scan runs
+ * @names: on success, the names (free with xbulk_names_free())
+ * @r:     what was done and found, filled also on failure
+ *
+ * The mount is the one @fs->fd is on (statx STATX_MNT_ID,
+ * /proc/self/mountinfo): its top is the filesystem's root (bulkstat's
+ * special root inode) or, for a bind mount of a subdirectory, that
+ * directory; walks never go above it.  Mount points of other filesystems
+ * inside it come in walks as find -xdev shows them (XBULK_ENTRY_MOUNT)
+ * and are not descended into.
+ *
+ * Return: 0; -EPERM without CAP_SYS_ADMIN (@r->fail FAIL_SCAN) or
+ * CAP_DAC_READ_SEARCH (FAIL_HANDLE); -EINTR if cancelled; -ENOMEM; or
+ * the negative errno of the scan (see xbulk_scan_run()) or of the mount
+ * lookup.  Problems with single directories are not failures: they are
+ * reported and counted in @r.
+ */
+int xbulk_names_build(struct xbulk_fs *fs, const struct xbulk_names_opts *o,
+		      struct xbulk_names **names, struct xbulk_names_result *r);
+
+/** xbulk_names_free() - free what xbulk_names_build() made; NULL is fine */
+void xbulk_names_free(struct xbulk_names *names);
+
+/* struct xbulk_entry .flags */
+enum {
+	/*
+	 * A mount point of another filesystem: @bs holds what statx() says
+	 * of the path (the mounted root, as find shows it: bs_ino is its
+	 * inode number on the other filesystem; bs_blocks is in units of
+	 * bs_blksize; xflags, extents, hints and projid are 0).  Not
+	 * descended into.
+	 */
+	XBULK_ENTRY_MOUNT	= 1u << 0,
+	/* A directory the kernel could not read (@err): no contents. */
+	XBULK_ENTRY_UNREADABLE	= 1u << 1,
+	/*
+	 * An inode bulkstat could not read (@err): @bs holds only bs_ino and
+	 * the file type bits of bs_mode (from the directory entry).
+	 */
+	XBULK_ENTRY_BAD_INODE	= 1u << 2,
+};
+
+/* One path of an inode (a hard-linked inode comes once per path). */
+struct xbulk_entry {
+	const char	*path;		/* the operand as given, then
+					   "/name"s; NUL-terminated, any
+					   length (past PATH_MAX too) */
+	size_t		pathlen;	/* strlen(path) */
+	size_t		name_off;	/* where the last name starts (0 at
+					   depth 0) */
+	unsigned int	depth;		/* 0: the operand itself */
+	const struct xfs_bulkstat *bs;	/* kept fields, others 0 */
+	uint64_t	nentries;	/* directories: entries but "." and
+					   "..", as read */
+	uint32_t	flags;		/* XBULK_ENTRY_* */
+	int		err;		/* negative errno with UNREADABLE and
+					   BAD_INODE, else 0 */
+};
+
+enum xbulk_visit {
+	XBULK_VISIT_PRE,	/* a directory before its contents, and
+				   every other entry */
+	XBULK_VISIT_POST,	/* a directory after its contents
+				   (XBULK_WALK_POST only) */
+};
+
+/* Values an xbulk_walk_fn returns besides 0 (go on) and -errno (end). */
+#define XBULK_WALK_PRUNE	1	/* PRE of a directory: skip contents
+					   (its POST still comes) */
+#define XBULK_WALK_STOP		2	/* end the walk now (find -quit) */
+
+/*
+ * Called for each entry of a walk.  Everything @e points to is valid
+ * during the call only.  Return 0, XBULK_WALK_PRUNE, XBULK_WALK_STOP, or a
+ * negative errno to end the walk with it.
+ */
+typedef int (*xbulk_walk_fn)(void *arg, const struct xbulk_entry *e,
+			     enum xbulk_visit visit);
+
+/* xbulk_names_walk() flags */
+enum {
+	XBULK_WALK_POST		= 1u << 0,	/* also visit each directory
+						   after its contents (find
+						   -depth, du) */
+	XBULK_WALK_FOLLOW	= 1u << 1,	/* a symlink operand is
+						   followed (find -H, -L) */
+};
+
+/**
+ * xbulk_names_walk() - every path under one operand, in GNU find's order
+ * @start: the operand as the user typed it: a directory or any other file
+ *         on the mount (a symlink is the link itself unless
+ *         XBULK_WALK_FOLLOW); paths are @start followed by "/name"s (one
+ *         trailing '/' of @start is not doubled, as find does)
+ * @flags: XBULK_WALK_*
+ *
+ * Order (gnulib fts, as GNU find 4.9 and du use it): pre-order, each
+ * directory's entries in readdir (getdents) order, except that a
+ * directory read in batches of 100,000 entries has each batch of more than
+ * 10,000 sorted by inode number (gnulib fts_build(): FTS_MAX_READDIR_ENTRIES,
+ * _FTS_INODE_SORT_DIR_ENTRIES_THRESHOLD; dirent_inode_sort_may_be_useful()
+ * is true on XFS).  Directories come once, under the parent their ".."
+ * names; inodes the keep filter dropped do not come; directories removed
+ * during the scan do not come.
+ *
+ * Not thread-safe with other walks of @names; the callback may call
+ * xbulk_names_readlink().  No system call per entry but the callback's.
+ *
+ * Return: 0 at the end, XBULK_WALK_STOP if @fn stopped it; -ENOENT,
+ * -EACCES, -ENOTDIR... from fstatat(@start); -EXDEV if @start is not on
+ * this mount (another filesystem, or another mount of it); -ESTALE if
+ * the scan did not see @start's inode (created or changed since); -EINTR
+ * if cancelled; -ENOMEM; or @fn's negative errno.
+ */
+int xbulk_names_walk(struct xbulk_names *names, const char *start,
+		     unsigned int flags, xbulk_walk_fn fn, void *arg);
+
+/**
+ * xbulk_names_readlink() - the target of the symlink @bs (an entry's
+ * record), read by handle (open_by_handle_at(O_PATH), readlinkat())
+ * @buf, @size: where to put it; not NUL-terminated, cut at @size as
+ *              readlink(2) does (XFS targets are at most 1024 bytes)
+ *
+ * Return: bytes written; -ESTALE if the link is gone; -EINVAL if @bs is
+ * no symlink; another negative errno.
+ */
+int xbulk_names_readlink(struct xbulk_names *names,
+			 const struct xfs_bulkstat *bs, char *buf, size_t size);
+
+/**
+ * xbulk_names_unreached() - call @fn for each kept inode that no path
+ * from the mount's top reaches (du --unreachable): open but unlinked
+ * files, what is hidden under mount points, what lies outside a bind
+ * mount's subdirectory, directories the scan saw that no read listing
+ * holds.  In inode order; @bs as in walks.  @fn returns 0 or a negative
+ * errno that ends the call.
+ *
+ * Return: 0, -EINTR if cancelled, -ENOMEM, or @fn's error.
+ */
+int xbulk_names_unreached(struct xbulk_names *names,
+			  int (*fn)(void *arg, const struct xfs_bulkstat *bs),
+			  void *arg);
+
+/* ================================================================== */
+/* du: disk usage over the walk (lib/du/)                              */
+/* ================================================================== */
+
+/* ------------------------------------------------------------------ */
+/* Output units (lib/du/units.c)                                       */
+/* ------------------------------------------------------------------ */
+
+/* Options of a unit: gnulib human.h's bits, same meanings and values. */
+enum {
+	XBULK_HUMAN_GROUP	= 4,	/* thousands separators (locale) */
+	XBULK_HUMAN_AUTOSCALE	= 16,	/* pick the power (-h, --si) */
+	XBULK_HUMAN_BASE_1024	= 32,	/* powers of 1024, not 1000 */
+	XBULK_HUMAN_SI		= 128,	/* append the power's letter */
+	XBULK_HUMAN_B		= 256,	/* ... and "B" or "iB" */
+};
+
+/* How du prints a size: in units of @block_size bytes, rounded up. */
+struct xbulk_units {
+	uint64_t	block_size;	/* bytes; 1 with AUTOSCALE */
+	unsigned int	opts;		/* XBULK_HUMAN_* */
+};
+
+/* Most bytes xbulk_units_format() writes, its NUL included. */
+#define XBULK_UNITS_MAX		128
+
+/**
+ * xbulk_units_parse() - parse a -B/--block-size argument as GNU du
+ * @spec: "human-readable", "si" or an abbreviation; or an optional number
+ *        (C syntax: 0x hex, 0 octal) and a unit K M G T P E Z Y (powers
+ *        of 1024; "KB" powers of 1000, "KiB" 1024), a unit without a
+ *        number also printed after each figure ("K" prints "4K"); a
+ *        leading "'" groups thousands as the locale does.
+ * Return: 0; -EINVAL (not a size, or 0); -EILSEQ (bad unit); -ERANGE
+ * (more than 2^64-1 bytes).
+ */
+int xbulk_units_parse(const char *spec, struct xbulk_units *u);
+
+/**
+ * xbulk_units_default() - du's units before options: DU_BLOCK_SIZE, else
+ * BLOCK_SIZE, else BLOCKSIZE from the environment (an invalid one counts
+ * as none), else 1024 bytes (512 with POSIXLY_CORRECT).
+ */
+void xbulk_units_default(struct xbulk_units *u);
+
+/**
+ * xbulk_units_format() - @n bytes as du prints them in @u (gnulib
+ * human_readable() with human_ceiling: rounded up, "1.1K" style when
+ * autoscaling, the locale's decimal point)
+ * @dst: at least XBULK_UNITS_MAX bytes; NUL-terminated
+ * Return: the length written.
+ */
+size_t xbulk_units_format(char *dst, uint64_t n, const struct xbulk_units *u);
+
+/* ------------------------------------------------------------------ */
+/* A set of inode numbers (lib/du/inoset.c)                            */
+/* ------------------------------------------------------------------ */
+
+/* Open addressing; inode 0 (never allocated on XFS) marks a free slot. */
+struct xbulk_inoset {
+	uint64_t	*slots;
+	size_t		mask;		/* slots - 1, a power of 2 minus 1 */
+	size_t		count;
+};
+
+/** xbulk_inoset_add() - Return: 1 if added, 0 if present, -ENOMEM. */
+int xbulk_inoset_add(struct xbulk_inoset *s, uint64_t ino);
+/** xbulk_inoset_has() - is @ino in the set */
+bool xbulk_inoset_has(const struct xbulk_inoset *s, uint64_t ino);
+void xbulk_inoset_free(struct xbulk_inoset *s);
+
+/* ------------------------------------------------------------------ */
+/* du's accounting over the walk (lib/du/account.c)                    */
+/* ------------------------------------------------------------------ */
+
+/* A subtree's sum: what du prints for it. */
+struct xbulk_du_sum {
+	uint64_t	bytes;		/* disk usage or apparent size */
+	uint64_t	inodes;		/* inodes counted (--inodes) */
+};
+
+/*
+ * Called once per counted entry, in GNU du's order: a non-directory when
+ * the walk reaches it, a directory after its contents (with the sums of
+ * its whole subtree).  @e->depth is 0 for the operand itself.  Return 0
+ * or a negative errno, which ends the walk.
+ */
+typedef int (*xbulk_du_fn)(void *arg, const struct xbulk_entry *e,
+			   const struct xbulk_du_sum *sum);
+
+struct xbulk_du_opts {
+	bool		apparent;	/* bs_size, not bs_blocks */
+	bool		count_links;	/* -l: every link of a file counts */
+	bool		hash_all;	/* several operands: directories are
+					   counted once too (du's hash_all) */
+	bool		separate_dirs;	/* -S: a directory's sum leaves out
+					   its subdirectories */
+	unsigned int	blocklog;	/* log2 of the fs block size */
+	xbulk_du_fn	fn;
+	void		*arg;
+};
+
+struct xbulk_du;
+
+/** xbulk_du_new() - Return: 0 or -ENOMEM. */
+int xbulk_du_new(const struct xbulk_du_opts *o, struct xbulk_du **du);
+void xbulk_du_free(struct xbulk_du *du);
+
+/**
+ * xbulk_du_visit() - the walk callback (pass it to xbulk_names_walk()
+ * with post-order visits and @du as its argument).  Each operand is one
+ * walk from depth 0; the set of counted inodes and the total go on across
+ * walks, as du's do across its operands.
+ *
+ * A file with several links counts at its first path only (unless
+ * count_links); a mount point of another filesystem is left out with
+ * everything under it (du -x).  Returns XBULK_WALK_PRUNE for a directory
+ * it leaves out, or @fn's error.
+ */
+int xbulk_du_visit(void *du, const struct xbulk_entry *e,
+		   enum xbulk_visit visit);
+
+/** xbulk_du_total() - the sum of every operand so far (du -c's line) */
+void xbulk_du_total(const struct xbulk_du *du, struct xbulk_du_sum *sum);
+
+/** xbulk_du_bytes() - what one inode counts for: bs_blocks in bytes
+ * (st_blocks * 512), or bs_size with @apparent (negative sizes: 0) */
+static inline uint64_t
+xbulk_du_bytes(const struct xfs_bulkstat *bs, unsigned int blocklog,
+	       bool apparent)
+{
+	if (apparent)
+		return (int64_t)bs->bs_size < 0 ? 0 : bs->bs_size;
+	return bs->bs_blocks << blocklog;
+}
+
+/* ------------------------------------------------------------------ */
+/* Sums by attribute (lib/du/agg.c)                                    */
+/* ------------------------------------------------------------------ */
+
+/* What --by groups inodes by. */
+enum xbulk_by {
+	XBULK_BY_UID,
+	XBULK_BY_GID,
+	XBULK_BY_PROJID,
+	XBULK_BY_TYPE,		/* S_IFMT: file, dir, symlink... */
+	XBULK_BY_EXT,		/* the charged name's last ".suffix" */
+	XBULK_BY_AGE,		/* <1d <7d <30d <90d <1y <3y older */
+	XBULK_BY_SIZE_CLASS,	/* apparent size: <4K <16K ... <1P >=1P */
+	XBULK_BY_NR,
+};
+
+/* Which time --by age looks at. */
+enum xbulk_time {
+	XBULK_TIME_MTIME,
+	XBULK_TIME_ATIME,
+	XBULK_TIME_CTIME,
+	XBULK_TIME_BTIME,	/* birth: 0 where the kernel gives none */
+	XBULK_TIME_NR,
+};
+
+/* One group's sums.  Key 0 of ext is "no suffix". */
+struct xbulk_agg_row {
+	uint64_t	key;		/* uid, gid, projid, S_IFMT >> 12,
+					   ext id, age or size class */
+	uint64_t	count;		/* inodes */
+	uint64_t	disk;		/* bytes of disk usage */
+	uint64_t	apparent;	/* bytes of apparent size */
+};
+
+/* Rows by key (open addressing; a row with count 0 is a free slot). */
+struct xbulk_agg_table {
+	struct xbulk_agg_row	*rows;
+	size_t			mask;
+	size_t			count;	/* rows in use */
+};
+
+/* What a table's keys mean: shared by all tables of one run. */
+struct xbulk_agg {
+	enum xbulk_by	by;
+	enum xbulk_time	time;
+	int64_t		now;		/* seconds since the epoch (age) */
+	unsigned int	blocklog;
+	/* ext: suffixes by id (id - 1), and their hash index */
+	char		**ext;
+	size_t		next;
+	uint32_t	*ext_index;	/* id per slot, 0 free */
+	size_t		ext_mask;
+};
+
+#define XBULK_AGE_CLASSES	7
+#define XBULK_SIZE_CLASSES	21
+/* Most bytes of a label, NUL included (a suffix is at most 255). */
+#define XBULK_AGG_LABEL_MAX	256
+
+/** xbulk_agg_init() - keys of @by; no allocation until the first ext. */
+void xbulk_agg_init(struct xbulk_agg *a, enum xbulk_by by,
+		    enum xbulk_time time, int64_t now, unsigned int blocklog);
+void xbulk_agg_free(struct xbulk_agg *a);
+
+/**
+ * xbulk_agg_key() - the group of @e (its bulkstat record, and for ext the
+ * name after the last '/' of e->path)
+ * Return: 0 or -ENOMEM (a new suffix could not be kept).
+ */
+int xbulk_agg_key(struct xbulk_agg *a, const struct xbulk_entry *e,
+		  uint64_t *key);
+
+/**
+ * xbulk_agg_label() - the name of @key for type, ext, age and size class
+ * ("file", "c", "(none)", "<7d", "<16K"); NULL for uid, gid and projid,
+ * whose names are the caller's (NSS, /etc/projid).
+ */
+const char *xbulk_agg_label(const struct xbulk_agg *a, uint64_t key);
+
+/** xbulk_agg_add() - count one inode of @key.  Return: 0 or -ENOMEM. */
+int xbulk_agg_add(struct xbulk_agg_table *t, const struct xbulk_agg *a,
+		  uint64_t key, const struct xfs_bulkstat *bs);
+/** xbulk_agg_merge() - add @src's rows into @dst.  Return: 0, -ENOMEM */
+int xbulk_agg_merge(struct xbulk_agg_table *dst,
+		    const struct xbulk_agg_table *src);
+/** xbulk_agg_clear() - empty @t, keeping its memory */
+void xbulk_agg_clear(struct xbulk_agg_table *t);
+void xbulk_agg_table_free(struct xbulk_agg_table *t);
+
+/**
+ * xbulk_agg_sorted() - @t's rows, most disk usage first (then most
+ * apparent size, then key), in a new array of @t->count rows (free() it)
+ * Return: the array, or NULL with errno ENOMEM (or for an empty table).
+ */
+struct xbulk_agg_row *xbulk_agg_sorted(const struct xbulk_agg_table *t);
+
+/*
+ * Tables per directory down to a depth, over du's counted entries: feed
+ * it every xbulk_du_fn call; it calls @fn with the table of each
+ * directory at depth <= max_depth (its whole subtree) after the
+ * directory's contents, and of a non-directory operand.
+ */
+typedef int (*xbulk_agg_dir_fn)(void *arg, const struct xbulk_entry *e,
+				const struct xbulk_agg_table *t);
+
+struct xbulk_agg_dirs {
+	struct xbulk_agg	*agg;
+	unsigned int		max_depth;
+	xbulk_agg_dir_fn	fn;
+	void			*arg;
+	struct xbulk_agg_table	total;	/* every operand (du -c) */
+	struct xbulk_agg_table	*lvl;	/* max_depth + 1 tables */
+};
+
+/** xbulk_agg_dirs_init() - Return: 0 or -ENOMEM. */
+int xbulk_agg_dirs_init(struct xbulk_agg_dirs *d, struct xbulk_agg *agg,
+			unsigned int max_depth, xbulk_agg_dir_fn fn,
+			void *arg);
+/** xbulk_agg_dirs_charge() - one counted entry.  Return: 0, @fn's error
+ * or -ENOMEM. */
+int xbulk_agg_dirs_charge(struct xbulk_agg_dirs *d,
+			  const struct xbulk_entry *e);
+void xbulk_agg_dirs_free(struct xbulk_agg_dirs *d);
+
+/* ------------------------------------------------------------------ */
+/* The largest entries (lib/du/top.c)                                  */
+/* ------------------------------------------------------------------ */
+
+struct xbulk_top_item {
+	uint64_t	bytes;
+	uint64_t	seq;		/* order of arrival: ties keep the
+					   first */
+	char		*path;
+};
+
+/* The @want largest of what was added (a min-heap of @want items). */
+struct xbulk_top {
+	struct xbulk_top_item	*heap;
+	size_t			n, want;
+	uint64_t		seq;
+};
+
+/** xbulk_top_init() - keep the @want largest.  Return: 0 or -ENOMEM. */
+int xbulk_top_init(struct xbulk_top *t, size_t want);
+/** xbulk_top_add() - Return: 0 or -ENOMEM (copies @path). */
+int xbulk_top_add(struct xbulk_top *t, uint64_t bytes, const char *path);
+/** xbulk_top_sort() - the items largest first (ties: first added). */
+void xbulk_top_sort(struct xbulk_top *t);
+void xbulk_top_free(struct xbulk_top *t);
+
+
+/* ------------------------------------------------------------------ */
+/* find expressions (lib/find/)                                        */
+/* ------------------------------------------------------------------ */
 
 /*
  * GNU find 4.9's expression language (man/xbulk.8 lists every primary
@@ -682,5 +1348,7 @@ int xbulk_find_flush(struct xbulk_find *find);
 
 /* Files the problem hook was called for (find then exits 1). */
 uint64_t xbulk_find_problems(const struct xbulk_find *find);
+
+#pragma GCC visibility pop
 
 #endif /* XBULK_H */

@@ -68,6 +68,8 @@ struct pscan {
 	uint64_t		records;	/* atomic */
 	uint64_t		calls;		/* atomic */
 	uint64_t		bad_inodes;	/* atomic */
+	struct xbulk_scan_lat	*lats;		/* one per worker, or NULL */
+	unsigned int		workers;	/* atomic: started */
 
 	pthread_mutex_t		lock;		/* all below */
 	pthread_cond_t		cond;		/* any change below */
@@ -212,7 +214,8 @@ unit_finish(struct pscan *ps, size_t k, struct xbulk_out *out,
  * scan is missed, whatever was created or removed meanwhile.
  */
 static void
-run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k)
+run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k,
+	 struct xbulk_scan_lat *lat)
 {
 	const struct xbulk_unit *u = &ps->units[k];
 	const struct xbulk_scan *scan = ps->scan;
@@ -236,7 +239,7 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k)
 						      ps->icount_max;
 		__atomic_add_fetch(&ps->calls, 1, __ATOMIC_RELAXED);
 		xbulk_live_add(scan->live, 0, 1);
-		err = ps->ops->call(ps->fs, hdr);
+		err = xbulk_req_call(ps->fs, scan, lat, hdr);
 		if (err) {
 			err = xbulk_step_past_bad(ps->fs, scan, cursor, u->end,
 						  err, &hdr->ino,
@@ -322,6 +325,8 @@ static void *
 worker(void *arg)
 {
 	struct pscan *ps = arg;
+	unsigned int me = __atomic_fetch_add(&ps->workers, 1, __ATOMIC_RELAXED);
+	struct xbulk_scan_lat *lat = ps->lats ? &ps->lats[me] : NULL;
 	struct xfs_bulk_ireq *hdr;
 	size_t k;
 
@@ -334,7 +339,7 @@ worker(void *arg)
 				    -ENOMEM);
 			continue;
 		}
-		run_unit(ps, hdr, k);
+		run_unit(ps, hdr, k, lat);
 	}
 	xbulk_req_free(hdr, ps->ops->rec_size, ps->icount_max);
 	return NULL;
@@ -477,7 +482,9 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	ps.outs = calloc(ps.nunits, sizeof(*ps.outs));
 	ps.ag_busy = calloc(fs->geom.agcount, sizeof(*ps.ag_busy));
 	tids = calloc(nthreads, sizeof(*tids));
-	if (!ps.outs || !ps.ag_busy || !tids) {
+	if (scan->lat)
+		ps.lats = calloc(nthreads, sizeof(*ps.lats));
+	if (!ps.outs || !ps.ag_busy || !tids || (scan->lat && !ps.lats)) {
 		res->fail = XBULK_SCAN_FAIL_SETUP;
 		res->err = -ENOMEM;
 		goto out;
@@ -498,8 +505,13 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 		write_all_units(&ps, res);
 	}
 	nthreads = i;
-	for (i = 0; i < nthreads; i++)
+	for (i = 0; i < nthreads; i++) {
 		pthread_join(tids[i], NULL);
+		if (ps.lats) {
+			xbulk_lat_merge(&scan->lat->call, &ps.lats[i].call);
+			xbulk_lat_merge(&scan->lat->inode, &ps.lats[i].inode);
+		}
+	}
 	res->threads = nthreads;
 	res->units = ps.nunits;
 	res->records = ps.records;
@@ -509,6 +521,7 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	pthread_cond_destroy(&ps.cond);
 	pthread_mutex_destroy(&ps.lock);
 out:
+	free(ps.lats);
 	free(tids);
 	free(ps.ag_busy);
 	free(ps.outs);

@@ -2,94 +2,14 @@
 /*
  * The scan engine's entry point and its serial loop: walk an inode range
  * in order with one request buffer, handing each batch to the caller, as
- * xfs_io does.  bulkstat and inumbers share it through a table of record
- * layouts.  Several threads: lib/pscan.c.
+ * xfs_io does.  bulkstat and inumbers share it through the table of record
+ * layouts in lib/req.c.  Several threads: lib/pscan.c.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "internal.h"
-
-static int
-call_bulkstat(struct xbulk_fs *fs, struct xfs_bulk_ireq *hdr)
-{
-	return xbulk_bulkstat(fs, (struct xfs_bulkstat_req *)hdr);
-}
-
-static int
-call_inumbers(struct xbulk_fs *fs, struct xfs_bulk_ireq *hdr)
-{
-	return xbulk_inumbers(fs, (struct xfs_inumbers_req *)hdr);
-}
-
-_Static_assert(offsetof(struct xfs_bulkstat, bs_ino) == 0, "bs_ino first");
-_Static_assert(offsetof(struct xfs_inumbers, xi_startino) == 0,
-	       "xi_startino first");
-
-const struct xbulk_kind_ops xbulk_kinds[] = {
-	[XBULK_KIND_BULKSTAT] = { sizeof(struct xfs_bulkstat), call_bulkstat },
-	[XBULK_KIND_INUMBERS] = { sizeof(struct xfs_inumbers), call_inumbers },
-};
-
-static size_t
-req_size(size_t rec_size, uint32_t icount)
-{
-	return sizeof(struct xfs_bulk_ireq) + (size_t)icount * rec_size;
-}
-
-/*
- * Only address space is reserved (MAP_NORESERVE): pages are backed as the
- * kernel fills records, so even -n 4294967295 costs only what the
- * filesystem returns, whatever the machine's memory.
- */
-struct xfs_bulk_ireq *
-xbulk_req_alloc(size_t rec_size, uint32_t icount)
-{
-	struct xfs_bulk_ireq *hdr;
-
-	hdr = mmap(NULL, req_size(rec_size, icount), PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (hdr == MAP_FAILED)
-		return NULL;
-	hdr->icount = icount;
-	return hdr;
-}
-
-void
-xbulk_req_free(struct xfs_bulk_ireq *hdr, size_t rec_size, uint32_t icount)
-{
-	if (hdr)
-		munmap(hdr, req_size(rec_size, icount));
-}
-
-/* Key of the first record the scan may return: inumbers gives the chunk
- * holding startino. */
-static uint64_t
-first_key(const struct xbulk_scan *scan)
-{
-	if (scan->kind == XBULK_KIND_INUMBERS)
-		return scan->startino & ~(uint64_t)(XBULK_INODES_PER_CHUNK - 1);
-	return scan->startino;
-}
-
-void
-xbulk_scan_bounds(const struct xbulk_fs *fs, const struct xbulk_scan *scan,
-		  uint64_t *first, uint64_t *last)
-{
-	*first = first_key(scan);
-	*last = scan->endino;
-	if (scan->has_agno) {
-		uint64_t ag_first = xbulk_agino_to_ino(fs, scan->agno, 0);
-		uint64_t ag_last = xbulk_agino_to_ino(fs, scan->agno + 1, 0) - 1;
-
-		if (*first < ag_first)
-			*first = ag_first;
-		if (*last > ag_last)
-			*last = ag_last;
-	}
-}
 
 static void
 fail(struct xbulk_scan_result *res, enum xbulk_scan_fail where, int err)
@@ -124,7 +44,7 @@ scan_serial(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	int ret;
 
 	res->threads = 1;
-	if (first_key(scan) > scan->endino)
+	if (xbulk_scan_first_key(scan) > scan->endino)
 		return 0;
 	hdr = xbulk_req_alloc(ops->rec_size, scan->batch);
 	if (!hdr || xbulk_out_init(&out, scan->out_fd, XBULK_OUT_BUFSIZE)) {
@@ -151,7 +71,7 @@ scan_serial(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 
 		res->calls++;
 		xbulk_live_add(scan->live, 0, 1);
-		ret = ops->call(fs, hdr);
+		ret = xbulk_req_call(fs, scan, scan->lat, hdr);
 		if (ret) {
 			ret = xbulk_step_past_bad(fs, scan, cursor,
 						  scan->endino, ret, &hdr->ino,
