@@ -1240,6 +1240,9 @@ struct xbulk_find_file {
 	 * made from its stat()), and its type.  0 and NULL otherwise. */
 	uint64_t			dev;
 	const char			*fstype;
+	/* log2 of the unit of @bs->bs_blocks: 0 for the filesystem's block
+	 * size (bulkstat), 9 for a stat()'s 512-byte blocks. */
+	unsigned int			blocklog;
 };
 
 struct xbulk_find_opts {
@@ -1293,10 +1296,6 @@ int xbulk_find_maxdepth(const struct xbulk_find *find);
 /* The XBULK_F_* fields the expression and its output read. */
 uint32_t xbulk_find_fields(const struct xbulk_find *find);
 
-/* Does the expression need anything beyond the bulkstat record and the
- * path (symlink targets, access(2), stat of the target)? */
-bool xbulk_find_needs_fs(const struct xbulk_find *find);
-
 /**
  * xbulk_find_keep() - the pre-filter: may a file with this record (not a
  * directory) make the expression do anything, whatever its name?
@@ -1345,6 +1344,22 @@ int xbulk_find_eval(struct xbulk_find *find,
 
 /* Write out everything buffered.  Return: 0 or the first write error. */
 int xbulk_find_flush(struct xbulk_find *find);
+
+/* --format: what -print (and the default -print) writes instead of the
+ * path: the whole bulkstat record as JSON Lines or CSV (docs/formats.md)
+ * plus "path" (UTF-8, U+FFFD for bytes that are not) and "path_b64" (the
+ * exact bytes in base64 when the path is not UTF-8; else null or empty).
+ * Makes xbulk_find_fields() all fields. */
+enum xbulk_find_record {
+	XBULK_FIND_RECORD_NONE,
+	XBULK_FIND_RECORD_JSONL,
+	XBULK_FIND_RECORD_CSV,
+};
+void xbulk_find_set_record(struct xbulk_find *find,
+			   enum xbulk_find_record record);
+/* The CSV header's last columns, after xbulk_bulkstat_csv_header's
+ * (without its CRLF): ",path,path_b64\r\n". */
+extern const char xbulk_find_csv_header_tail[];
 
 /* Files the problem hook was called for (find then exits 1). */
 uint64_t xbulk_find_problems(const struct xbulk_find *find);

@@ -37,9 +37,11 @@ xf_type_letter(uint32_t mode)
 }
 
 uint64_t
-xf_blocks512(const struct xbulk_find *f, const struct xfs_bulkstat *bs)
+xf_blocks512(const struct xbulk_find *f, const struct xbulk_find_file *file)
 {
-	return bs->bs_blocks << (f->blocklog - 9);
+	unsigned int log = file->blocklog ? file->blocklog : f->blocklog;
+
+	return file->bs->bs_blocks << (log - 9);
 }
 
 /* The record's value of an XF_NUM or XF_SIZE field. */
@@ -315,7 +317,10 @@ act(struct xbulk_find *f, const struct xf_node *n,
 {
 	switch (n->kind) {
 	case XF_PRINT:
-		print_path(n->u.act.out, file, n->u.act.end);
+		if (f->record)
+			xf_record(f, n->u.act.out, file);
+		else
+			print_path(n->u.act.out, file, n->u.act.end);
 		break;
 	case XF_PRINTF:
 		xf_format_run(f, n->u.act.fmt, n->u.act.out, file);

@@ -162,6 +162,7 @@ struct xbulk_find {
 	struct xbulk_find_opts	opts;
 	uint64_t		problems;	/* non-fatal, for exit 1 */
 	struct xf_ls_widths	ls;
+	enum xbulk_find_record	record;		/* --format */
 	char			*linkbuf;	/* readlink results */
 	size_t			linkcap;
 };
@@ -234,7 +235,7 @@ const char *xf_id_name(struct xf_idcache *c, uint32_t id);
 char xf_type_letter(uint32_t mode);
 /* st_blocks (512-byte units) of a record. */
 uint64_t xf_blocks512(const struct xbulk_find *f,
-		      const struct xfs_bulkstat *bs);
+		      const struct xbulk_find_file *file);
 /* The symlink target of @file into f->linkbuf, or NULL (a problem). */
 const char *xf_readlink(struct xbulk_find *f,
 			const struct xbulk_find_file *file);
@@ -261,6 +262,10 @@ struct xf_format *xf_format_compile(struct xf_parser *ps, const char *fmt,
 				    uint32_t *fields);
 int xf_format_run(struct xbulk_find *f, const struct xf_format *fmt,
 		  struct xf_stream *out, const struct xbulk_find_file *file);
+
+/* record.c: --format's record and path for -print. */
+int xf_record(struct xbulk_find *f, struct xf_stream *out,
+	      const struct xbulk_find_file *file);
 
 /* ls.c */
 int xf_ls(struct xbulk_find *f, struct xf_stream *out,

@@ -137,7 +137,7 @@ xf_ls(struct xbulk_find *f, struct xf_stream *out,
 
 	p = put_num_grow(p, bs->bs_ino, &w->ino);
 	*p++ = ' ';
-	p = put_num_grow(p, (xf_blocks512(f, bs) + 1) / 2, &w->blocks);
+	p = put_num_grow(p, (xf_blocks512(f, file) + 1) / 2, &w->blocks);
 	*p++ = ' ';
 	xf_mode_string(bs->bs_mode, p);
 	p += 10;

@@ -373,13 +373,14 @@ put_time(struct xf_stream *out, const struct step *s,
 
 /* %S: find's file_sparseness(). */
 static double
-sparseness(const struct xbulk_find *f, const struct xfs_bulkstat *bs)
+sparseness(const struct xbulk_find *f, const struct xbulk_find_file *file)
 {
-	uint64_t blocks = xf_blocks512(f, bs);
+	uint64_t blocks = xf_blocks512(f, file);
+	uint64_t size = file->bs->bs_size;
 
-	if (!bs->bs_size)
+	if (!size)
 		return blocks ? __builtin_inf() : 1.0;
-	return 512.0 * (double)blocks / (double)bs->bs_size;
+	return 512.0 * (double)blocks / (double)size;
 }
 
 /* A directive that printf formats itself: %d %m %S. */
@@ -486,8 +487,8 @@ directive(struct xbulk_find *f, const struct step *s,
 		return put_spec(out, s, p, file->pathlen - (size_t)(p -
 				file->path), true);
 	case 's': return put_num(out, s, bs->bs_size);
-	case 'b': return put_num(out, s, xf_blocks512(f, bs));
-	case 'k': return put_num(out, s, (xf_blocks512(f, bs) + 1) / 2);
+	case 'b': return put_num(out, s, xf_blocks512(f, file));
+	case 'k': return put_num(out, s, (xf_blocks512(f, file) + 1) / 2);
 	case 'i': return put_num(out, s, bs->bs_ino);
 	case 'n': return put_num(out, s, bs->bs_nlink);
 	case 'D': return put_num(out, s, file->dev ? file->dev : f->dev);
@@ -503,7 +504,7 @@ directive(struct xbulk_find *f, const struct step *s,
 		return put_spec(out, s, p, strlen(p), false);
 	case 'd': return put_printf(out, s, 0, (long)file->depth);
 	case 'm': return put_printf(out, s, 0, (long)(bs->bs_mode & 07777));
-	case 'S': return put_printf(out, s, sparseness(f, bs), 0);
+	case 'S': return put_printf(out, s, sparseness(f, file), 0);
 	case 'M':
 		xf_mode_string(bs->bs_mode, buf);
 		return put_spec(out, s, buf, 10, false);
