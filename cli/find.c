@@ -141,25 +141,7 @@ mount_point(const char *path, struct xfs_bulkstat *bs, uint64_t *dev,
 
 	if (statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_ALL, &s))
 		return false;
-	memset(bs, 0, sizeof(*bs));
-	bs->bs_ino = s.stx_ino;
-	bs->bs_mode = s.stx_mode;
-	bs->bs_nlink = s.stx_nlink;
-	bs->bs_uid = s.stx_uid;
-	bs->bs_gid = s.stx_gid;
-	bs->bs_size = s.stx_size;
-	bs->bs_blocks = s.stx_blocks;
-	bs->bs_rdev = (s.stx_rdev_major << 18) | s.stx_rdev_minor;
-	bs->bs_atime = s.stx_atime.tv_sec;
-	bs->bs_atime_nsec = s.stx_atime.tv_nsec;
-	bs->bs_mtime = s.stx_mtime.tv_sec;
-	bs->bs_mtime_nsec = s.stx_mtime.tv_nsec;
-	bs->bs_ctime = s.stx_ctime.tv_sec;
-	bs->bs_ctime_nsec = s.stx_ctime.tv_nsec;
-	bs->bs_btime = s.stx_btime.tv_sec;
-	bs->bs_btime_nsec = s.stx_btime.tv_nsec;
-	bs->bs_version = s.stx_mask & STATX_BTIME ? XFS_BULKSTAT_VERSION_V5 :
-						    XFS_BULKSTAT_VERSION_V1;
+	xbulk_find_bs_from_statx(bs, &s);
 	*dev = makedev(s.stx_dev_major, s.stx_dev_minor);
 	*blocks_log = 9;		/* stx_blocks: 512-byte units */
 	return true;

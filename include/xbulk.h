@@ -1361,6 +1361,15 @@ void xbulk_find_set_record(struct xbulk_find *find,
  * (without its CRLF): ",path,path_b64\r\n". */
 extern const char xbulk_find_csv_header_tail[];
 
+/*
+ * A record from statx(2) (STATX_ALL), for files bulkstat does not give
+ * (mount points of other filesystems): bs_blocks in 512-byte units (set
+ * struct xbulk_find_file .blocklog to 9), bs_rdev as bulkstat encodes it
+ * (major << 18 | minor), bs_version 5 when the birth time is known.
+ */
+struct statx;
+void xbulk_find_bs_from_statx(struct xfs_bulkstat *bs, const struct statx *s);
+
 /* Files the problem hook was called for (find then exits 1). */
 uint64_t xbulk_find_problems(const struct xbulk_find *find);
 

@@ -52,25 +52,8 @@ fill(struct xfs_bulkstat *bs, const char *path)
 	struct statx st;
 
 	memset(bs, 0, sizeof(*bs));
-	if (statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_ALL, &st))
-		return;
-	bs->bs_ino = st.stx_ino;
-	bs->bs_mode = st.stx_mode;
-	bs->bs_nlink = st.stx_nlink;
-	bs->bs_uid = st.stx_uid;
-	bs->bs_gid = st.stx_gid;
-	bs->bs_size = st.stx_size;
-	bs->bs_blocks = st.stx_blocks;
-	bs->bs_rdev = (st.stx_rdev_major << 18) | st.stx_rdev_minor;
-	bs->bs_atime = st.stx_atime.tv_sec;
-	bs->bs_atime_nsec = st.stx_atime.tv_nsec;
-	bs->bs_mtime = st.stx_mtime.tv_sec;
-	bs->bs_mtime_nsec = st.stx_mtime.tv_nsec;
-	bs->bs_ctime = st.stx_ctime.tv_sec;
-	bs->bs_ctime_nsec = st.stx_ctime.tv_nsec;
-	bs->bs_btime = st.stx_btime.tv_sec;
-	bs->bs_btime_nsec = st.stx_btime.tv_nsec;
-	bs->bs_version = (st.stx_mask & STATX_BTIME) ? 5 : 1;
+	if (!statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_ALL, &st))
+		xbulk_find_bs_from_statx(bs, &st);
 }
 
 static uint64_t
