@@ -299,6 +299,7 @@ int xb_scan_cmd_main(const struct xb_scan_cmd *cmd, int argc, char **argv);
 int xb_cmd_bulkstat(int argc, char **argv);
 int xb_cmd_inumbers(int argc, char **argv);
 int xb_cmd_bulkstat_single(int argc, char **argv);
+int xb_cmd_du(int argc, char **argv);
 int xb_cmd_find(int argc, char **argv);
 
 #endif /* XBULK_CLI_H */

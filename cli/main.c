@@ -34,6 +34,8 @@ static const struct {
 	  "Stat one inode in a filesystem (as xfs_io)" },
 	{ "inumbers", xb_cmd_inumbers,
 	  "Query inode groups in a filesystem (as xfs_io)" },
+	{ "du", xb_cmd_du,
+	  "Disk usage, as GNU du; by owner, type, age...; a treemap" },
 	{ "find", xb_cmd_find, "GNU find's expressions, from bulkstat" },
 	{ "help", cmd_help, "List the commands, or show one command's help" },
 };

@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 #include <xfs/xfs.h>
 
@@ -135,20 +136,57 @@ struct xfs_inumbers_req *xbulk_inumbers_req_alloc(uint32_t icount,
  * results are converted to struct xfs_bulkstat in place, with the same
  * cursor semantics as xfsprogs' libfrog emulation, so that xfs_io's -d
  * output can be reproduced.  hdr.ocount == 0 is the only end of scan.
+ * The v1 count is a signed 32-bit field: hdr.icount above INT32_MAX is
+ * lowered to INT32_MAX (the header shows the count passed).
+ *
+ * Every answer is checked (xbulk_batch_check()): with a damaged inode
+ * btree the kernel's cursor can stop advancing or go back (seen on Linux
+ * 6.18), and a loop that trusted it would never end.
  *
  * Return: 0; -EPERM without CAP_SYS_ADMIN; -EINVAL for a bad header
- * (AG out of range, ino in an earlier AG than hdr.agno); -EUCLEAN,
- * -EBADMSG or -EIO for a corrupt inode (the kernel returns the records
- * before it first, then fails on the next call); -EIO after a shutdown.
+ * (AG out of range, ino in an earlier AG than hdr.agno), or on an
+ * idmapped mount, where the kernel refuses bulkstat; -EUCLEAN, -EBADMSG
+ * or -EIO for a corrupt inode (the kernel returns the records before it
+ * first, then fails on the next call) or an unreadable inode btree; -EIO
+ * after a shutdown; -EPROTO if the answer breaks the ioctl's contract
+ * (the header and records are left as the kernel wrote them:
+ * xbulk_batch_check() tells which records are good).
  */
 int xbulk_bulkstat(struct xbulk_fs *fs, struct xfs_bulkstat_req *req);
 
 /**
  * xbulk_inumbers() - one XFS_IOC_INUMBERS call (or XFS_IOC_FSINUMBERS):
  * one struct xfs_inumbers per allocated inode chunk; same cursor and
- * errors as xbulk_bulkstat().
+ * errors as xbulk_bulkstat().  The first record is the chunk holding
+ * hdr.ino, which may start before it.
  */
 int xbulk_inumbers(struct xbulk_fs *fs, struct xfs_inumbers_req *req);
+
+/**
+ * xbulk_batch_check() - does an answer keep the bulk ioctls' contract?
+ * @hdr:      the header as the call left it
+ * @cursor:   hdr.ino before the call (the first inode asked for)
+ * @recs:     the records; each begins with its 64-bit key (bs_ino,
+ *            xi_startino)
+ * @rec_size: bytes per record
+ * @span:     inodes a record covers: 1 (bulkstat), XBULK_INODES_PER_CHUNK
+ *            (inumbers: the first record is the chunk holding @cursor)
+ * @good:     out: how many records, from the first, keep it
+ * @bad:      out, when false: the first key out of place (a record's, or
+ *            the new cursor hdr.ino)
+ *
+ * The contract: at most hdr.icount records, keys strictly increasing,
+ * the first at or past @cursor (covering it, for chunks), and unless
+ * there are none, a new cursor past both the last key and @cursor: each
+ * call moves the scan forward.  v1 answers are checked once converted
+ * (the v1 ioctls take the last inode seen; lib/ioctl.c turns that into
+ * the v5 cursor first).
+ *
+ * Return: true if the whole answer keeps it.
+ */
+bool xbulk_batch_check(const struct xfs_bulk_ireq *hdr, uint64_t cursor,
+		       const void *recs, size_t rec_size, uint64_t span,
+		       uint32_t *good, uint64_t *bad);
 
 /**
  * xbulk_bulkstat_single() - stat exactly inode @ino
@@ -313,6 +351,28 @@ typedef int (*xbulk_batch_fn)(void *arg, struct xbulk_out *out,
  */
 typedef void (*xbulk_bad_inode_fn)(void *arg, uint64_t ino, int err);
 
+/* Where and why a scan gave up on the rest of an AG. */
+struct xbulk_ag_fault {
+	enum xbulk_kind	call;	/* the ioctl that failed (a bulkstat scan
+				   also calls inumbers: to plan, to step) */
+	uint32_t	agno;
+	uint64_t	cursor;	/* the inode that call started from */
+	uint64_t	ino;	/* -EPROTO: the key out of place (a record
+				   before the cursor or out of order, or a
+				   new cursor that did not advance); else
+				   the cursor */
+	int		err;	/* -EPROTO, -EUCLEAN, -EBADMSG, -EIO */
+};
+
+/*
+ * Called when the scan gives up on the rest of an AG: the kernel's
+ * answers there broke the ioctl's contract (xbulk_batch_check(), a
+ * damaged inode btree) or its inode btree could not be read.  The scan
+ * goes on with the next AG (it ends if it is confined to this one).
+ * Called once per AG, from any thread.
+ */
+typedef void (*xbulk_ag_fault_fn)(void *arg, const struct xbulk_ag_fault *f);
+
 struct xbulk_scan {
 	enum xbulk_kind	kind;
 	uint64_t	startino;	/* first inode (inclusive) */
@@ -329,7 +389,12 @@ struct xbulk_scan {
 	 * xfs_io).  Set: the scan reports the inode and goes on after it.
 	 */
 	xbulk_bad_inode_fn bad_inode_fn;
-	void		*arg;		/* for batch_fn and bad_inode_fn */
+	/*
+	 * NULL: an AG the kernel cannot walk ends the scan with its error.
+	 * Set: the scan reports it and goes on with the next AG.
+	 */
+	xbulk_ag_fault_fn ag_fault_fn;
+	void		*arg;		/* for the three callbacks */
 	/*
 	 * Optional: counters the scan keeps up to date while it runs (with
 	 * atomic adds), for progress displays on another thread.
@@ -424,6 +489,7 @@ struct xbulk_scan_result {
 	unsigned int		threads;	/* workers actually used */
 	uint64_t		units;		/* work units (parallel scan) */
 	uint64_t		bad_inodes;	/* stepped past (bad_inode_fn) */
+	uint64_t		ag_faults;	/* AGs given up (ag_fault_fn) */
 };
 
 /**
@@ -447,7 +513,14 @@ struct xbulk_scan_result {
  * next call; with bad_inode_fn set the scan finds that inode (the first
  * allocated one at the cursor, from the inobt), reports it and goes on
  * after it.  EIO while the filesystem's own inode can't be read either
- * (a shutdown) ends the scan.
+ * (a shutdown) ends the scan.  With ag_fault_fn set, an AG whose inode
+ * btree cannot be read or walked (its answers break the ioctl's
+ * contract) is reported and the scan goes on with the next AG.
+ *
+ * Every loop moves forward whatever the kernel answers: each call's
+ * answer is checked (xbulk_batch_check()), and every step moves the
+ * cursor past the last one, so a scan always ends.  With
+ * has_agno or a range, it never reads outside it.
  *
  * Everything before a failure has been written to out_fd when it returns.
  * Return: 0, or the negative errno also in @res->err (@res->fail says
@@ -1121,6 +1194,26 @@ struct xbulk_agg {
 /* Most bytes of a label, NUL included (a suffix is at most 255). */
 #define XBULK_AGG_LABEL_MAX	256
 
+/** xbulk_time_of() - the time @t of @bs, seconds since the epoch */
+static inline int64_t
+xbulk_time_of(const struct xfs_bulkstat *bs, enum xbulk_time t)
+{
+	switch (t) {
+	case XBULK_TIME_ATIME:
+		return bs->bs_atime;
+	case XBULK_TIME_CTIME:
+		return bs->bs_ctime;
+	case XBULK_TIME_BTIME:
+		return bs->bs_btime;
+	default:
+		return bs->bs_mtime;
+	}
+}
+
+/** xbulk_age_class() - the age class (0 "<1d" ... 6 "older") of time @t
+ * at @now; a time in the future is "<1d". */
+unsigned int xbulk_age_class(int64_t now, int64_t t);
+
 /** xbulk_agg_init() - keys of @by; no allocation until the first ext. */
 void xbulk_agg_init(struct xbulk_agg *a, enum xbulk_by by,
 		    enum xbulk_time time, int64_t now, unsigned int blocklog);
@@ -1212,6 +1305,68 @@ int xbulk_top_add(struct xbulk_top *t, uint64_t bytes, const char *path);
 void xbulk_top_sort(struct xbulk_top *t);
 void xbulk_top_free(struct xbulk_top *t);
 
+/* ------------------------------------------------------------------ */
+/* Treemap of disk usage (lib/du/treemap.c, lib/du/svg.c)              */
+/* ------------------------------------------------------------------ */
+
+struct xbulk_rect {
+	double	x, y, w, h;
+};
+
+/**
+ * xbulk_treemap_squarify() - lay out @n boxes of @sizes (largest first,
+ * none negative) in @r, squarified (Bruls, Huizing, van Wijk 2000): each
+ * box's area is its share of the sum, to rounding; @out[i] is @sizes[i]'s.
+ */
+void xbulk_treemap_squarify(const double *sizes, size_t n,
+			    const struct xbulk_rect *r,
+			    struct xbulk_rect *out);
+
+enum xbulk_color_by {
+	XBULK_COLOR_OWNER,	/* a hue per uid */
+	XBULK_COLOR_AGE,	/* the age classes of --by age */
+};
+
+struct xbulk_svg_opts {
+	unsigned int	depth;		/* levels of boxes under an operand */
+	enum xbulk_color_by color;
+	enum xbulk_time	time;		/* for XBULK_COLOR_AGE */
+	int64_t		now;		/* seconds since the epoch */
+	unsigned int	width, height;	/* pixels; 0: 1280 x 800 */
+	const char	*title;		/* the heading; any bytes */
+	/* The name of a uid for tooltips (NULL or returning NULL: the
+	 * number). */
+	const char	*(*owner_name)(void *arg, uint32_t uid);
+	void		*arg;
+};
+
+/*
+ * The picture: fed du's counted entries (xbulk_du_fn calls), it keeps a
+ * box for each entry down to @depth, at most XBULK_SVG_KEEP per directory
+ * (the largest; the rest, and what is too small to draw, is drawn as one
+ * "other" box per directory), then writes an SVG file.
+ */
+struct xbulk_svg;
+
+#define XBULK_SVG_KEEP		200
+
+/** xbulk_svg_new() - Return: 0 or -ENOMEM. */
+int xbulk_svg_new(const struct xbulk_svg_opts *o, struct xbulk_svg **svg);
+/** xbulk_svg_charge() - one counted entry.  Return: 0 or -ENOMEM. */
+int xbulk_svg_charge(struct xbulk_svg *svg, const struct xbulk_entry *e,
+		     const struct xbulk_du_sum *sum);
+/**
+ * xbulk_svg_write() - the treemap of everything charged, as SVG 1.1:
+ * one <g> per box (attributes data-id, data-parent, data-bytes,
+ * data-kind dir|file|other, and data-inner "x y w h" for a directory
+ * whose boxes are drawn inside) holding a <title> tooltip (path, size,
+ * owner, time), a <rect> and a label <text> where it fits: its estimated
+ * box, 0.62 em per character wide from the baseline's start and from
+ * 1 em above the baseline to 0.25 em below, lies inside the rect.
+ * Return: 0, or the negative errno of writing @f.
+ */
+int xbulk_svg_write(struct xbulk_svg *svg, FILE *f);
+void xbulk_svg_free(struct xbulk_svg *svg);
 
 /* ------------------------------------------------------------------ */
 /* find expressions (lib/find/)                                        */

@@ -106,21 +106,6 @@ ext_id(struct xbulk_agg *a, const char *s, size_t len, uint64_t *id)
 	return 0;
 }
 
-static int64_t
-time_of(const struct xfs_bulkstat *bs, enum xbulk_time t)
-{
-	switch (t) {
-	case XBULK_TIME_ATIME:
-		return bs->bs_atime;
-	case XBULK_TIME_CTIME:
-		return bs->bs_ctime;
-	case XBULK_TIME_BTIME:
-		return bs->bs_btime;
-	default:
-		return bs->bs_mtime;
-	}
-}
-
 static const int64_t age_limit[XBULK_AGE_CLASSES - 1] = {
 	86400, 7 * 86400, 30 * 86400, 90 * 86400, 365 * 86400,
 	3 * 365 * 86400,
@@ -128,6 +113,17 @@ static const int64_t age_limit[XBULK_AGE_CLASSES - 1] = {
 static const char *const age_label[XBULK_AGE_CLASSES] = {
 	"<1d", "<7d", "<30d", "<90d", "<1y", "<3y", "older",
 };
+unsigned int
+xbulk_age_class(int64_t now, int64_t t)
+{
+	unsigned int k;
+
+	for (k = 0; k < XBULK_AGE_CLASSES - 1; k++)
+		if (now - t < age_limit[k])
+			break;
+	return k;
+}
+
 static const char *const size_label[XBULK_SIZE_CLASSES] = {
 	"<4K", "<16K", "<64K", "<256K", "<1M", "<4M", "<16M", "<64M",
 	"<256M", "<1G", "<4G", "<16G", "<64G", "<256G", "<1T", "<4T",
@@ -142,7 +138,6 @@ xbulk_agg_key(struct xbulk_agg *a, const struct xbulk_entry *e,
 	const char *name, *dot;
 	uint64_t v;
 	unsigned int k;
-	int64_t age;
 
 	switch (a->by) {
 	case XBULK_BY_UID:
@@ -158,11 +153,7 @@ xbulk_agg_key(struct xbulk_agg *a, const struct xbulk_entry *e,
 		*key = (bs->bs_mode & S_IFMT) >> 12;
 		return 0;
 	case XBULK_BY_AGE:
-		age = a->now - time_of(bs, a->time);
-		for (k = 0; k < XBULK_AGE_CLASSES - 1; k++)
-			if (age < age_limit[k])
-				break;
-		*key = k;
+		*key = xbulk_age_class(a->now, xbulk_time_of(bs, a->time));
 		return 0;
 	case XBULK_BY_SIZE_CLASS:
 		v = (int64_t)bs->bs_size < 0 ? 0 : bs->bs_size / 4096;

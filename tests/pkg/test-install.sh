@@ -12,6 +12,7 @@
 # VERSION, SOVERSION, CONSUMER (consumer.c), CC, XB_SANITIZE.
 
 . "$(dirname "$0")/../integration/lib.sh"
+. "$(dirname "$0")/installed.sh"
 
 # A meson directory option as an absolute path.
 dir()
@@ -21,7 +22,7 @@ dir()
 
 main()
 {
-	local dest lib bin pc cflags libs got n_find n_bulkstat
+	local dest lib bin got f
 
 	if [[ -n ${XB_SANITIZE:-} && $XB_SANITIZE != none ]]; then
 		# a program without the sanitizer runtime cannot load the
@@ -48,57 +49,22 @@ main()
 	done
 	echo "ok   installed files"
 
-	# The installed tool runs from the installed library (the build
-	# tree's RUNPATH is gone) and says the project's version.
+	# The installed tool runs from the installed library: the build
+	# tree's RUNPATH is gone.
 	readelf -d "$bin" | grep -q 'R.*PATH' &&
 		xb_die "installed xbulk still has an RPATH/RUNPATH"
-	got=$(LD_LIBRARY_PATH=$lib ldd "$bin" | awk '/libxbulk/ { print $3 }')
+	export LD_LIBRARY_PATH=$lib
+	got=$(ldd "$bin" | awk '/libxbulk/ { print $3 }')
 	[[ $got == "$lib/libxbulk.so.$SOVERSION" ]] ||
 		xb_die "installed xbulk loads '$got'"
-	got=$(LD_LIBRARY_PATH=$lib "$bin" --version)
-	[[ $got == "xbulk $VERSION" ]] || xb_die "xbulk --version: '$got'"
-	echo "ok   installed xbulk $VERSION from $lib"
+	xb_installed_version "$bin" "$VERSION"
+	xb_installed_completion "$dest$(dir "$DATADIR")"
 
-	# bash-completion's loader finds the completion where it was put.
-	got=$(XDG_DATA_DIRS=$dest$(dir "$DATADIR") bash -c '
-		. /usr/share/bash-completion/bash_completion 2>/dev/null ||
-			exit 77
-		__load_completion xbulk && complete -p xbulk')
-	[[ $got == "complete -F _xbulk xbulk" ]] ||
-		xb_die "bash-completion did not load the completion: '$got'"
-	echo "ok   bash-completion loads it"
-
-	# A consumer, built the way its makers would.
-	pc=(env PKG_CONFIG_PATH="$lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$dest"
-	    pkg-config)
-	got=$("${pc[@]}" --modversion xbulk)
-	[[ $got == "$VERSION" ]] || xb_die "xbulk.pc has version '$got'"
-	cflags=$("${pc[@]}" --cflags xbulk)
-	libs=$("${pc[@]}" --libs xbulk)
-	echo "pkg-config: $cflags $libs"
-	# shellcheck disable=SC2086 # word splitting of pkg-config's flags
-	$CC -std=gnu11 -Wall -Wextra -Werror -o "$TMP/consumer" "$CONSUMER" \
-		$cflags $libs
-	echo "ok   consumer built with pkg-config --cflags --libs xbulk"
+	export PKG_CONFIG_PATH=$lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$dest
+	xb_installed_consumer "$CC" "$CONSUMER" "$TMP/consumer" "$VERSION"
 
 	xb_require_root_loop
-	xb_mkfs_mount 512M "-d agcount=4"
-	mkdir -p "$XB_MNT"/{a,b,c}/d
-	for d in a b c a/d b/d c/d; do
-		for ((i = 0; i < 40; i++)); do
-			: >"$XB_MNT/$d/f$i"
-		done
-	done
-	sync
-	n_find=$(find "$XB_MNT" | wc -l)
-	got=$(LD_LIBRARY_PATH=$lib "$TMP/consumer" "$XB_MNT")
-	[[ $got == "libxbulk $VERSION: $n_find inodes" ]] ||
-		xb_die "consumer says '$got', find counts $n_find"
-	n_bulkstat=$(LD_LIBRARY_PATH=$lib "$bin" bulkstat "$XB_MNT" |
-		grep -c '^bs_ino = ')
-	((n_bulkstat == n_find)) ||
-		xb_die "installed xbulk bulkstat: $n_bulkstat records, find: $n_find"
-	echo "ok   consumer and installed xbulk count $n_find inodes"
+	xb_installed_count "$bin" "$TMP/consumer" "$VERSION"
 	echo "PASS"
 }
 
