@@ -33,9 +33,25 @@ static const char help[] =
 "   -j <nr>    Scan and read directories with this many threads each\n"
 "              (default: online CPUs); the output is the same.\n"
 "   --format <fmt>\n"
-"              -print writes the whole bulkstat record as jsonl or csv\n"
-"              with the path (docs/formats.md).\n"
-"   -h, --help Show this help.\n";
+"              Make -print write the whole bulkstat record as jsonl or\n"
+"              csv, with the path (docs/formats.md).\n"
+"   -h, --help Show this help.\n"
+"\n"
+"Options, tests and actions of the expression (as GNU find's):\n"
+"   -depth -d -maxdepth -mindepth -daystart -regextype -warn -nowarn\n"
+"   -xdev -mount -noleaf -ignore_readdir_race -noignore_readdir_race\n"
+"   -true -false -name -iname -path -ipath -wholename -iwholename\n"
+"   -regex -iregex -lname -ilname -type -xtype -size -empty\n"
+"   -amin -atime -cmin -ctime -mmin -mtime -used -newer -anewer -cnewer\n"
+"   -newerXY -uid -gid -user -group -nouser -nogroup -perm -links -inum\n"
+"   -samefile -fstype -readable -writable -executable\n"
+"   -print -print0 -printf -fprint -fprint0 -fprintf -ls -fls -prune\n"
+"   -quit\n"
+"XFS tests (directives of -printf: %Xe %Xa %Xp %Xx %XX %Xs %Xc %Xg):\n"
+"   -xfs-extents -xfs-aextents -xfs-xflag -xfs-projid -xfs-extsize\n"
+"   -xfs-cowextsize -xfs-btime -xfs-bmin\n"
+"Refused (xbulk never changes the filesystem nor runs programs):\n"
+"   -exec -execdir -ok -okdir -delete\n";
 
 struct find_ctx {
 	struct xbulk_find	*find;
