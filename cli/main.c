@@ -10,11 +10,13 @@
  * page.  Their shape, which both parse:
  *   - `xbulk help`: each command on a line of its own below "Commands:",
  *     indented, its name first;
- *   - `xbulk CMD --help`: a "Usage:" synopsis in which an option with a
- *     fixed set of values shows them as `[-o text|jsonl|csv]` or
- *     `[--stats[=text|json]]`, then one indented line per option, all its
- *     names first (`-o, --format <fmt>`, `-a <agno>`), an argument in
- *     angle brackets (`<file>` completes file names).
+ *   - `xbulk CMD --help`: a "Usage:" synopsis (PATH, `[PATH]...`:
+ *     completed with XFS mount points), then a line per option, indented
+ *     by 1 to 8 columns, all its names first (`-o, --format <fmt>`,
+ *     `-a <agno>`, `--stats[=text|json]`), its argument in angle brackets
+ *     (`<file>` completes file names); a fixed set of values shows as
+ *     `<text|jsonl|csv>` there or as `[-o text|jsonl|csv]` in the
+ *     synopsis.  Description lines are indented deeper.
  */
 #include <stdio.h>
 #include <string.h>

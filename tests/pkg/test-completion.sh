@@ -46,9 +46,9 @@ comp()
 	COMP_LINE=$line
 	COMP_POINT=${#line}
 	COMPREPLY=()
-	spec=$(complete -p xbulk) || return 1
+	spec=$(complete -p "$1") || return 1
 	spec=${spec#*-F }
-	"${spec%% *}" xbulk "${COMP_WORDS[COMP_CWORD]}" \
+	"${spec%% *}" "$1" "${COMP_WORDS[COMP_CWORD]}" \
 		"${COMP_WORDS[COMP_CWORD - 1]}"
 	((${#COMPREPLY[@]})) && printf '%s\n' "${COMPREPLY[@]}"
 	return 0
@@ -86,11 +86,12 @@ commands()
 	xbulk help | sed -n '/^Commands:/,/^$/s/^[[:blank:]]\{1,\}\([a-z_]\{1,\}\).*/\1/p'
 }
 
-# One name of each option line of xbulk CMD --help: its long name if it
-# has one (as bash-completion's _parse_help prefers), else its short one.
+# One name of each option line of xbulk CMD --help (indented by 1 to 8
+# columns, then "-"): its long name if it has one (as bash-completion's
+# _parse_help prefers), else its short one.
 help_options()
 {
-	xbulk "$1" --help | sed -n 's/^[[:blank:]]\{1,\}\(-[^ <[]*\)\(.*\)/\1\2/p' |
+	xbulk "$1" --help | grep '^[[:blank:]]\{1,8\}-' |
 		awk '{
 			best = ""
 			for (i = 1; i <= NF; i++) {
@@ -138,10 +139,44 @@ test_values()
 	expect "no argument after bulkstat's PATH" "" \
 		xbulk bulkstat -j 2 /mnt ''
 
-	mkdir -p "$TMP/files/sub"
-	: >"$TMP/files/stats.json"
 	expect "--stats-file completes files" "$TMP/files/stats.json" \
 		xbulk bulkstat --stats-file "$TMP/files/st"
+}
+
+# A command in the shapes of help the tree's commands do not use yet: an
+# optional, repeated PATH, values in an option line's <a|b|c>, a
+# description line that starts with "-".
+fakebulk()
+{
+	case $* in
+	help)	printf 'Commands:\n   fake   A fake command\n\n' ;;
+	"fake --help")
+		cat <<-'EOF'
+		Usage: xbulk fake [OPTION]... [PATH]...
+
+		   -a, --all  Everything.
+		   --by <uid|gid|type>
+		              A table per key;
+		              -print is described here, not an option.
+		   -B <size>  Units.
+		EOF
+		;;
+	*)	return 2 ;;
+	esac
+}
+
+test_shapes()
+{
+	complete -F _xbulk fakebulk
+	expect "options, long names first" "--all --by -B" fakebulk fake -
+	expect "values of <a|b|c>" "uid gid type" fakebulk fake --by ''
+	expect "values of <a|b|c> after =" "gid" fakebulk fake --by = g
+	expect "no values for <size>" "" fakebulk fake -B ''
+	cd "$TMP/files"
+	expect "[PATH]... after an option's argument" "stats.json" \
+		fakebulk fake -B 4k st
+	expect "[PATH]... again" "stats.json" fakebulk fake -a sub st
+	cd /
 }
 
 test_path()
@@ -184,6 +219,8 @@ main()
 	trap 'rm -rf --one-file-system "$TMP"' EXIT
 	xb_at_exit 'rm -rf --one-file-system "$TMP"'
 	mkdir "$TMP/bin" "$TMP_SPACE"
+	mkdir -p "$TMP/files/sub"
+	: >"$TMP/files/stats.json"
 	ln -s "$XBULK" "$TMP/bin/xbulk"
 	PATH=$TMP/bin:$PATH
 
@@ -197,6 +234,7 @@ main()
 
 	test_commands
 	test_values
+	test_shapes
 	test_path
 	((FAILS == 0)) || xb_die "$FAILS completion checks failed"
 	echo "PASS"

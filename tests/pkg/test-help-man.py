@@ -6,11 +6,15 @@
 #   - the commands are those of the man page's COMMANDS section;
 #   - every option of a command's --help is documented: it heads an item
 #     (.TP, .IP) somewhere in the page;
-#   - every option heading an item is an option of xbulk or of a command;
+#   - every option heading an item of an OPTIONS section is an option of
+#     xbulk or of a command (items elsewhere, such as find's primaries,
+#     need not be in a --help);
 #   - a command's SYNOPSIS lists only options of its --help, and all of
 #     them (an option counts as listed when one of its names is, as -o for
-#     "-o, --format"; -h/--help aside), unless the synopsis stands for
-#     them with an italic "options" or "expression".
+#     "-o, --format"; --help aside), unless the synopsis stands for them
+#     with an italic OPTION, options or expression.
+# An option line of a --help is indented by at most 8 columns and starts
+# with "-" (deeper lines are descriptions), as completion/xbulk reads it.
 # xbulk's own options (xbulk --help) are checked against the synopsis
 # lines of plain "xbulk".
 #
@@ -25,7 +29,9 @@ import sys
 # removed first.
 ROFF_FONT = re.compile(r'\\f[BIRP]|\\f\(..|\\f\[[^]]*\]')
 OPTION = re.compile(r'(?<![\w-])(--?[A-Za-z0-9?][A-Za-z0-9_-]*)')
-PLACEHOLDER = re.compile(r'^\.(I|RI|BI|IR|IB)\b.*\b(options|expression)\b')
+PLACEHOLDER = re.compile(r'^\.(I|RI|BI|IR|IB)\b.*\b(options?|expression)\b',
+                         re.IGNORECASE)
+HELP_OPTION = re.compile(r'^[ \t]{1,8}-')
 
 
 def run(*args):
@@ -50,7 +56,7 @@ def help_groups(text):
     """The option lines of a --help: one set of names per line."""
     groups = []
     for line in text.splitlines():
-        if not re.match(r'^\s+-', line):
+        if not HELP_OPTION.match(line):
             continue
         names = set()
         for word in line.split():
@@ -72,11 +78,19 @@ def roff_options(line):
 
 
 def parse_man(path):
-    """Item headings' options, COMMANDS' names, SYNOPSIS blocks."""
+    """Item headings' options (all, and those of OPTIONS sections),
+    COMMANDS' names, SYNOPSIS blocks."""
     with open(path, encoding='utf-8') as f:
         lines = f.read().splitlines()
-    tags, cmds, synopsis = set(), [], {}
-    section, block, after_tp = None, None, False
+    tags, option_tags, cmds, synopsis = set(), set(), [], {}
+    section, block, after_tp = '', None, False
+
+    def heading(line):
+        opts = roff_options(line)
+        tags.update(opts)
+        if 'OPTIONS' in section.upper():
+            option_tags.update(opts)
+
     for line in lines:
         if line.startswith('.SH'):
             section = line[3:].strip().strip('"')
@@ -84,16 +98,16 @@ def parse_man(path):
             continue
         if after_tp:
             after_tp = False
-            tags |= roff_options(line)
+            heading(line)
             if section == 'COMMANDS':
                 words = ROFF_FONT.sub('', line).split()
                 if len(words) >= 2 and words[0] in ('.B', '.BR', '.BI'):
                     cmds.append(words[1].strip('"'))
             continue
-        if line.startswith('.TP'):
+        if line.startswith(('.TP', '.TQ')):
             after_tp = True
         elif line.startswith('.IP '):
-            tags |= roff_options(line)
+            heading(line)
         if section != 'SYNOPSIS':
             continue
         m = re.match(r'^\.B\s+"?xbulk(?:\s+([a-z_]+))?"?\s*$', line)
@@ -107,12 +121,12 @@ def parse_man(path):
             synopsis[block]['opts'] |= roff_options(line)
             if PLACEHOLDER.match(line):
                 synopsis[block]['all'] = True
-    return tags, cmds, synopsis
+    return tags, option_tags, cmds, synopsis
 
 
 def main():
     errors = []
-    tags, man_cmds, synopsis = parse_man(os.environ['MAN'])
+    tags, option_tags, man_cmds, synopsis = parse_man(os.environ['MAN'])
     cmds = commands()
     if sorted(cmds) != sorted(man_cmds):
         errors.append(f'xbulk help lists {sorted(cmds)}, the man page\'s '
@@ -136,12 +150,12 @@ def main():
         if syn['all']:
             continue
         for g in groups:
-            if g & {'-h', '--help'} and cmd:
+            if '--help' in g and cmd:
                 continue
             if not g & syn['opts']:
                 errors.append(f'man page SYNOPSIS of {where} lacks '
                               f'{" / ".join(sorted(g))}')
-    for opt in sorted(tags - known):
+    for opt in sorted(option_tags - known):
         errors.append(f'man page documents {opt}, which no --help lists')
 
     for e in errors:
