@@ -133,6 +133,7 @@ struct xb_interval {
 	uint64_t		records;	/* records in the interval */
 	uint64_t		inodes;		/* inodes in the interval */
 	uint64_t		calls;		/* ioctls in the interval */
+	uint64_t		max_call_ns;	/* its longest ioctl */
 	struct xbulk_sample	delta;		/* counters (mono_ns: length) */
 };
 
@@ -143,6 +144,7 @@ struct xb_report {
 	enum xbulk_kind			kind;
 	uint32_t			batch;
 	const struct xbulk_scan_result	*res;
+	const struct xbulk_scan_lat	*lat;		/* ioctl latencies */
 	uint64_t			inodes;		/* inodes scanned */
 	const struct xbulk_stats_src	*src;
 	struct xbulk_sample		delta;		/* the whole scan */
@@ -176,7 +178,7 @@ void xb_report_progress(FILE *f, const char *cmd, uint64_t done,
 struct xb_monitor {
 	/* Set before xb_monitor_start(). */
 	const struct xb_report		*report;	/* src, cmd, interval */
-	const struct xbulk_scan_live	*live;
+	struct xbulk_scan_live		*live;		/* max_call_ns taken */
 	const uint64_t			*inodes;	/* inodes done; NULL:
 							   live->records */
 	uint64_t			total;		/* inodes to do, 0 if
@@ -251,6 +253,7 @@ struct xb_watch {
 	/* Kept while the scan runs. */
 	uint64_t		inodes;		/* inumbers: inodes seen */
 	struct xbulk_scan_live	live;
+	struct xbulk_scan_lat	*lat;		/* with --stats */
 	struct xbulk_stats_src	src;
 	struct xbulk_sample	start;
 	struct xb_report	report;
@@ -296,5 +299,7 @@ int xb_scan_cmd_main(const struct xb_scan_cmd *cmd, int argc, char **argv);
 int xb_cmd_bulkstat(int argc, char **argv);
 int xb_cmd_inumbers(int argc, char **argv);
 int xb_cmd_bulkstat_single(int argc, char **argv);
+int xb_cmd_du(int argc, char **argv);
+int xb_cmd_find(int argc, char **argv);
 
 #endif /* XBULK_CLI_H */

@@ -62,7 +62,7 @@ take_interval(struct xb_monitor *m)
 	const struct xb_report *r = m->report;
 	struct xb_interval *iv;
 	struct xbulk_sample now;
-	uint64_t records, inodes, calls;
+	uint64_t records, inodes, calls, iv_max;
 
 	if (m->ntimeline == m->cap) {
 		size_t cap = m->cap ? 2 * m->cap : 64;
@@ -75,6 +75,8 @@ take_interval(struct xb_monitor *m)
 	}
 	records = __atomic_load_n(&m->live->records, __ATOMIC_RELAXED);
 	calls = __atomic_load_n(&m->live->calls, __ATOMIC_RELAXED);
+	iv_max = __atomic_exchange_n(&m->live->max_call_ns, 0,
+				     __ATOMIC_RELAXED);
 	inodes = inodes_done(m);
 	xbulk_stats_sample(r->src, &now);
 
@@ -84,6 +86,7 @@ take_interval(struct xb_monitor *m)
 	iv->records = records - m->last_records;
 	iv->inodes = inodes - m->last_inodes;
 	iv->calls = calls - m->last_calls;
+	iv->max_call_ns = iv_max;
 	m->last = now;
 	m->last_records = records;
 	m->last_inodes = inodes;

@@ -70,6 +70,37 @@ dur(char *buf, size_t size, double s)
 	return buf;
 }
 
+/* A latency with its unit: "850 ns", "4.21 us", "812.5 us", "12.34 ms". */
+static const char *
+lat(char *buf, size_t size, uint64_t ns)
+{
+	double v = (double)ns;
+
+	if (ns < 1000)
+		snprintf(buf, size, "%" PRIu64 " ns", ns);
+	else if (ns < 10000)
+		snprintf(buf, size, "%.2f us", v / 1e3);
+	else if (ns < 1000000)
+		snprintf(buf, size, "%.1f us", v / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, size, "%.2f ms", v / 1e6);
+	else
+		snprintf(buf, size, "%.3f s", v / 1e9);
+	return buf;
+}
+
+/* The percentiles --stats shows, as fio's completion latencies. */
+static const struct {
+	double		pct;
+	const char	*text;		/* in the text report */
+	const char	*json;		/* JSON key */
+} lat_pcts[] = {
+	{ 50, "p50", "p50" },
+	{ 90, "p90", "p90" },
+	{ 99, "p99", "p99" },
+	{ 99.9, "p99.9", "p99_9" },
+};
+
 /* A byte count with a binary unit: "512 B", "24.0 KiB", "1.5 MiB". */
 static const char *
 iec(char *buf, size_t size, double v)
@@ -211,6 +242,39 @@ text_reclaim(FILE *f, const struct xb_report *r)
 		    (double)r->delta.psi_full_us / 1e6 : -1));
 }
 
+/* One line of latencies: "min=..., p50=..., ..., max=... (N what)". */
+static void
+text_lat_line(FILE *f, const char *label, const struct xbulk_lat *h,
+	      const char *what)
+{
+	char b[32];
+	size_t i;
+
+	fprintf(f, "%s", label);
+	if (!h->count) {
+		fprintf(f, "n/a (no %s)\n", what);
+		return;
+	}
+	fprintf(f, "min=%s", lat(b, sizeof(b), h->min_ns));
+	for (i = 0; i < sizeof(lat_pcts) / sizeof(lat_pcts[0]); i++)
+		fprintf(f, ", %s=%s", lat_pcts[i].text,
+			lat(b, sizeof(b),
+			    xbulk_lat_percentile(h, lat_pcts[i].pct)));
+	fprintf(f, ", max=%s", lat(b, sizeof(b), h->max_ns));
+	fprintf(f, ", avg=%s (%" PRIu64 " %s)\n",
+		lat(b, sizeof(b), h->sum_ns / h->count), h->count, what);
+}
+
+static void
+text_latency(FILE *f, const struct xb_report *r)
+{
+	if (!r->lat)
+		return;
+	text_lat_line(f, "  latency : per call : ", &r->lat->call, "calls");
+	text_lat_line(f, "            per inode: ", &r->lat->inode,
+		      "calls with records");
+}
+
 void
 xb_report_text(FILE *f, const struct xb_report *r)
 {
@@ -251,6 +315,7 @@ xb_report_text(FILE *f, const struct xb_report *r)
 			(double)d->maxrss_kib / 1024);
 	else
 		fputs(", peak RSS=n/a\n", f);
+	text_latency(f, r);
 	for (i = 0; i < XBULK_DEV_NR; i++)
 		text_device(f, r, i);
 	text_icache(f, r);
@@ -314,6 +379,7 @@ xb_report_interval(FILE *f, const struct xb_report *r,
 		fprintf(f, "%7.1f MB/s", (double)bytes / seconds(ns) / 1e6);
 	else
 		fputs("    n/a MB/s", f);
+	fprintf(f, "  max call %9s", lat(b[5], sizeof(b[5]), iv->max_call_ns));
 	fprintf(f, "  reclaim: scanned=%s stolen=%s direct=%s pages\n",
 		num(b[2], sizeof(b[2]),
 		    sum2(d->vm[XBULK_VM_PGSCAN_KSWAPD],
@@ -469,6 +535,7 @@ json_timeline(FILE *f, const struct xb_report *r)
 		json_u64(f, "records", iv->records, ", ");
 		json_u64(f, "inodes", iv->inodes, ", ");
 		json_u64(f, "ioctl_calls", iv->calls, ", ");
+		json_u64(f, "max_call_ns", iv->max_call_ns, ", ");
 		json_num(f, "inodes_per_s", per_sec(iv->inodes, ns), ", ");
 		json_num(f, "read_iops", per_sec(ios, ns), ", ");
 		json_num(f, "read_mb_per_s",
@@ -485,6 +552,25 @@ json_timeline(FILE *f, const struct xb_report *r)
 		json_u64(f, "icache_misses", d->ig[XBULK_IG_MISSED], "}");
 	}
 	fputs(r->ntimeline ? "\n  ]\n" : "]\n", f);
+}
+
+/* "KEY": {"count": N, "min": ns, "mean": ns, "p50": ns, ..., "max": ns} */
+static void
+json_lat(FILE *f, const char *key, const struct xbulk_lat *h,
+	 const char *sep)
+{
+	size_t i;
+
+	fprintf(f, "\"%s\": {\"count\": %" PRIu64, key, h->count);
+	if (h->count) {
+		fprintf(f, ", \"min\": %" PRIu64 ", \"mean\": %" PRIu64,
+			h->min_ns, h->sum_ns / h->count);
+		for (i = 0; i < sizeof(lat_pcts) / sizeof(lat_pcts[0]); i++)
+			fprintf(f, ", \"%s\": %" PRIu64, lat_pcts[i].json,
+				xbulk_lat_percentile(h, lat_pcts[i].pct));
+		fprintf(f, ", \"max\": %" PRIu64, h->max_ns);
+	}
+	fprintf(f, "}%s", sep);
 }
 
 void
@@ -512,6 +598,13 @@ xb_report_json(FILE *f, const struct xb_report *r)
 	json_num(f, "sys_s", xbulk_stat_ok(d->stime_us) ?
 		 (double)d->stime_us / 1e6 : -1, ", ");
 	json_u64(f, "peak_rss_kib", d->maxrss_kib, "},\n");
+	if (r->lat) {
+		fputs("  \"latency\": {", f);
+		json_lat(f, "call_ns", &r->lat->call, ", ");
+		json_lat(f, "inode_ns", &r->lat->inode, "},\n");
+	} else {
+		fputs("  \"latency\": null,\n", f);
+	}
 	json_devices(f, r);
 	fputs("  \"icache\": {\"source\": ", f);
 	if (r->src->xfs_stats[0])

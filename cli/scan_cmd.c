@@ -24,6 +24,7 @@ struct scan_opts {
 /* What a batch is formatted with (shared by all workers, read-only). */
 struct emit {
 	const struct xb_scan_cmd	*cmd;
+	const char			*path;
 	const struct xb_formatter	*fmt;
 	bool				debug;
 	bool				quiet;
@@ -186,6 +187,30 @@ report_bad_inode(void *arg, uint64_t ino, int err)
 		 strerror(-err));
 }
 
+/* A scan gives up the rest of an AG the kernel cannot walk: say why. */
+static void
+report_ag_fault(void *arg, const struct xbulk_ag_fault *f)
+{
+	const struct emit *e = arg;
+	const char *call = f->call == XBULK_KIND_INUMBERS ? "inumbers" :
+							    "bulkstat";
+	char why[160];
+
+	if (f->err != -EPROTO)
+		snprintf(why, sizeof(why), "%s", strerror(-f->err));
+	else if (f->ino <= f->cursor)
+		snprintf(why, sizeof(why),
+			 "the kernel's answer goes back to inode %llu (is the inode btree damaged? see xfs_repair -n)",
+			 (unsigned long long)f->ino);
+	else
+		snprintf(why, sizeof(why),
+			 "the kernel's answer is out of order at inode %llu (is the inode btree damaged? see xfs_repair -n)",
+			 (unsigned long long)f->ino);
+	xb_error(e->cmd->name, "%s: AG %u: %s from inode %llu: %s; the rest of AG %u was not scanned",
+		 e->path, f->agno, call, (unsigned long long)f->cursor, why,
+		 f->agno);
+}
+
 /* Run the scan and report; returns the exit status. */
 static int
 run_scan(const struct xb_scan_cmd *cmd, struct scan_opts *o,
@@ -193,6 +218,7 @@ run_scan(const struct xb_scan_cmd *cmd, struct scan_opts *o,
 {
 	struct emit e = {
 		.cmd = cmd,
+		.path = o->path,
 		.fmt = &cmd->formats[o->format],
 		.debug = o->debug,
 		.quiet = o->quiet,
@@ -206,6 +232,7 @@ run_scan(const struct xb_scan_cmd *cmd, struct scan_opts *o,
 	o->scan.out_fd = xb_stdout_fd();
 	o->scan.batch_fn = emit_batch;
 	o->scan.bad_inode_fn = report_bad_inode;
+	o->scan.ag_fault_fn = report_ag_fault;
 	o->scan.arg = &e;
 	o->scan.cancel = xb_catch_signals();
 	/* The CSV header, once, before any worker writes a record. */
@@ -225,11 +252,16 @@ run_scan(const struct xb_scan_cmd *cmd, struct scan_opts *o,
 		return XB_EXIT_FAILURE;
 	switch (res.fail) {
 	case XBULK_SCAN_OK:
-		if (!res.bad_inodes)
+		if (!res.bad_inodes && !res.ag_faults)
 			return XB_EXIT_OK;
-		xb_error(cmd->name, "%s: %llu inode%s could not be read",
-			 o->path, (unsigned long long)res.bad_inodes,
-			 res.bad_inodes == 1 ? "" : "s");
+		if (res.bad_inodes)
+			xb_error(cmd->name, "%s: %llu inode%s could not be read",
+				 o->path, (unsigned long long)res.bad_inodes,
+				 res.bad_inodes == 1 ? "" : "s");
+		if (res.ag_faults)
+			xb_error(cmd->name, "%s: %llu AG%s could not be scanned to the end",
+				 o->path, (unsigned long long)res.ag_faults,
+				 res.ag_faults == 1 ? "" : "s");
 		return XB_EXIT_FAILURE;
 	case XBULK_SCAN_CANCELLED:
 		return xb_signal_exit_status();

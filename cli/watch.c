@@ -5,6 +5,7 @@
  * (monitor.c) and print the figures after it (report.c).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -93,12 +94,21 @@ xb_watch_begin(struct xb_watch *w, const char *cmd, const char *path,
 	memset(&w->live, 0, sizeof(w->live));
 	w->inodes = 0;
 	scan->live = &w->live;
+	if (w->stats) {
+		w->lat = calloc(1, sizeof(*w->lat));
+		if (!w->lat) {
+			xb_error(cmd, "%s", strerror(ENOMEM));
+			goto fail;
+		}
+		scan->lat = w->lat;
+	}
 	w->report = (struct xb_report) {
 		.cmd = cmd,
 		.path = path,
 		.kind = scan->kind,
 		.batch = scan->batch,
 		.src = &w->src,
+		.lat = w->lat,
 		.interval_ns = w->interval_ns,
 	};
 	xbulk_stats_sample(&w->src, &w->start);
@@ -123,6 +133,9 @@ xb_watch_begin(struct xb_watch *w, const char *cmd, const char *path,
 	w->mon_running = true;
 	return 0;
 fail:
+	free(w->lat);
+	w->lat = NULL;
+	scan->lat = NULL;
 	if (w->out)
 		fclose(w->out);
 	w->out = NULL;
@@ -157,6 +170,8 @@ xb_watch_end(struct xb_watch *w, const struct xbulk_scan_result *res)
 	if (w->mon_running)
 		xb_monitor_free(&w->mon);
 	w->mon_running = false;
+	free(w->lat);
+	w->lat = NULL;
 	if (w->out) {
 		if (ferror(w->out) | fclose(w->out)) {
 			xb_error(w->report.cmd, "--stats-file: %s: %s",

@@ -9,6 +9,16 @@
  *
  * Every function that can fail returns 0 or a negative errno; nothing in
  * the library prints.
+ *
+ * This header is the library's ABI.  libxbulk is built with
+ * -fvisibility=hidden, and the "#pragma GCC visibility push(default)"
+ * below makes every function and variable declared in this header
+ * exported, and nothing else: a public function is declared here (named
+ * xbulk_*, with its doc comment), an internal one in lib/internal.h or
+ * another lib/ header.  tests/pkg/test-symbols.sh checks that `nm -D` of
+ * libxbulk.so lists exactly what this header declares.  An incompatible
+ * change to anything declared here changes the soname (docs/design.md,
+ * "Versions and the soname").
  */
 #ifndef XBULK_H
 #define XBULK_H
@@ -16,9 +26,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <time.h>
 #include <xfs/xfs.h>
 
-#define XBULK_VERSION_STRING	"0.1.0"
+#include "xbulk_version.h"
+
+#pragma GCC visibility push(default)
+
+/**
+ * xbulk_version() - the version of the libxbulk loaded at run time, as
+ * "MAJOR.MINOR.PATCH" (XBULK_VERSION_STRING is the one compiled against).
+ */
+const char *xbulk_version(void);
 
 /* Inodes per inode chunk (one inobt record, one inumbers record). */
 #define XBULK_INODES_PER_CHUNK	64
@@ -116,20 +136,57 @@ struct xfs_inumbers_req *xbulk_inumbers_req_alloc(uint32_t icount,
  * results are converted to struct xfs_bulkstat in place, with the same
  * cursor semantics as xfsprogs' libfrog emulation, so that xfs_io's -d
  * output can be reproduced.  hdr.ocount == 0 is the only end of scan.
+ * The v1 count is a signed 32-bit field: hdr.icount above INT32_MAX is
+ * lowered to INT32_MAX (the header shows the count passed).
+ *
+ * Every answer is checked (xbulk_batch_check()): with a damaged inode
+ * btree the kernel's cursor can stop advancing or go back (seen on Linux
+ * 6.18), and a loop that trusted it would never end.
  *
  * Return: 0; -EPERM without CAP_SYS_ADMIN; -EINVAL for a bad header
- * (AG out of range, ino in an earlier AG than hdr.agno); -EUCLEAN,
- * -EBADMSG or -EIO for a corrupt inode (the kernel returns the records
- * before it first, then fails on the next call); -EIO after a shutdown.
+ * (AG out of range, ino in an earlier AG than hdr.agno), or on an
+ * idmapped mount, where the kernel refuses bulkstat; -EUCLEAN, -EBADMSG
+ * or -EIO for a corrupt inode (the kernel returns the records before it
+ * first, then fails on the next call) or an unreadable inode btree; -EIO
+ * after a shutdown; -EPROTO if the answer breaks the ioctl's contract
+ * (the header and records are left as the kernel wrote them:
+ * xbulk_batch_check() tells which records are good).
  */
 int xbulk_bulkstat(struct xbulk_fs *fs, struct xfs_bulkstat_req *req);
 
 /**
  * xbulk_inumbers() - one XFS_IOC_INUMBERS call (or XFS_IOC_FSINUMBERS):
  * one struct xfs_inumbers per allocated inode chunk; same cursor and
- * errors as xbulk_bulkstat().
+ * errors as xbulk_bulkstat().  The first record is the chunk holding
+ * hdr.ino, which may start before it.
  */
 int xbulk_inumbers(struct xbulk_fs *fs, struct xfs_inumbers_req *req);
+
+/**
+ * xbulk_batch_check() - does an answer keep the bulk ioctls' contract?
+ * @hdr:      the header as the call left it
+ * @cursor:   hdr.ino before the call (the first inode asked for)
+ * @recs:     the records; each begins with its 64-bit key (bs_ino,
+ *            xi_startino)
+ * @rec_size: bytes per record
+ * @span:     inodes a record covers: 1 (bulkstat), XBULK_INODES_PER_CHUNK
+ *            (inumbers: the first record is the chunk holding @cursor)
+ * @good:     out: how many records, from the first, keep it
+ * @bad:      out, when false: the first key out of place (a record's, or
+ *            the new cursor hdr.ino)
+ *
+ * The contract: at most hdr.icount records, keys strictly increasing,
+ * the first at or past @cursor (covering it, for chunks), and unless
+ * there are none, a new cursor past both the last key and @cursor: each
+ * call moves the scan forward.  v1 answers are checked once converted
+ * (the v1 ioctls take the last inode seen; lib/ioctl.c turns that into
+ * the v5 cursor first).
+ *
+ * Return: true if the whole answer keeps it.
+ */
+bool xbulk_batch_check(const struct xfs_bulk_ireq *hdr, uint64_t cursor,
+		       const void *recs, size_t rec_size, uint64_t span,
+		       uint32_t *good, uint64_t *bad);
 
 /**
  * xbulk_bulkstat_single() - stat exactly inode @ino
@@ -294,6 +351,28 @@ typedef int (*xbulk_batch_fn)(void *arg, struct xbulk_out *out,
  */
 typedef void (*xbulk_bad_inode_fn)(void *arg, uint64_t ino, int err);
 
+/* Where and why a scan gave up on the rest of an AG. */
+struct xbulk_ag_fault {
+	enum xbulk_kind	call;	/* the ioctl that failed (a bulkstat scan
+				   also calls inumbers: to plan, to step) */
+	uint32_t	agno;
+	uint64_t	cursor;	/* the inode that call started from */
+	uint64_t	ino;	/* -EPROTO: the key out of place (a record
+				   before the cursor or out of order, or a
+				   new cursor that did not advance); else
+				   the cursor */
+	int		err;	/* -EPROTO, -EUCLEAN, -EBADMSG, -EIO */
+};
+
+/*
+ * Called when the scan gives up on the rest of an AG: the kernel's
+ * answers there broke the ioctl's contract (xbulk_batch_check(), a
+ * damaged inode btree) or its inode btree could not be read.  The scan
+ * goes on with the next AG (it ends if it is confined to this one).
+ * Called once per AG, from any thread.
+ */
+typedef void (*xbulk_ag_fault_fn)(void *arg, const struct xbulk_ag_fault *f);
+
 struct xbulk_scan {
 	enum xbulk_kind	kind;
 	uint64_t	startino;	/* first inode (inclusive) */
@@ -310,12 +389,23 @@ struct xbulk_scan {
 	 * xfs_io).  Set: the scan reports the inode and goes on after it.
 	 */
 	xbulk_bad_inode_fn bad_inode_fn;
-	void		*arg;		/* for batch_fn and bad_inode_fn */
+	/*
+	 * NULL: an AG the kernel cannot walk ends the scan with its error.
+	 * Set: the scan reports it and goes on with the next AG.
+	 */
+	xbulk_ag_fault_fn ag_fault_fn;
+	void		*arg;		/* for the three callbacks */
 	/*
 	 * Optional: counters the scan keeps up to date while it runs (with
 	 * atomic adds), for progress displays on another thread.
 	 */
 	struct xbulk_scan_live *live;
+	/*
+	 * Optional: where the scan adds the latency of each of its bulkstat
+	 * or inumbers calls (each worker keeps its own histograms and adds
+	 * them here when it ends).  Zero it before the scan.
+	 */
+	struct xbulk_scan_lat *lat;
 	/*
 	 * Optional: once *cancel is nonzero (a signal handler may set it)
 	 * the scan stops within about 100 ms: no new ioctl, and the output
@@ -328,7 +418,58 @@ struct xbulk_scan {
 struct xbulk_scan_live {
 	uint64_t	records;	/* records handed to batch_fn */
 	uint64_t	calls;		/* ioctls issued */
+	/*
+	 * The longest call (ns) since the reader last took it with
+	 * __atomic_exchange_n(&live->max_call_ns, 0, ...): the stall of an
+	 * interval.
+	 */
+	uint64_t	max_call_ns;
 };
+
+/* ------------------------------------------------------------------ */
+/* Latency of the scan's ioctl calls (lib/latency.c)                   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A log-linear histogram of durations in nanoseconds: below 2^SUB_BITS ns
+ * one bucket per ns, above it 2^SUB_BITS buckets per power of two, so a
+ * percentile read from it is within 1/2^SUB_BITS (3%) of the true value,
+ * from 1 ns to 584 years, in 15 KiB.  As fio's completion latencies.
+ */
+#define XBULK_LAT_SUB_BITS	5
+#define XBULK_LAT_BUCKETS	((64 - XBULK_LAT_SUB_BITS + 1) << \
+				 XBULK_LAT_SUB_BITS)
+
+struct xbulk_lat {
+	uint64_t	count;		/* samples */
+	uint64_t	sum_ns;
+	uint64_t	min_ns;		/* valid when count > 0 */
+	uint64_t	max_ns;
+	uint64_t	bucket[XBULK_LAT_BUCKETS];
+};
+
+/* The latencies of a scan's calls. */
+struct xbulk_scan_lat {
+	struct xbulk_lat	call;	/* ns per bulkstat/inumbers call */
+	struct xbulk_lat	inode;	/* ns per record: each call that
+					   returned records, its time divided
+					   by its ocount (one sample a call) */
+};
+
+/* Add one sample of @ns nanoseconds to @h (no locking: one writer). */
+void xbulk_lat_add(struct xbulk_lat *h, uint64_t ns);
+
+/* Add every sample of @src to @dst. */
+void xbulk_lat_merge(struct xbulk_lat *dst, const struct xbulk_lat *src);
+
+/**
+ * xbulk_lat_percentile() - the @pct-th percentile (0 < @pct <= 100) of @h
+ * in ns: the middle of the bucket holding the sample of rank
+ * ceil(@pct / 100 * count), kept within [min_ns, max_ns]; max_ns for the
+ * last rank.
+ * Return: that value, or 0 when @h has no sample.
+ */
+uint64_t xbulk_lat_percentile(const struct xbulk_lat *h, double pct);
 
 /* What stopped a scan early. */
 enum xbulk_scan_fail {
@@ -348,6 +489,7 @@ struct xbulk_scan_result {
 	unsigned int		threads;	/* workers actually used */
 	uint64_t		units;		/* work units (parallel scan) */
 	uint64_t		bad_inodes;	/* stepped past (bad_inode_fn) */
+	uint64_t		ag_faults;	/* AGs given up (ag_fault_fn) */
 };
 
 /**
@@ -371,7 +513,14 @@ struct xbulk_scan_result {
  * next call; with bad_inode_fn set the scan finds that inode (the first
  * allocated one at the cursor, from the inobt), reports it and goes on
  * after it.  EIO while the filesystem's own inode can't be read either
- * (a shutdown) ends the scan.
+ * (a shutdown) ends the scan.  With ag_fault_fn set, an AG whose inode
+ * btree cannot be read or walked (its answers break the ioctl's
+ * contract) is reported and the scan goes on with the next AG.
+ *
+ * Every loop moves forward whatever the kernel answers: each call's
+ * answer is checked (xbulk_batch_check()), and every step moves the
+ * cursor past the last one, so a scan always ends.  With
+ * has_agno or a range, it never reads outside it.
  *
  * Everything before a failure has been written to out_fd when it returns.
  * Return: 0, or the negative errno also in @res->err (@res->fail says
@@ -855,5 +1004,536 @@ int xbulk_names_readlink(struct xbulk_names *names,
 int xbulk_names_unreached(struct xbulk_names *names,
 			  int (*fn)(void *arg, const struct xfs_bulkstat *bs),
 			  void *arg);
+
+/* ================================================================== */
+/* du: disk usage over the walk (lib/du/)                              */
+/* ================================================================== */
+
+/* ------------------------------------------------------------------ */
+/* Output units (lib/du/units.c)                                       */
+/* ------------------------------------------------------------------ */
+
+/* Options of a unit: gnulib human.h's bits, same meanings and values. */
+enum {
+	XBULK_HUMAN_GROUP	= 4,	/* thousands separators (locale) */
+	XBULK_HUMAN_AUTOSCALE	= 16,	/* pick the power (-h, --si) */
+	XBULK_HUMAN_BASE_1024	= 32,	/* powers of 1024, not 1000 */
+	XBULK_HUMAN_SI		= 128,	/* append the power's letter */
+	XBULK_HUMAN_B		= 256,	/* ... and "B" or "iB" */
+};
+
+/* How du prints a size: in units of @block_size bytes, rounded up. */
+struct xbulk_units {
+	uint64_t	block_size;	/* bytes; 1 with AUTOSCALE */
+	unsigned int	opts;		/* XBULK_HUMAN_* */
+};
+
+/* Most bytes xbulk_units_format() writes, its NUL included. */
+#define XBULK_UNITS_MAX		128
+
+/**
+ * xbulk_units_parse() - parse a -B/--block-size argument as GNU du
+ * @spec: "human-readable", "si" or an abbreviation; or an optional number
+ *        (C syntax: 0x hex, 0 octal) and a unit K M G T P E Z Y (powers
+ *        of 1024; "KB" powers of 1000, "KiB" 1024), a unit without a
+ *        number also printed after each figure ("K" prints "4K"); a
+ *        leading "'" groups thousands as the locale does.
+ * Return: 0; -EINVAL (not a size, or 0); -EILSEQ (bad unit); -ERANGE
+ * (more than 2^64-1 bytes).
+ */
+int xbulk_units_parse(const char *spec, struct xbulk_units *u);
+
+/**
+ * xbulk_units_default() - du's units before options: DU_BLOCK_SIZE, else
+ * BLOCK_SIZE, else BLOCKSIZE from the environment (an invalid one counts
+ * as none), else 1024 bytes (512 with POSIXLY_CORRECT).
+ */
+void xbulk_units_default(struct xbulk_units *u);
+
+/**
+ * xbulk_units_format() - @n bytes as du prints them in @u (gnulib
+ * human_readable() with human_ceiling: rounded up, "1.1K" style when
+ * autoscaling, the locale's decimal point)
+ * @dst: at least XBULK_UNITS_MAX bytes; NUL-terminated
+ * Return: the length written.
+ */
+size_t xbulk_units_format(char *dst, uint64_t n, const struct xbulk_units *u);
+
+/* ------------------------------------------------------------------ */
+/* A set of inode numbers (lib/du/inoset.c)                            */
+/* ------------------------------------------------------------------ */
+
+/* Open addressing; inode 0 (never allocated on XFS) marks a free slot. */
+struct xbulk_inoset {
+	uint64_t	*slots;
+	size_t		mask;		/* slots - 1, a power of 2 minus 1 */
+	size_t		count;
+};
+
+/** xbulk_inoset_add() - Return: 1 if added, 0 if present, -ENOMEM. */
+int xbulk_inoset_add(struct xbulk_inoset *s, uint64_t ino);
+/** xbulk_inoset_has() - is @ino in the set */
+bool xbulk_inoset_has(const struct xbulk_inoset *s, uint64_t ino);
+void xbulk_inoset_free(struct xbulk_inoset *s);
+
+/* ------------------------------------------------------------------ */
+/* du's accounting over the walk (lib/du/account.c)                    */
+/* ------------------------------------------------------------------ */
+
+/* A subtree's sum: what du prints for it. */
+struct xbulk_du_sum {
+	uint64_t	bytes;		/* disk usage or apparent size */
+	uint64_t	inodes;		/* inodes counted (--inodes) */
+};
+
+/*
+ * Called once per counted entry, in GNU du's order: a non-directory when
+ * the walk reaches it, a directory after its contents (with the sums of
+ * its whole subtree).  @e->depth is 0 for the operand itself.  Return 0
+ * or a negative errno, which ends the walk.
+ */
+typedef int (*xbulk_du_fn)(void *arg, const struct xbulk_entry *e,
+			   const struct xbulk_du_sum *sum);
+
+struct xbulk_du_opts {
+	bool		apparent;	/* bs_size, not bs_blocks */
+	bool		count_links;	/* -l: every link of a file counts */
+	bool		hash_all;	/* several operands: directories are
+					   counted once too (du's hash_all) */
+	bool		separate_dirs;	/* -S: a directory's sum leaves out
+					   its subdirectories */
+	unsigned int	blocklog;	/* log2 of the fs block size */
+	xbulk_du_fn	fn;
+	void		*arg;
+};
+
+struct xbulk_du;
+
+/** xbulk_du_new() - Return: 0 or -ENOMEM. */
+int xbulk_du_new(const struct xbulk_du_opts *o, struct xbulk_du **du);
+void xbulk_du_free(struct xbulk_du *du);
+
+/**
+ * xbulk_du_visit() - the walk callback (pass it to xbulk_names_walk()
+ * with post-order visits and @du as its argument).  Each operand is one
+ * walk from depth 0; the set of counted inodes and the total go on across
+ * walks, as du's do across its operands.
+ *
+ * A file with several links counts at its first path only (unless
+ * count_links); a mount point of another filesystem is left out with
+ * everything under it (du -x).  Returns XBULK_WALK_PRUNE for a directory
+ * it leaves out, or @fn's error.
+ */
+int xbulk_du_visit(void *du, const struct xbulk_entry *e,
+		   enum xbulk_visit visit);
+
+/** xbulk_du_total() - the sum of every operand so far (du -c's line) */
+void xbulk_du_total(const struct xbulk_du *du, struct xbulk_du_sum *sum);
+
+/** xbulk_du_bytes() - what one inode counts for: bs_blocks in bytes
+ * (st_blocks * 512), or bs_size with @apparent (negative sizes: 0) */
+static inline uint64_t
+xbulk_du_bytes(const struct xfs_bulkstat *bs, unsigned int blocklog,
+	       bool apparent)
+{
+	if (apparent)
+		return (int64_t)bs->bs_size < 0 ? 0 : bs->bs_size;
+	return bs->bs_blocks << blocklog;
+}
+
+/* ------------------------------------------------------------------ */
+/* Sums by attribute (lib/du/agg.c)                                    */
+/* ------------------------------------------------------------------ */
+
+/* What --by groups inodes by. */
+enum xbulk_by {
+	XBULK_BY_UID,
+	XBULK_BY_GID,
+	XBULK_BY_PROJID,
+	XBULK_BY_TYPE,		/* S_IFMT: file, dir, symlink... */
+	XBULK_BY_EXT,		/* the charged name's last ".suffix" */
+	XBULK_BY_AGE,		/* <1d <7d <30d <90d <1y <3y older */
+	XBULK_BY_SIZE_CLASS,	/* apparent size: <4K <16K ... <1P >=1P */
+	XBULK_BY_NR,
+};
+
+/* Which time --by age looks at. */
+enum xbulk_time {
+	XBULK_TIME_MTIME,
+	XBULK_TIME_ATIME,
+	XBULK_TIME_CTIME,
+	XBULK_TIME_BTIME,	/* birth: 0 where the kernel gives none */
+	XBULK_TIME_NR,
+};
+
+/* One group's sums.  Key 0 of ext is "no suffix". */
+struct xbulk_agg_row {
+	uint64_t	key;		/* uid, gid, projid, S_IFMT >> 12,
+					   ext id, age or size class */
+	uint64_t	count;		/* inodes */
+	uint64_t	disk;		/* bytes of disk usage */
+	uint64_t	apparent;	/* bytes of apparent size */
+};
+
+/* Rows by key (open addressing; a row with count 0 is a free slot). */
+struct xbulk_agg_table {
+	struct xbulk_agg_row	*rows;
+	size_t			mask;
+	size_t			count;	/* rows in use */
+};
+
+/* What a table's keys mean: shared by all tables of one run. */
+struct xbulk_agg {
+	enum xbulk_by	by;
+	enum xbulk_time	time;
+	int64_t		now;		/* seconds since the epoch (age) */
+	unsigned int	blocklog;
+	/* ext: suffixes by id (id - 1), and their hash index */
+	char		**ext;
+	size_t		next;
+	uint32_t	*ext_index;	/* id per slot, 0 free */
+	size_t		ext_mask;
+};
+
+#define XBULK_AGE_CLASSES	7
+#define XBULK_SIZE_CLASSES	21
+/* Most bytes of a label, NUL included (a suffix is at most 255). */
+#define XBULK_AGG_LABEL_MAX	256
+
+/** xbulk_time_of() - the time @t of @bs, seconds since the epoch */
+static inline int64_t
+xbulk_time_of(const struct xfs_bulkstat *bs, enum xbulk_time t)
+{
+	switch (t) {
+	case XBULK_TIME_ATIME:
+		return bs->bs_atime;
+	case XBULK_TIME_CTIME:
+		return bs->bs_ctime;
+	case XBULK_TIME_BTIME:
+		return bs->bs_btime;
+	default:
+		return bs->bs_mtime;
+	}
+}
+
+/** xbulk_age_class() - the age class (0 "<1d" ... 6 "older") of time @t
+ * at @now; a time in the future is "<1d". */
+unsigned int xbulk_age_class(int64_t now, int64_t t);
+
+/** xbulk_agg_init() - keys of @by; no allocation until the first ext. */
+void xbulk_agg_init(struct xbulk_agg *a, enum xbulk_by by,
+		    enum xbulk_time time, int64_t now, unsigned int blocklog);
+void xbulk_agg_free(struct xbulk_agg *a);
+
+/**
+ * xbulk_agg_key() - the group of @e (its bulkstat record, and for ext the
+ * name after the last '/' of e->path)
+ * Return: 0 or -ENOMEM (a new suffix could not be kept).
+ */
+int xbulk_agg_key(struct xbulk_agg *a, const struct xbulk_entry *e,
+		  uint64_t *key);
+
+/**
+ * xbulk_agg_label() - the name of @key for type, ext, age and size class
+ * ("file", "c", "(none)", "<7d", "<16K"); NULL for uid, gid and projid,
+ * whose names are the caller's (NSS, /etc/projid).
+ */
+const char *xbulk_agg_label(const struct xbulk_agg *a, uint64_t key);
+
+/** xbulk_agg_add() - count one inode of @key.  Return: 0 or -ENOMEM. */
+int xbulk_agg_add(struct xbulk_agg_table *t, const struct xbulk_agg *a,
+		  uint64_t key, const struct xfs_bulkstat *bs);
+/** xbulk_agg_merge() - add @src's rows into @dst.  Return: 0, -ENOMEM */
+int xbulk_agg_merge(struct xbulk_agg_table *dst,
+		    const struct xbulk_agg_table *src);
+/** xbulk_agg_clear() - empty @t, keeping its memory */
+void xbulk_agg_clear(struct xbulk_agg_table *t);
+void xbulk_agg_table_free(struct xbulk_agg_table *t);
+
+/**
+ * xbulk_agg_sorted() - @t's rows, most disk usage first (then most
+ * apparent size, then key), in a new array of @t->count rows (free() it)
+ * Return: the array, or NULL with errno ENOMEM (or for an empty table).
+ */
+struct xbulk_agg_row *xbulk_agg_sorted(const struct xbulk_agg_table *t);
+
+/*
+ * Tables per directory down to a depth, over du's counted entries: feed
+ * it every xbulk_du_fn call; it calls @fn with the table of each
+ * directory at depth <= max_depth (its whole subtree) after the
+ * directory's contents, and of a non-directory operand.
+ */
+typedef int (*xbulk_agg_dir_fn)(void *arg, const struct xbulk_entry *e,
+				const struct xbulk_agg_table *t);
+
+struct xbulk_agg_dirs {
+	struct xbulk_agg	*agg;
+	unsigned int		max_depth;
+	xbulk_agg_dir_fn	fn;
+	void			*arg;
+	struct xbulk_agg_table	total;	/* every operand (du -c) */
+	struct xbulk_agg_table	*lvl;	/* max_depth + 1 tables */
+};
+
+/** xbulk_agg_dirs_init() - Return: 0 or -ENOMEM. */
+int xbulk_agg_dirs_init(struct xbulk_agg_dirs *d, struct xbulk_agg *agg,
+			unsigned int max_depth, xbulk_agg_dir_fn fn,
+			void *arg);
+/** xbulk_agg_dirs_charge() - one counted entry.  Return: 0, @fn's error
+ * or -ENOMEM. */
+int xbulk_agg_dirs_charge(struct xbulk_agg_dirs *d,
+			  const struct xbulk_entry *e);
+void xbulk_agg_dirs_free(struct xbulk_agg_dirs *d);
+
+/* ------------------------------------------------------------------ */
+/* The largest entries (lib/du/top.c)                                  */
+/* ------------------------------------------------------------------ */
+
+struct xbulk_top_item {
+	uint64_t	bytes;
+	uint64_t	seq;		/* order of arrival: ties keep the
+					   first */
+	char		*path;
+};
+
+/* The @want largest of what was added (a min-heap of @want items). */
+struct xbulk_top {
+	struct xbulk_top_item	*heap;
+	size_t			n, want;
+	uint64_t		seq;
+};
+
+/** xbulk_top_init() - keep the @want largest.  Return: 0 or -ENOMEM. */
+int xbulk_top_init(struct xbulk_top *t, size_t want);
+/** xbulk_top_add() - Return: 0 or -ENOMEM (copies @path). */
+int xbulk_top_add(struct xbulk_top *t, uint64_t bytes, const char *path);
+/** xbulk_top_sort() - the items largest first (ties: first added). */
+void xbulk_top_sort(struct xbulk_top *t);
+void xbulk_top_free(struct xbulk_top *t);
+
+/* ------------------------------------------------------------------ */
+/* Treemap of disk usage (lib/du/treemap.c, lib/du/svg.c)              */
+/* ------------------------------------------------------------------ */
+
+struct xbulk_rect {
+	double	x, y, w, h;
+};
+
+/**
+ * xbulk_treemap_squarify() - lay out @n boxes of @sizes (largest first,
+ * none negative) in @r, squarified (Bruls, Huizing, van Wijk 2000): each
+ * box's area is its share of the sum, to rounding; @out[i] is @sizes[i]'s.
+ */
+void xbulk_treemap_squarify(const double *sizes, size_t n,
+			    const struct xbulk_rect *r,
+			    struct xbulk_rect *out);
+
+enum xbulk_color_by {
+	XBULK_COLOR_OWNER,	/* a hue per uid */
+	XBULK_COLOR_AGE,	/* the age classes of --by age */
+};
+
+struct xbulk_svg_opts {
+	unsigned int	depth;		/* levels of boxes under an operand */
+	enum xbulk_color_by color;
+	enum xbulk_time	time;		/* for XBULK_COLOR_AGE */
+	int64_t		now;		/* seconds since the epoch */
+	unsigned int	width, height;	/* pixels; 0: 1280 x 800 */
+	const char	*title;		/* the heading; any bytes */
+	/* The name of a uid for tooltips (NULL or returning NULL: the
+	 * number). */
+	const char	*(*owner_name)(void *arg, uint32_t uid);
+	void		*arg;
+};
+
+/*
+ * The picture: fed du's counted entries (xbulk_du_fn calls), it keeps a
+ * box for each entry down to @depth, at most XBULK_SVG_KEEP per directory
+ * (the largest; the rest, and what is too small to draw, is drawn as one
+ * "other" box per directory), then writes an SVG file.
+ */
+struct xbulk_svg;
+
+#define XBULK_SVG_KEEP		200
+
+/** xbulk_svg_new() - Return: 0 or -ENOMEM. */
+int xbulk_svg_new(const struct xbulk_svg_opts *o, struct xbulk_svg **svg);
+/** xbulk_svg_charge() - one counted entry.  Return: 0 or -ENOMEM. */
+int xbulk_svg_charge(struct xbulk_svg *svg, const struct xbulk_entry *e,
+		     const struct xbulk_du_sum *sum);
+/**
+ * xbulk_svg_write() - the treemap of everything charged, as SVG 1.1:
+ * one <g> per box (attributes data-id, data-parent, data-bytes,
+ * data-kind dir|file|other, and data-inner "x y w h" for a directory
+ * whose boxes are drawn inside) holding a <title> tooltip (path, size,
+ * owner, time), a <rect> and a label <text> where it fits: its estimated
+ * box, 0.62 em per character wide from the baseline's start and from
+ * 1 em above the baseline to 0.25 em below, lies inside the rect.
+ * Return: 0, or the negative errno of writing @f.
+ */
+int xbulk_svg_write(struct xbulk_svg *svg, FILE *f);
+void xbulk_svg_free(struct xbulk_svg *svg);
+
+/* ------------------------------------------------------------------ */
+/* find expressions (lib/find/)                                        */
+/* ------------------------------------------------------------------ */
+
+/*
+ * GNU find 4.9's expression language (man/xbulk.8 lists every primary
+ * and every difference), compiled once by xbulk_find_parse() and
+ * evaluated per file by xbulk_find_eval() without parsing or allocating.
+ * A compiled expression is used by one thread, but xbulk_find_keep() may
+ * be called from any number of threads at once.
+ */
+struct xbulk_find;
+
+/* A file to evaluate: one path of an inode, as a walk yields it. */
+struct xbulk_find_file {
+	const char			*path;	  /* NUL-terminated */
+	size_t				pathlen;
+	size_t				name_off; /* base name's offset */
+	unsigned int			depth;	  /* 0: the PATH operand */
+	const struct xfs_bulkstat	*bs;	  /* the fields asked for */
+	uint64_t			nentries; /* dirs: entries but . ..*/
+	const char			*start;	  /* the PATH operand */
+	size_t				startlen;
+	/* A mount point of another filesystem: its st_dev (and @bs
+	 * made from its stat()), and its type.  0 and NULL otherwise. */
+	uint64_t			dev;
+	const char			*fstype;
+	/* log2 of the unit of @bs->bs_blocks: 0 for the filesystem's block
+	 * size (bulkstat), 9 for a stat()'s 512-byte blocks. */
+	unsigned int			blocklog;
+};
+
+struct xbulk_find_opts {
+	struct timespec	now;		/* find's start time */
+	bool		warnings;	/* find's default: stdin is a tty */
+	/* A parse warning, without "find: " (may be NULL). */
+	void		(*warn)(void *arg, const char *msg);
+	/* A file that could not be fully handled (e.g. a symlink that
+	 * could not be read for %l): the caller prints, exit status 1. */
+	void		(*problem)(void *arg, const char *path, int err);
+	/* The target of symlink @file into @buf (not NUL-terminated).
+	 * Return: its length, or a negative errno. */
+	long		(*readlink)(void *arg,
+				    const struct xbulk_find_file *file,
+				    char *buf, size_t size);
+	void		*arg;
+};
+
+/* Exit statuses of parse errors, as GNU find and xbulk give them. */
+#define XBULK_FIND_EXIT_BAD	1	/* a bad expression (find's) */
+#define XBULK_FIND_EXIT_REFUSED	2	/* -exec -delete ...: refused */
+
+/**
+ * xbulk_find_parse() - compile find's command line
+ * @argc, @argv: the words after "find" (options -P..., PATHs, the
+ *               expression); the strings must outlive the result
+ * @opts:        time, warnings and hooks (copied)
+ * @out:         the compiled expression (xbulk_find_free() it)
+ * @err:         a message (without "find: ") on failure
+ * @status:      exit status for the failure (XBULK_FIND_EXIT_*)
+ *
+ * Return: 0; -EINVAL for a bad expression (find's own message and
+ * status) or a refused action; -ENOMEM.
+ */
+int xbulk_find_parse(int argc, char **argv,
+		     const struct xbulk_find_opts *opts,
+		     struct xbulk_find **out, char *err, size_t errlen,
+		     int *status);
+
+void xbulk_find_free(struct xbulk_find *find);
+
+/* The PATH operands ("." when none were given). */
+size_t xbulk_find_npaths(const struct xbulk_find *find);
+const char *xbulk_find_path(const struct xbulk_find *find, size_t i);
+
+/* Walk options: -depth (visit directories after their contents),
+ * -maxdepth (-1: none) and -mindepth. */
+bool xbulk_find_post_order(const struct xbulk_find *find);
+int xbulk_find_maxdepth(const struct xbulk_find *find);
+
+/* The XBULK_F_* fields the expression and its output read. */
+uint32_t xbulk_find_fields(const struct xbulk_find *find);
+
+/**
+ * xbulk_find_keep() - the pre-filter: may a file with this record (not a
+ * directory) make the expression do anything, whatever its name?
+ * @arg: the struct xbulk_find
+ *
+ * The part of the expression that reads only bulkstat fields, evaluated
+ * three-valued (true, false, unknown: needs a name); actions count as
+ * unknown.  False only when no name, path or depth can make an action
+ * run.  Thread-safe; no syscall, no allocation.
+ */
+bool xbulk_find_keep(void *arg, const struct xfs_bulkstat *bs);
+
+/*
+ * Outputs: [0] is stdout; [1..] are the FILEs of -fprint, -fprint0,
+ * -fprintf and -fls in command-line order, opened by the caller (who
+ * refuses those on the scanned filesystem).  "/dev/stdout" and
+ * "/dev/stderr" name the caller's streams, as in find.
+ */
+size_t xbulk_find_noutputs(const struct xbulk_find *find);
+const char *xbulk_find_output_name(const struct xbulk_find *find, size_t i);
+/* Give output @i its fd (@tty: quote odd characters as find does on a
+ * terminal).  Return: 0 or -ENOMEM. */
+int xbulk_find_set_output(struct xbulk_find *find, size_t i, int fd,
+			  bool tty);
+
+/* The scanned filesystem: log2 of its block size (st_blocks from
+ * bs_blocks) and its st_dev (%D). */
+void xbulk_find_set_fs(struct xbulk_find *find, unsigned int blocklog,
+		       uint64_t dev);
+
+/* What xbulk_find_eval() asks of the walk. */
+#define XBULK_FIND_PRUNE	1	/* do not descend into this directory */
+#define XBULK_FIND_QUIT		2	/* -quit: end the walk */
+
+/**
+ * xbulk_find_eval() - evaluate the expression on one file
+ * @post: false: the visit before a directory's contents (and the only
+ *        visit of other files); true: the visit after them (-depth)
+ *
+ * Applies -mindepth, -maxdepth and -depth, runs the actions.
+ * Return: 0, XBULK_FIND_PRUNE, XBULK_FIND_QUIT, or a negative errno of
+ * writing an output (-EPIPE...).
+ */
+int xbulk_find_eval(struct xbulk_find *find,
+		    const struct xbulk_find_file *file, bool post);
+
+/* Write out everything buffered.  Return: 0 or the first write error. */
+int xbulk_find_flush(struct xbulk_find *find);
+
+/* --format: what -print (and the default -print) writes instead of the
+ * path: the whole bulkstat record as JSON Lines or CSV (docs/formats.md)
+ * plus "path" (UTF-8, U+FFFD for bytes that are not) and "path_b64" (the
+ * exact bytes in base64 when the path is not UTF-8; else null or empty).
+ * Makes xbulk_find_fields() all fields. */
+enum xbulk_find_record {
+	XBULK_FIND_RECORD_NONE,
+	XBULK_FIND_RECORD_JSONL,
+	XBULK_FIND_RECORD_CSV,
+};
+void xbulk_find_set_record(struct xbulk_find *find,
+			   enum xbulk_find_record record);
+/* The CSV header's last columns, after xbulk_bulkstat_csv_header's
+ * (without its CRLF): ",path,path_b64\r\n". */
+extern const char xbulk_find_csv_header_tail[];
+
+/*
+ * A record from statx(2) (STATX_ALL), for files bulkstat does not give
+ * (mount points of other filesystems): bs_blocks in 512-byte units (set
+ * struct xbulk_find_file .blocklog to 9), bs_rdev as bulkstat encodes it
+ * (major << 18 | minor), bs_version 5 when the birth time is known.
+ */
+struct statx;
+void xbulk_find_bs_from_statx(struct xfs_bulkstat *bs, const struct statx *s);
+
+/* Files the problem hook was called for (find then exits 1). */
+uint64_t xbulk_find_problems(const struct xbulk_find *find);
+
+#pragma GCC visibility pop
 
 #endif /* XBULK_H */

@@ -8,7 +8,19 @@
 #ifndef XBULK_INTERNAL_H
 #define XBULK_INTERNAL_H
 
+#include <time.h>
+
 #include "xbulk.h"
+
+/* Nanoseconds on clock @id. */
+static inline uint64_t
+xbulk_clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
 
 /* Output buffer size: one write() per this many bytes. */
 #define XBULK_OUT_BUFSIZE	(1U << 20)
@@ -21,6 +33,7 @@ int xbulk_write_all(int fd, const char *buf, size_t len);
 /* How one kind of record is fetched and laid out. */
 struct xbulk_kind_ops {
 	size_t	rec_size;	/* bytes per record */
+	uint64_t span;		/* inodes a record covers (its key first) */
 	int	(*call)(struct xbulk_fs *fs, struct xfs_bulk_ireq *hdr);
 };
 
@@ -45,14 +58,41 @@ struct xfs_bulk_ireq *xbulk_req_alloc(size_t rec_size, uint32_t icount);
 void xbulk_req_free(struct xfs_bulk_ireq *hdr, size_t rec_size,
 		    uint32_t icount);
 
-/* Key of the first record the scan may return: inumbers gives the chunk
- * holding startino. */
-uint64_t xbulk_scan_first_key(const struct xbulk_scan *scan);
+/*
+ * The records of a call's answer a loop may use: all after success, those
+ * that keep the contract after -EPROTO (*@bad: the key out of place),
+ * none after another error (*@bad: @cursor).
+ */
+uint32_t xbulk_answer_good(const struct xbulk_kind_ops *ops,
+			   const struct xfs_bulk_ireq *hdr, const void *recs,
+			   uint64_t cursor, int ret, uint64_t *bad);
 
-/* First and last key the scan may emit (AG and -s/-e applied). */
+/*
+ * Can no record lie in [@first, @last]?  (An inumbers record is the chunk
+ * holding @first, which may begin up to 63 inodes before it.)
+ */
+bool xbulk_range_empty(const struct xbulk_kind_ops *ops, uint64_t first,
+		       uint64_t last);
+
+/*
+ * First inode and last key the scan may emit (AG and -s/-e applied).  An
+ * inumbers scan also emits the chunk holding the first inode, which may
+ * begin before it (and even after the last key: -s 300 -e 270 prints the
+ * chunk 256-319, as xfs_io does).
+ */
 void xbulk_scan_bounds(const struct xbulk_fs *fs,
 		       const struct xbulk_scan *scan, uint64_t *first,
 		       uint64_t *last);
+
+/**
+ * xbulk_req_call() - one bulkstat or inumbers call of @scan's kind, timed:
+ * its latency goes to @lat (the calling thread's own histograms; NULL:
+ * none) and to the live maximum of @scan->live.  The one place where the
+ * scan engine calls the kernel for records.
+ * Return: what the call returned (0 or -errno).
+ */
+int xbulk_req_call(struct xbulk_fs *fs, const struct xbulk_scan *scan,
+		   struct xbulk_scan_lat *lat, struct xfs_bulk_ireq *hdr);
 
 /* Count @records and @calls in the scan's live counters, if it has any. */
 static inline void
@@ -73,18 +113,38 @@ xbulk_cancelled(const struct xbulk_scan *scan)
 	return scan->cancel && __atomic_load_n(scan->cancel, __ATOMIC_RELAXED);
 }
 
-/* --- lib/badinode.c ---------------------------------------------- */
+/* --- lib/badinode.c: what a loop does when a call fails --------- */
+
+enum xbulk_recovery {
+	XBULK_STEPPED,		/* past an unreadable inode (reported) */
+	XBULK_AG_FAULT,		/* give up the rest of @f->agno */
+	XBULK_STOP,		/* end the scan with @f->err */
+};
 
 /**
- * xbulk_step_past_bad() - after a bulkstat call from @cursor failed with
- * @err, find the inode it failed on and report it if it is at or before
- * @last.
- * Return: 0 with *@next set to the inode after the bad one, or @err if
- * this is no single-inode failure (or the scan does not step past them).
+ * xbulk_recover() - after a call failed, decide how the scan goes on
+ * @f:    in: call, cursor, ino, err of the failed call; out: agno, and the
+ *        stepping call's own failure if that failed
+ * @last: the last inode the loop may emit
+ * @next: out: where to go on (past the bad inode; the next AG's first)
+ * @nbad: inodes reported to bad_inode_fn (atomic)
  */
-int xbulk_step_past_bad(struct xbulk_fs *fs, const struct xbulk_scan *scan,
-			uint64_t cursor, uint64_t last, int err,
-			uint64_t *next, uint64_t *nbad);
+enum xbulk_recovery xbulk_recover(struct xbulk_fs *fs,
+				  const struct xbulk_scan *scan,
+				  struct xbulk_ag_fault *f, uint64_t last,
+				  uint64_t *next, uint64_t *nbad);
+
+/* Bits of a per-AG state byte. */
+#define XBULK_AG_REPORTED	1	/* ag_fault_fn called for it */
+#define XBULK_AG_STOPPED	2	/* no more units in it */
+
+/*
+ * Set @bits in AG @f->agno's state byte (@ag_state[], shared by threads)
+ * and call ag_fault_fn unless the AG was reported already.
+ */
+void xbulk_ag_fault_note(const struct xbulk_scan *scan, uint8_t *ag_state,
+			 uint8_t bits, const struct xbulk_ag_fault *f,
+			 uint64_t *count);
 
 /* --- lib/plan.c: the parallel scan's planner ---------------------- */
 
@@ -100,12 +160,16 @@ struct xbulk_unit {
 /**
  * xbulk_plan_units() - split the scan's range into units of about
  * @target records by an inumbers pass over it.  Units are contiguous and
- * cover [startino, endino] (or the AG) whole, in inode order.
- * Return: 0 with *@units (free() it) and *@nunits set, or -errno.
+ * cover [startino, endino] (or the AG) whole, in inode order.  An AG whose
+ * inode btree cannot be walked is reported (xbulk_ag_fault_note() on
+ * @ag_state, counted in *@ag_faults) and planned up to where it failed.
+ * Return: 0 with *@units (free() it) and *@nunits set, or -errno
+ * (-EINTR: cancelled).
  */
 int xbulk_plan_units(struct xbulk_fs *fs, const struct xbulk_scan *scan,
-		     uint64_t target, struct xbulk_unit **units,
-		     size_t *nunits, uint64_t *calls);
+		     uint64_t target, uint8_t *ag_state, uint64_t *ag_faults,
+		     struct xbulk_unit **units, size_t *nunits,
+		     uint64_t *calls);
 
 /* --- lib/pscan.c ------------------------------------------------- */
 

@@ -8,6 +8,7 @@
  * the cursor is then moved past the last record kept.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -139,15 +140,17 @@ no_records:
 /*
  * Records of a v1 batch to keep: with XFS_BULK_IREQ_AGNO, those before
  * the first one of another AG.  Moves the cursor past the last kept one
- * (by @adj: 1 for inodes, 64 for inode chunks).
+ * (by @adj: 1 for inodes, 64 for inode chunks).  An ocount past icount
+ * (a kernel bug) is left for xbulk_batch_check() to refuse.
  */
 static uint32_t
 v1_keep(const struct xbulk_fs *fs, struct xfs_bulk_ireq *hdr,
 	const void *first_ino, size_t stride, uint64_t adj)
 {
+	uint32_t n = hdr->ocount < hdr->icount ? hdr->ocount : hdr->icount;
 	uint32_t i;
 
-	for (i = 0; i < hdr->ocount; i++) {
+	for (i = 0; i < n; i++) {
 		uint64_t ino = *(const __u64 *)((const char *)first_ino +
 						i * stride);
 
@@ -156,7 +159,8 @@ v1_keep(const struct xbulk_fs *fs, struct xfs_bulk_ireq *hdr,
 			break;
 		hdr->ino = ino + adj;
 	}
-	hdr->ocount = i;
+	if (i < n || hdr->ocount <= hdr->icount)
+		hdr->ocount = i;
 	return i;
 }
 
@@ -167,6 +171,14 @@ v1_call(struct xbulk_fs *fs, unsigned long cmd, struct xfs_bulk_ireq *hdr,
 	struct xfs_fsop_bulkreq breq;
 	int ret;
 
+	/*
+	 * The v1 count is a signed 32-bit field: ask for at most INT32_MAX
+	 * (a larger one would be negative, and EINVAL); the records are the
+	 * same, the kernel returns fewer than that in one call anyway.  The
+	 * header shows the count passed (-d prints it).
+	 */
+	if (hdr->icount > INT32_MAX)
+		hdr->icount = INT32_MAX;
 	/* memset: the struct has padding after icount; hand none over raw */
 	memset(&breq, 0, sizeof(breq));
 	breq.lastip = (__u64 *)&hdr->ino;
@@ -202,6 +214,48 @@ bulkstat_v1(struct xbulk_fs *fs, struct xfs_bulkstat_req *req)
 	return 0;
 }
 
+bool
+xbulk_batch_check(const struct xfs_bulk_ireq *hdr, uint64_t cursor,
+		  const void *recs, size_t rec_size, uint64_t span,
+		  uint32_t *good, uint64_t *bad)
+{
+	uint32_t n = hdr->ocount < hdr->icount ? hdr->ocount : hdr->icount;
+	uint64_t ino, prev = 0;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		ino = *(const __u64 *)((const char *)recs + i * rec_size);
+		/* The first may begin before the cursor by less than @span */
+		if (i == 0 ? ino < cursor && cursor - ino >= span :
+			     ino <= prev) {
+			*good = i;
+			*bad = ino;
+			return false;
+		}
+		prev = ino;
+	}
+	*good = n;
+	if (n == hdr->ocount &&
+	    (n == 0 || (hdr->ino > prev && hdr->ino > cursor)))
+		return true;
+	*bad = hdr->ino;
+	return false;
+}
+
+/* After a successful call from @cursor: 0, or -EPROTO if the answer
+ * breaks the ioctl's contract (xbulk_batch_check()). */
+static int
+check_answer(const struct xfs_bulk_ireq *hdr, uint64_t cursor,
+	     const void *recs, size_t rec_size, uint64_t span)
+{
+	uint32_t good;
+	uint64_t bad;
+
+	if (xbulk_batch_check(hdr, cursor, recs, rec_size, span, &good, &bad))
+		return 0;
+	return -EPROTO;
+}
+
 /*
  * Put v5 records in the one shape the rest of the program knows:
  * - Without XFS_BULK_IREQ_NREXT64 the kernel puts the data fork extent
@@ -216,9 +270,10 @@ static void
 normalize_v5(const struct xfs_bulk_ireq *hdr, struct xfs_bulkstat *bs)
 {
 	bool move_extents = !(hdr->flags & XFS_BULK_IREQ_NREXT64);
+	uint32_t n = hdr->ocount < hdr->icount ? hdr->ocount : hdr->icount;
 	uint32_t i;
 
-	for (i = 0; i < hdr->ocount; i++) {
+	for (i = 0; i < n; i++) {
 		if (move_extents) {
 			bs[i].bs_extents64 = bs[i].bs_extents;
 			bs[i].bs_extents = 0;
@@ -232,14 +287,18 @@ int
 xbulk_bulkstat(struct xbulk_fs *fs, struct xfs_bulkstat_req *req)
 {
 	uint32_t extra = __atomic_load_n(&fs->extra_flags, __ATOMIC_RELAXED);
+	uint64_t cursor = req->hdr.ino;
 	int ret;
 
 	ret = try_v5(fs, XFS_IOC_BULKSTAT, &req->hdr, extra);
 	if (ret == 0)
 		normalize_v5(&req->hdr, req->bulkstat);
-	if (ret != 1)
+	if (ret == 1)
+		ret = bulkstat_v1(fs, req);
+	if (ret)
 		return ret;
-	return bulkstat_v1(fs, req);
+	return check_answer(&req->hdr, cursor, req->bulkstat,
+			    sizeof(*req->bulkstat), 1);
 }
 
 static int
@@ -265,12 +324,16 @@ inumbers_v1(struct xbulk_fs *fs, struct xfs_inumbers_req *req)
 int
 xbulk_inumbers(struct xbulk_fs *fs, struct xfs_inumbers_req *req)
 {
+	uint64_t cursor = req->hdr.ino;
 	int ret;
 
 	ret = try_v5(fs, XFS_IOC_INUMBERS, &req->hdr, 0);
-	if (ret != 1)
+	if (ret == 1)
+		ret = inumbers_v1(fs, req);
+	if (ret)
 		return ret;
-	return inumbers_v1(fs, req);
+	return check_answer(&req->hdr, cursor, req->inumbers,
+			    sizeof(*req->inumbers), XBULK_INODES_PER_CHUNK);
 }
 
 static int

@@ -11,7 +11,7 @@
 
 #include "internal.h"
 
-/* Inumbers records fetched per planning call. */
+/* Inumbers records fetched per planning call (at most -n). */
 #define PLAN_BATCH	4096
 
 struct plan {
@@ -91,23 +91,43 @@ add_chunk(struct plan *p, const struct xbulk_fs *fs, enum xbulk_kind kind,
 	return 0;
 }
 
+/*
+ * After a failed planning call: 0 with *@next where to go on (the next
+ * AG: this one is reported, its units so far kept), or the error that
+ * ends the plan.
+ */
+static int
+plan_fault(struct xbulk_fs *fs, const struct xbulk_scan *scan,
+	   struct xbulk_ag_fault *f, uint64_t last, uint8_t *ag_state,
+	   uint64_t *ag_faults, uint64_t *next)
+{
+	uint64_t nbad = 0;
+
+	if (xbulk_recover(fs, scan, f, last, next, &nbad) != XBULK_AG_FAULT)
+		return f->err;
+	xbulk_ag_fault_note(scan, ag_state, 0, f, ag_faults);
+	return 0;
+}
+
 int
 xbulk_plan_units(struct xbulk_fs *fs, const struct xbulk_scan *scan,
-		 uint64_t target, struct xbulk_unit **units, size_t *nunits,
-		 uint64_t *calls)
+		 uint64_t target, uint8_t *ag_state, uint64_t *ag_faults,
+		 struct xbulk_unit **units, size_t *nunits, uint64_t *calls)
 {
+	const struct xbulk_kind_ops *ops = &xbulk_kinds[XBULK_KIND_INUMBERS];
 	struct plan p = { 0 };
 	struct xfs_inumbers_req *req;
-	uint64_t first, last;
-	uint32_t i;
+	uint64_t first, last, next;
+	uint32_t i, good;
 	int ret = 0;
 
 	*units = NULL;
 	*nunits = 0;
 	xbulk_scan_bounds(fs, scan, &first, &last);
-	if (first > last)
+	if (xbulk_range_empty(&xbulk_kinds[scan->kind], first, last))
 		return 0;
-	req = xbulk_inumbers_req_alloc(PLAN_BATCH, first);
+	req = xbulk_inumbers_req_alloc(scan->batch < PLAN_BATCH ? scan->batch :
+				       PLAN_BATCH, first);
 	if (!req)
 		return -ENOMEM;
 	if (scan->has_agno) {
@@ -116,18 +136,37 @@ xbulk_plan_units(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	}
 	p.cur.start = first;
 	for (;;) {
-		(*calls)++;
-		ret = xbulk_inumbers(fs, req);
-		if (ret || req->hdr.ocount == 0)
+		uint64_t cursor = req->hdr.ino;
+		struct xbulk_ag_fault f = {
+			.call = XBULK_KIND_INUMBERS, .cursor = cursor,
+		};
+
+		if (xbulk_cancelled(scan)) {
+			ret = -EINTR;
 			break;
-		for (i = 0; i < req->hdr.ocount && !ret; i++) {
+		}
+		(*calls)++;
+		f.err = xbulk_inumbers(fs, req);
+		good = xbulk_answer_good(ops, &req->hdr, req->inumbers, cursor,
+					 f.err, &f.ino);
+		for (i = 0; i < good && !ret; i++) {
 			if (req->inumbers[i].xi_startino > last)
 				break;
 			ret = add_chunk(&p, fs, scan->kind, &req->inumbers[i],
 					first, last, target);
 		}
-		if (ret || i < req->hdr.ocount || req->hdr.ino > last)
+		if (ret || i < good)
 			break;
+		if (f.err == 0) {
+			if (req->hdr.ocount == 0 || req->hdr.ino > last)
+				break;
+			continue;
+		}
+		ret = plan_fault(fs, scan, &f, last, ag_state, ag_faults,
+				 &next);
+		if (ret || next > last)
+			break;
+		req->hdr.ino = next;
 	}
 	if (!ret && p.cur.count)
 		ret = push_unit(&p, last);

@@ -68,6 +68,11 @@ struct pscan {
 	uint64_t		records;	/* atomic */
 	uint64_t		calls;		/* atomic */
 	uint64_t		bad_inodes;	/* atomic */
+	uint64_t		ag_faults;	/* atomic */
+	uint8_t			*ag_state;	/* per AG, atomic:
+						   XBULK_AG_REPORTED... */
+	struct xbulk_scan_lat	*lats;		/* one per worker, or NULL */
+	unsigned int		workers;	/* atomic: started */
 
 	pthread_mutex_t		lock;		/* all below */
 	pthread_cond_t		cond;		/* any change below */
@@ -209,10 +214,13 @@ unit_finish(struct pscan *ps, size_t k, struct xbulk_out *out,
  * only moves forward and every record past the unit's end is dropped, so
  * no inode is emitted twice; the loop runs until the cursor passes the
  * last inode allocated when planned, so no inode that lived through the
- * scan is missed, whatever was created or removed meanwhile.
+ * scan is missed, whatever was created or removed meanwhile.  An AG the
+ * kernel cannot walk is given up: this unit ends, later ones of the AG
+ * are not started.
  */
 static void
-run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k)
+run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k,
+	 struct xbulk_scan_lat *lat)
 {
 	const struct xbulk_unit *u = &ps->units[k];
 	const struct xbulk_scan *scan = ps->scan;
@@ -222,7 +230,7 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k)
 		.fd = -1, .flush = sink_flush, .priv = &sink,
 	};
 	enum xbulk_scan_fail fail = XBULK_SCAN_OK;
-	uint64_t remaining = u->count;
+	uint64_t remaining = u->count, next;
 	int err = 0;
 
 	hdr->ino = u->start;
@@ -230,36 +238,50 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k)
 	while (hdr->ino <= u->last && !unit_stopped(ps, k)) {
 		uint64_t want = remaining ? remaining : CHURN_ICOUNT;
 		uint64_t cursor = hdr->ino;
-		uint32_t n;
+		struct xbulk_ag_fault f = {
+			.call = scan->kind, .cursor = cursor,
+		};
+		uint32_t good, n;
 
 		hdr->icount = want < ps->icount_max ? (uint32_t)want :
 						      ps->icount_max;
 		__atomic_add_fetch(&ps->calls, 1, __ATOMIC_RELAXED);
 		xbulk_live_add(scan->live, 0, 1);
-		err = ps->ops->call(ps->fs, hdr);
-		if (err) {
-			err = xbulk_step_past_bad(ps->fs, scan, cursor, u->end,
-						  err, &hdr->ino,
-						  &ps->bad_inodes);
-			if (!err && hdr->ino > cursor)
-				continue;
-			fail = XBULK_SCAN_FAIL_IOCTL;
-			break;
-		}
-		if (hdr->ocount == 0)
-			break;
-		n = xbulk_count_to(recs, ps->ops->rec_size, hdr->ocount,
-				   u->end);
-		__atomic_add_fetch(&ps->records, n, __ATOMIC_RELAXED);
-		xbulk_live_add(scan->live, n, 0);
-		err = scan->batch_fn(scan->arg, &out, hdr, recs, n);
-		if (err) {
-			fail = XBULK_SCAN_FAIL_BATCH;
-			break;
+		f.err = xbulk_req_call(ps->fs, scan, lat, hdr);
+		good = xbulk_answer_good(ps->ops, hdr, recs, cursor, f.err,
+					 &f.ino);
+		n = xbulk_count_to(recs, ps->ops->rec_size, good, u->end);
+		if (n) {
+			__atomic_add_fetch(&ps->records, n, __ATOMIC_RELAXED);
+			xbulk_live_add(scan->live, n, 0);
+			err = scan->batch_fn(scan->arg, &out, hdr, recs, n);
+			if (err) {
+				fail = XBULK_SCAN_FAIL_BATCH;
+				break;
+			}
 		}
 		remaining -= n < remaining ? n : remaining;
-		if (n < hdr->ocount)
+		if (n < good || f.err == 0) {
+			if (n < good || hdr->ocount == 0)
+				break;
+			continue;
+		}
+		switch (xbulk_recover(ps->fs, scan, &f, u->end, &next,
+				      &ps->bad_inodes)) {
+		case XBULK_STEPPED:
+			hdr->ino = next;
+			continue;
+		case XBULK_AG_FAULT:
+			xbulk_ag_fault_note(scan, ps->ag_state,
+					    XBULK_AG_STOPPED, &f,
+					    &ps->ag_faults);
 			break;
+		case XBULK_STOP:
+			fail = XBULK_SCAN_FAIL_IOCTL;
+			err = f.err;
+			break;
+		}
+		break;
 	}
 	unit_finish(ps, k, &out, fail, err);
 }
@@ -293,6 +315,13 @@ pick_unit_locked(struct pscan *ps, size_t *k)
 
 		if (uo->taken || ps->ag_busy[uo->agno])
 			continue;
+		/* An AG given up: its units end before they begin */
+		if (__atomic_load_n(&ps->ag_state[uo->agno],
+				    __ATOMIC_RELAXED) & XBULK_AG_STOPPED) {
+			uo->taken = uo->done = true;
+			pthread_cond_broadcast(&ps->cond);
+			continue;
+		}
 		uo->taken = true;
 		ps->ag_busy[uo->agno]++;
 		*k = i;
@@ -322,6 +351,8 @@ static void *
 worker(void *arg)
 {
 	struct pscan *ps = arg;
+	unsigned int me = __atomic_fetch_add(&ps->workers, 1, __ATOMIC_RELAXED);
+	struct xbulk_scan_lat *lat = ps->lats ? &ps->lats[me] : NULL;
 	struct xfs_bulk_ireq *hdr;
 	size_t k;
 
@@ -334,7 +365,7 @@ worker(void *arg)
 				    -ENOMEM);
 			continue;
 		}
-		run_unit(ps, hdr, k);
+		run_unit(ps, hdr, k, lat);
 	}
 	xbulk_req_free(hdr, ps->ops->rec_size, ps->icount_max);
 	return NULL;
@@ -462,11 +493,20 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	uint64_t target = unit_target(fs, scan, nthreads);
 	int err;
 
-	err = xbulk_plan_units(fs, scan, target, &ps.units, &ps.nunits,
-			       &res->calls);
+	ps.ag_state = calloc(fs->geom.agcount, sizeof(*ps.ag_state));
+	if (!ps.ag_state) {
+		res->fail = XBULK_SCAN_FAIL_SETUP;
+		res->err = -ENOMEM;
+		return res->err;
+	}
+	err = xbulk_plan_units(fs, scan, target, ps.ag_state, &ps.ag_faults,
+			       &ps.units, &ps.nunits, &res->calls);
+	res->ag_faults = ps.ag_faults;
 	if (err || ps.nunits == 0) {
-		res->fail = err ? XBULK_SCAN_FAIL_IOCTL : XBULK_SCAN_OK;
+		res->fail = err == -EINTR ? XBULK_SCAN_CANCELLED :
+			    err ? XBULK_SCAN_FAIL_IOCTL : XBULK_SCAN_OK;
 		res->err = err;
+		free(ps.ag_state);
 		return err;
 	}
 	if (nthreads > ps.nunits)
@@ -477,7 +517,9 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	ps.outs = calloc(ps.nunits, sizeof(*ps.outs));
 	ps.ag_busy = calloc(fs->geom.agcount, sizeof(*ps.ag_busy));
 	tids = calloc(nthreads, sizeof(*tids));
-	if (!ps.outs || !ps.ag_busy || !tids) {
+	if (scan->lat)
+		ps.lats = calloc(nthreads, sizeof(*ps.lats));
+	if (!ps.outs || !ps.ag_busy || !tids || (scan->lat && !ps.lats)) {
 		res->fail = XBULK_SCAN_FAIL_SETUP;
 		res->err = -ENOMEM;
 		goto out;
@@ -498,19 +540,27 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 		write_all_units(&ps, res);
 	}
 	nthreads = i;
-	for (i = 0; i < nthreads; i++)
+	for (i = 0; i < nthreads; i++) {
 		pthread_join(tids[i], NULL);
+		if (ps.lats) {
+			xbulk_lat_merge(&scan->lat->call, &ps.lats[i].call);
+			xbulk_lat_merge(&scan->lat->inode, &ps.lats[i].inode);
+		}
+	}
 	res->threads = nthreads;
 	res->units = ps.nunits;
 	res->records = ps.records;
 	res->calls += ps.calls;
 	res->bad_inodes = ps.bad_inodes;
+	res->ag_faults = ps.ag_faults;
 	free_chunks(&ps);
 	pthread_cond_destroy(&ps.cond);
 	pthread_mutex_destroy(&ps.lock);
 out:
+	free(ps.lats);
 	free(tids);
 	free(ps.ag_busy);
+	free(ps.ag_state);
 	free(ps.outs);
 	free(ps.units);
 	return res->err;

@@ -5,6 +5,7 @@
  * (lib/pscan.c): the record layouts of bulkstat and inumbers, request
  * buffers, and the range of inodes a scan may emit.
  */
+#include <errno.h>
 #include <stddef.h>
 #include <sys/mman.h>
 
@@ -27,8 +28,10 @@ _Static_assert(offsetof(struct xfs_inumbers, xi_startino) == 0,
 	       "xi_startino first");
 
 const struct xbulk_kind_ops xbulk_kinds[] = {
-	[XBULK_KIND_BULKSTAT] = { sizeof(struct xfs_bulkstat), call_bulkstat },
-	[XBULK_KIND_INUMBERS] = { sizeof(struct xfs_inumbers), call_inumbers },
+	[XBULK_KIND_BULKSTAT] = { sizeof(struct xfs_bulkstat), 1,
+				  call_bulkstat },
+	[XBULK_KIND_INUMBERS] = { sizeof(struct xfs_inumbers),
+				  XBULK_INODES_PER_CHUNK, call_inumbers },
 };
 
 static size_t
@@ -73,19 +76,35 @@ xbulk_count_to(const void *recs, size_t rec_size, uint32_t ocount,
 	return n;
 }
 
-uint64_t
-xbulk_scan_first_key(const struct xbulk_scan *scan)
+uint32_t
+xbulk_answer_good(const struct xbulk_kind_ops *ops,
+		  const struct xfs_bulk_ireq *hdr, const void *recs,
+		  uint64_t cursor, int ret, uint64_t *bad)
 {
-	if (scan->kind == XBULK_KIND_INUMBERS)
-		return scan->startino & ~(uint64_t)(XBULK_INODES_PER_CHUNK - 1);
-	return scan->startino;
+	uint32_t good;
+
+	*bad = cursor;
+	if (ret == 0)
+		return hdr->ocount;
+	if (ret != -EPROTO ||
+	    xbulk_batch_check(hdr, cursor, recs, ops->rec_size, ops->span,
+			      &good, bad))
+		return 0;
+	return good;
+}
+
+bool
+xbulk_range_empty(const struct xbulk_kind_ops *ops, uint64_t first,
+		  uint64_t last)
+{
+	return first > last && first - last >= ops->span;
 }
 
 void
 xbulk_scan_bounds(const struct xbulk_fs *fs, const struct xbulk_scan *scan,
 		  uint64_t *first, uint64_t *last)
 {
-	*first = xbulk_scan_first_key(scan);
+	*first = scan->startino;
 	*last = scan->endino;
 	if (scan->has_agno) {
 		uint64_t ag_first = xbulk_agino_to_ino(fs, scan->agno, 0);
@@ -96,4 +115,40 @@ xbulk_scan_bounds(const struct xbulk_fs *fs, const struct xbulk_scan *scan,
 		if (*last > ag_last)
 			*last = ag_last;
 	}
+}
+
+/* Raise *@max to @v, lock-free. */
+static void
+atomic_max(uint64_t *max, uint64_t v)
+{
+	uint64_t cur = __atomic_load_n(max, __ATOMIC_RELAXED);
+
+	while (v > cur &&
+	       !__atomic_compare_exchange_n(max, &cur, v, true,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+int
+xbulk_req_call(struct xbulk_fs *fs, const struct xbulk_scan *scan,
+	       struct xbulk_scan_lat *lat, struct xfs_bulk_ireq *hdr)
+{
+	int (*call)(struct xbulk_fs *, struct xfs_bulk_ireq *) =
+		xbulk_kinds[scan->kind].call;
+	uint64_t t0, ns;
+	int ret;
+
+	if (!lat && !scan->live)
+		return call(fs, hdr);
+	t0 = xbulk_clock_ns(CLOCK_MONOTONIC);
+	ret = call(fs, hdr);
+	ns = xbulk_clock_ns(CLOCK_MONOTONIC) - t0;
+	if (lat) {
+		xbulk_lat_add(&lat->call, ns);
+		if (!ret && hdr->ocount)
+			xbulk_lat_add(&lat->inode, ns / hdr->ocount);
+	}
+	if (scan->live)
+		atomic_max(&scan->live->max_call_ns, ns);
+	return ret;
 }

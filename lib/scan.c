@@ -44,7 +44,7 @@ scan_serial(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	int ret;
 
 	res->threads = 1;
-	if (xbulk_scan_first_key(scan) > scan->endino)
+	if (xbulk_range_empty(ops, scan->startino, scan->endino))
 		return 0;
 	hdr = xbulk_req_alloc(ops->rec_size, scan->batch);
 	if (!hdr || xbulk_out_init(&out, scan->out_fd, XBULK_OUT_BUFSIZE)) {
@@ -61,8 +61,9 @@ scan_serial(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 		hdr->agno = scan->agno;
 	}
 	for (;;) {
-		uint64_t cursor = hdr->ino;
-		uint32_t n;
+		uint64_t cursor = hdr->ino, next;
+		struct xbulk_ag_fault f;
+		uint32_t good, n;
 
 		if (xbulk_cancelled(scan)) {
 			fail(res, XBULK_SCAN_CANCELLED, -EINTR);
@@ -71,32 +72,48 @@ scan_serial(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 
 		res->calls++;
 		xbulk_live_add(scan->live, 0, 1);
-		ret = ops->call(fs, hdr);
-		if (ret) {
-			ret = xbulk_step_past_bad(fs, scan, cursor,
-						  scan->endino, ret, &hdr->ino,
-						  &res->bad_inodes);
+		ret = xbulk_req_call(fs, scan, scan->lat, hdr);
+		f = (struct xbulk_ag_fault){ .call = scan->kind,
+					     .cursor = cursor, .err = ret };
+		good = xbulk_answer_good(ops, hdr, recs, cursor, ret, &f.ino);
+		n = xbulk_count_to(recs, ops->rec_size, good, scan->endino);
+		if (ret == 0 || ret == -EPROTO) {
+			res->records += n;
+			xbulk_live_add(scan->live, n, 0);
+			ret = scan->batch_fn(scan->arg, &out, hdr, recs, n);
 			if (ret) {
-				fail(res, XBULK_SCAN_FAIL_IOCTL, ret);
+				fail(res, XBULK_SCAN_FAIL_BATCH, ret);
 				break;
 			}
-			if (hdr->ino > scan->endino)
+		}
+		/* Past the range: whatever follows is none of our business */
+		if (n < good || f.err == 0) {
+			if (n < good || hdr->ocount == 0 ||
+			    hdr->ino > scan->endino)
 				break;
 			continue;
 		}
-		n = xbulk_count_to(recs, ops->rec_size, hdr->ocount,
-				    scan->endino);
-		res->records += n;
-		xbulk_live_add(scan->live, n, 0);
-		ret = scan->batch_fn(scan->arg, &out, hdr, recs, n);
-		if (ret) {
-			fail(res, XBULK_SCAN_FAIL_BATCH, ret);
+		switch (xbulk_recover(fs, scan, &f, scan->endino, &next,
+				      &res->bad_inodes)) {
+		case XBULK_STEPPED:
 			break;
+		case XBULK_AG_FAULT:
+			res->ag_faults++;
+			scan->ag_fault_fn(scan->arg, &f);
+			if (scan->has_agno)
+				goto out;
+			break;
+		case XBULK_STOP:
+			fail(res, f.err == -EINTR ? XBULK_SCAN_CANCELLED :
+						    XBULK_SCAN_FAIL_IOCTL, f.err);
+			goto out;
 		}
-		if (hdr->ocount == 0 || n < hdr->ocount ||
-		    hdr->ino > scan->endino)
+		/* Every step leaves the cursor past where it was */
+		if (next > scan->endino)
 			break;
+		hdr->ino = next;
 	}
+out:
 	/* Records before a failed ioctl are whole and valid: write them. */
 	if (res->fail != XBULK_SCAN_FAIL_OUTPUT && out.len)
 		xbulk_out_flush(&out);

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "xbulk.h"
+#include "internal.h"
 
 /* Read a small text file whole into @buf (NUL-terminated); bytes or -1. */
 static ssize_t
@@ -212,15 +212,6 @@ xbulk_stats_open(struct xbulk_stats_src *src, const struct xbulk_fs *fs)
 /* ------------------------------------------------------------------ */
 
 static uint64_t
-clock_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t
 tv_us(const struct timeval *tv)
 {
 	return (uint64_t)tv->tv_sec * 1000000ULL + (uint64_t)tv->tv_usec;
@@ -349,8 +340,8 @@ xbulk_stats_sample(const struct xbulk_stats_src *src, struct xbulk_sample *s)
 	struct rusage ru;
 	int i;
 
-	s->mono_ns = clock_ns(CLOCK_MONOTONIC);
-	s->real_ns = clock_ns(CLOCK_REALTIME);
+	s->mono_ns = xbulk_clock_ns(CLOCK_MONOTONIC);
+	s->real_ns = xbulk_clock_ns(CLOCK_REALTIME);
 	if (getrusage(RUSAGE_SELF, &ru) == 0) {
 		s->utime_us = tv_us(&ru.ru_utime);
 		s->stime_us = tv_us(&ru.ru_stime);

@@ -6,7 +6,7 @@
 # issue 11.
 
 scan_contenders() {
-	local j=$JOBS
+	local j=$JOBS st='--stats=json --stats-file "$BENCH_STATS"'
 
 	contender xfsio_text "exec xfs_io -c bulkstat $M >/dev/null"
 	contender xfsio_q "exec xfs_io -c 'bulkstat -q' $M"
@@ -17,10 +17,11 @@ scan_contenders() {
 	contender "floor_${j}_ag" "exec $FLOOR -j $j --split ag $M >/dev/null"
 	contender "floor_${j}_chunks" \
 		"exec $FLOOR -j $j --split chunks $M >/dev/null"
-	contender xbulk_q_1 "exec $XBULK bulkstat -q -j 1 $M"
-	contender "xbulk_q_$j" "exec $XBULK bulkstat -q -j $j $M"
-	contender xbulk_text_1 "exec $XBULK bulkstat -j 1 $M >/dev/null"
-	contender "xbulk_text_$j" "exec $XBULK bulkstat -j $j $M >/dev/null"
+	contender xbulk_q_1 "exec $XBULK bulkstat -q -j 1 $st $M"
+	contender "xbulk_q_$j" "exec $XBULK bulkstat -q -j $j $st $M"
+	contender xbulk_text_1 "exec $XBULK bulkstat -j 1 $st $M >/dev/null"
+	contender "xbulk_text_$j" \
+		"exec $XBULK bulkstat -j $j $st $M >/dev/null"
 	# The formatter's CPU per record (ns), for the hot text bound.
 	contender fmt "$BUILD/bench/fmtbench -n 200000 -r 3 --only bulkstat |
 		awk '{ for (i = 1; i < NF; i++) if (\$(i + 1) == \"ns/record,\") print \$i }'" \

@@ -236,10 +236,16 @@ CASES=$(cat <<'EOF'
 2 - "xbulk: unknown command 'frobnicate'"                        frobnicate "$MNT"
 2 - "xbulk: unknown command ''"                                  ''
 2 - "xbulk: unknown command '--bogus'"                           --bogus
+2 - "xbulk: unknown command 'frobnicate'"                        help frobnicate
+2 - "xbulk help: unknown option '-x'"                            help -x
+2 - "xbulk help: too many arguments"                             help bulkstat inumbers
 # --- what must succeed
 0 - "Usage: xbulk COMMAND .*"                                    --help
 0 - "Usage: xbulk COMMAND .*"                                    -h
 0 - "xbulk [0-9]+\.[0-9]+\.[0-9]+"                               --version
+0 - "Usage: xbulk COMMAND .*"                                    help
+0 - "Usage: xbulk help .*"                                       help --help
+0 - "Usage: xbulk inumbers .*"                                   help inumbers
 0 - "Usage: xbulk bulkstat .*"                                   bulkstat --help
 0 - "Usage: xbulk inumbers .*"                                   inumbers -h
 0 - "Usage: xbulk bulkstat_single .*"                            bulkstat_single --help

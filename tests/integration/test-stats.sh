@@ -156,6 +156,8 @@ check_text()
 		'^bulkstat: .*: [0-9]+ inodes in [0-9.]+ (us|ms|s), [0-9]+ ioctl calls, [0-9]+ threads?, batch [0-9]+ records$' \
 		'^  rate    : [0-9.]+[kMG]? inodes/s \([0-9.]+ us/inode\)$' \
 		'^  cpu     : usr=[0-9.]+ (us|ms|s), sys=[0-9.]+ (us|ms|s) \([0-9.]+% of one CPU\), peak RSS=[0-9.]+ MiB$' \
+		'^  latency : per call : min=[0-9.]+ (ns|us|ms|s), p50=[0-9.]+ (ns|us|ms|s), p90=[0-9.]+ (ns|us|ms|s), p99=[0-9.]+ (ns|us|ms|s), p99.9=[0-9.]+ (ns|us|ms|s), max=[0-9.]+ (ns|us|ms|s), avg=[0-9.]+ (ns|us|ms|s) \([0-9]+ calls\)$' \
+		'^            per inode: min=[0-9.]+ (ns|us|ms|s), p50=[0-9.]+ (ns|us|ms|s), p90=[0-9.]+ (ns|us|ms|s), p99=[0-9.]+ (ns|us|ms|s), p99.9=[0-9.]+ (ns|us|ms|s), max=[0-9.]+ (ns|us|ms|s), avg=[0-9.]+ (ns|us|ms|s) \([0-9]+ calls with records\)$' \
 		'^  data    : loop[0-9]+ \([0-9]+:[0-9]+\) read: IOPS=[0-9.]+[kM]?, BW=[0-9.]+MiB/s \([0-9.]+MB/s\), [0-9]+ IOs, [0-9.]+ (B|KiB|MiB|GiB), util=[0-9.]+%$' \
 		'^  log     : internal$' \
 		'^  rt      : none$' \
@@ -166,7 +168,7 @@ check_text()
 	do
 		grep -Eq "$re" "$f" || { echo "  no line like: $re"; return 1; }
 	done
-	[[ $(wc -l <"$f") == 10 ]] || { echo "  not 10 lines"; return 1; }
+	[[ $(wc -l <"$f") == 12 ]] || { echo "  not 12 lines"; return 1; }
 }
 
 main()
@@ -210,7 +212,7 @@ main()
 	"$XBULK" bulkstat -j 1 -o jsonl --interval 0.1 --stats=json \
 		--stats-file "$T/iv.json" "$XB_MNT" 2>"$T/iv.err" |
 		{ sleep 0.5; cat >"$T/iv.jsonl"; }
-	stamp='^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z +[0-9.]+ s +[0-9.]+[kM]? inodes/s +[0-9.]+[kM]? IOPS +[0-9.]+ MB/s  reclaim: scanned=[0-9]+ stolen=[0-9]+ direct=[0-9]+ pages$'
+	stamp='^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z +[0-9.]+ s +[0-9.]+[kM]? inodes/s +[0-9.]+[kM]? IOPS +[0-9.]+ MB/s  max call +[0-9.]+ (ns|us|ms|s)  reclaim: scanned=[0-9]+ stolen=[0-9]+ direct=[0-9]+ pages$'
 	lines=$(grep -Ec "$stamp" "$T/iv.err")
 	rel_check "--interval: every stderr line is an interval line" \
 		"$(wc -l <"$T/iv.err")" "$lines"

@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * xbulk du: disk usage as GNU du prints it, from one bulkstat scan and
+ * the names engine's walk; also by owner, group, project, type, suffix,
+ * age and size class, the largest entries, a treemap picture, and the
+ * inodes no path reaches.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "du.h"
+
+static const char help[] =
+"Usage: xbulk du [OPTION]... [PATH]...\n"
+"\n"
+"Disk usage of each PATH (default: .) and of every directory under it,\n"
+"as GNU du -x prints it, from the kernel's bulk inode records.  Every\n"
+"PATH must be on one mounted XFS filesystem.\n"
+"\n"
+"   -0, --null  End each line with NUL, not newline.\n"
+"   -a, --all   Print files too, not only directories.\n"
+"   --apparent-size\n"
+"               Sum apparent sizes (bs_size), not disk usage.\n"
+"   -B, --block-size <size>\n"
+"               Print sizes in units of SIZE, as du: 1K, M, GB, MiB,\n"
+"               human-readable, si...\n"
+"   -b, --bytes Apparent sizes in bytes (--apparent-size -B 1).\n"
+"   -c, --total Print a grand total.\n"
+"   -d, --max-depth <n>\n"
+"               Print directories N or fewer levels below PATH.\n"
+"   -h, --human-readable\n"
+"               Sizes in powers of 1024 (1K 234M 2G).\n"
+"   --si        Sizes in powers of 1000 (1k 234M 2G).\n"
+"   --inodes    Count inodes, not bytes.\n"
+"   -k          Sizes in KiB (-B 1K).\n"
+"   -m          Sizes in MiB (-B 1M).\n"
+"   -l, --count-links\n"
+"               Count a file with several links at each of them.\n"
+"   -S, --separate-dirs\n"
+"               A directory's size leaves out its subdirectories.\n"
+"   -s, --summarize\n"
+"               Print only each PATH's total (-d 0).\n"
+"   -x, --one-file-system\n"
+"               Always on: other filesystems' mount points are left out.\n"
+"   -j, --threads <n>\n"
+"               Scan and read directories with N threads (default:\n"
+"               online CPUs).\n"
+"   --by <key>  A table of inodes, disk usage and apparent size per uid,\n"
+"               gid, projid, type, ext, age or size-class, largest\n"
+"               first: for each PATH, or each directory down to -d N.\n"
+"   --time <word>\n"
+"               The time --by age and --color-by age look at: mtime\n"
+"               (default), atime, ctime or birth.\n"
+"   --top <n>   Print the N largest files by disk usage.\n"
+"   --top-dirs  With --top: the N largest directories.\n"
+"   -o, --format <fmt>\n"
+"               text (default), jsonl or csv.\n"
+"   --svg <file>\n"
+"               Draw a treemap of disk usage into FILE (not on the\n"
+"               filesystem scanned).\n"
+"   --svg-depth <n>\n"
+"               Levels of boxes in the treemap (default: -d N, else 3).\n"
+"   --color-by <what>\n"
+"               Treemap colours by owner (default) or age.\n"
+"   --unreachable\n"
+"               List and sum the inodes no path from the mount's top\n"
+"               reaches (deleted but open, under a mount point).\n"
+"   --help      Show this help.\n"
+"\n"
+"Exit status: 0 success, 1 runtime failure (a PATH or a directory that\n"
+"could not be read), 2 usage error, 130/143 on SIGINT/SIGTERM, 141 when\n"
+"the reader of stdout goes away.  See xbulk(8).\n";
+
+enum {
+	OPT_APPARENT = 256, OPT_SI, OPT_INODES, OPT_BY, OPT_TIME, OPT_TOP,
+	OPT_TOP_DIRS, OPT_SVG, OPT_SVG_DEPTH, OPT_COLOR_BY, OPT_UNREACHABLE,
+	OPT_HELP,
+};
+
+static const struct option longopts[] = {
+	{ "null", no_argument, NULL, '0' },
+	{ "all", no_argument, NULL, 'a' },
+	{ "apparent-size", no_argument, NULL, OPT_APPARENT },
+	{ "block-size", required_argument, NULL, 'B' },
+	{ "bytes", no_argument, NULL, 'b' },
+	{ "total", no_argument, NULL, 'c' },
+	{ "max-depth", required_argument, NULL, 'd' },
+	{ "human-readable", no_argument, NULL, 'h' },
+	{ "si", no_argument, NULL, OPT_SI },
+	{ "inodes", no_argument, NULL, OPT_INODES },
+	{ "count-links", no_argument, NULL, 'l' },
+	{ "separate-dirs", no_argument, NULL, 'S' },
+	{ "summarize", no_argument, NULL, 's' },
+	{ "one-file-system", no_argument, NULL, 'x' },
+	{ "threads", required_argument, NULL, 'j' },
+	{ "by", required_argument, NULL, OPT_BY },
+	{ "time", required_argument, NULL, OPT_TIME },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "top-dirs", no_argument, NULL, OPT_TOP_DIRS },
+	{ "format", required_argument, NULL, 'o' },
+	{ "svg", required_argument, NULL, OPT_SVG },
+	{ "svg-depth", required_argument, NULL, OPT_SVG_DEPTH },
+	{ "color-by", required_argument, NULL, OPT_COLOR_BY },
+	{ "unreachable", no_argument, NULL, OPT_UNREACHABLE },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* @arg's index in @words (NULL-terminated), or -1 after a message. */
+static int
+pick(const char *opt, const char *arg, const char *const *words)
+{
+	int i;
+
+	for (i = 0; words[i]; i++)
+		if (!strcmp(arg, words[i]))
+			return i;
+	xb_usage_error("du", "%s: unknown value '%s'", opt, arg);
+	return -1;
+}
+
+static int
+parse_units(struct du_run *r, const char *arg)
+{
+	int err = xbulk_units_parse(arg, &r->units);
+
+	if (!err)
+		return 0;
+	if (err == -ERANGE)
+		return xb_usage_error("du", "-B argument '%s' too large", arg);
+	if (err == -EILSEQ)
+		return xb_usage_error("du", "invalid suffix in -B argument '%s'",
+				      arg);
+	return xb_usage_error("du", "invalid -B argument '%s'", arg);
+}
+
+static int
+parse_count(const char *opt, const char *arg, uint64_t max, uint64_t *v)
+{
+	int err = xb_parse_u64(arg, max, v);
+
+	return err ? xb_bad_number("du", opt, arg, err, max) : 0;
+}
+
+/* The options; returns 0, an exit status, or -1 after --help. */
+static int
+parse_options(struct du_run *r, int argc, char **argv)
+{
+	static const char *const bys[] = { "uid", "gid", "projid", "type",
+		"ext", "age", "size-class", NULL };
+	static const char *const times[] = { "mtime", "atime", "ctime",
+		"birth", NULL };
+	static const char *const colors[] = { "owner", "age", NULL };
+	bool summarize = false;
+	uint64_t v;
+	int c, i, ret;
+
+	while ((c = getopt_long(argc, argv, "0abB:cd:hj:klmo:sSx", longopts,
+				NULL)) != -1) {
+		ret = 0;
+		switch (c) {
+		case '0': r->nul = true; break;
+		case 'a': r->all = true; break;
+		case OPT_APPARENT: r->apparent = true; break;
+		case 'B': ret = parse_units(r, optarg); break;
+		case 'b':
+			r->apparent = true;
+			r->units = (struct xbulk_units){ 1, 0 };
+			break;
+		case 'c': r->total = true; break;
+		case 'd':
+			ret = parse_count("-d", optarg, UINT32_MAX,
+					  &r->max_depth);
+			r->depth_given = true;
+			break;
+		case 'h':
+			r->units = (struct xbulk_units){ 1,
+				XBULK_HUMAN_AUTOSCALE | XBULK_HUMAN_SI |
+				XBULK_HUMAN_BASE_1024 };
+			break;
+		case OPT_SI:
+			r->units = (struct xbulk_units){ 1,
+				XBULK_HUMAN_AUTOSCALE | XBULK_HUMAN_SI };
+			break;
+		case 'k': r->units = (struct xbulk_units){ 1024, 0 }; break;
+		case 'm': r->units = (struct xbulk_units){ 1 << 20, 0 }; break;
+		case OPT_INODES: r->inodes = true; break;
+		case 'l': r->count_links = true; break;
+		case 'S': r->separate_dirs = true; break;
+		case 's': summarize = true; break;
+		case 'x': break;
+		case 'j':
+			ret = parse_count("-j", optarg, XB_MAX_THREADS, &v);
+			r->threads = (unsigned int)v;
+			break;
+		case OPT_BY:
+			i = pick("--by", optarg, bys);
+			r->by = (enum xbulk_by)i;
+			r->by_given = true;
+			ret = i < 0 ? XB_EXIT_USAGE : 0;
+			break;
+		case OPT_TIME:
+			i = pick("--time", optarg, times);
+			r->time = (enum xbulk_time)i;
+			ret = i < 0 ? XB_EXIT_USAGE : 0;
+			break;
+		case OPT_TOP:
+			ret = parse_count("--top", optarg, 1 << 24, &v);
+			r->top = (size_t)v;
+			break;
+		case OPT_TOP_DIRS: r->top_dirs = true; break;
+		case 'o': ret = xb_parse_format("du", optarg, &r->format); break;
+		case OPT_SVG: r->svg_path = optarg; break;
+		case OPT_SVG_DEPTH:
+			ret = parse_count("--svg-depth", optarg, 64, &v);
+			r->svg_depth = (unsigned int)v;
+			break;
+		case OPT_COLOR_BY:
+			i = pick("--color-by", optarg, colors);
+			r->color = (enum xbulk_color_by)i;
+			ret = i < 0 ? XB_EXIT_USAGE : 0;
+			break;
+		case OPT_UNREACHABLE: r->unreachable = true; break;
+		case OPT_HELP:
+			fputs(help, stdout);
+			return -1;
+		default:
+			return xb_usage_error("du", "unknown option");
+		}
+		if (ret)
+			return ret;
+	}
+	if (summarize && r->all)
+		return xb_usage_error("du",
+			"cannot both summarize and show all entries");
+	if (summarize && r->depth_given && r->max_depth)
+		return xb_usage_error("du",
+			"summarizing conflicts with --max-depth=%llu",
+			(unsigned long long)r->max_depth);
+	if (summarize) {
+		r->max_depth = 0;
+		r->depth_given = true;
+	}
+	if (r->top_dirs && !r->top)
+		return xb_usage_error("du", "--top-dirs needs --top N");
+	if (r->inodes && r->apparent)
+		xb_error("du", "warning: options --apparent-size and -b are "
+			 "ineffective with --inodes");
+	if (!r->svg_depth)
+		r->svg_depth = r->depth_given && r->max_depth <= 64
+			       ? (unsigned int)r->max_depth : 3;
+	return 0;
+}
+
+/* Bulkstat fields the run needs (the fewer, the less memory). */
+static uint32_t
+fields_of(const struct du_run *r)
+{
+	uint32_t f = XBULK_F_BLOCKS | XBULK_F_NLINK;
+
+	if (r->apparent || r->by_given || r->unreachable)
+		f |= XBULK_F_SIZE;
+	if (r->by_given || r->svg_path || r->unreachable)
+		f |= XBULK_F_OWNER | XBULK_F_PROJID | XBULK_F_MTIME |
+		     XBULK_F_ATIME | XBULK_F_CTIME | XBULK_F_BTIME;
+	return f;
+}
+
+/* The filesystem of the first PATH (its directory if it is neither a
+ * directory nor a regular file). */
+static int
+open_fs(const char *path, struct xbulk_fs *fs)
+{
+	char *copy;
+	int err = xbulk_fs_open(fs, path, XBULK_ABI_AUTO);
+
+	if (err != -EINVAL)
+		return xb_open_fs("du", path, XBULK_ABI_AUTO, fs);
+	copy = strdup(path);
+	if (!copy)
+		return XB_EXIT_FAILURE;
+	err = xb_open_fs("du", dirname(copy), XBULK_ABI_AUTO, fs);
+	free(copy);
+	return err;
+}
+
+/* --svg FILE may not be on the filesystem scanned (it would change it). */
+static int
+check_svg_path(const struct du_run *r, const struct xbulk_fs *fs)
+{
+	struct stat fst, st;
+	char *copy;
+	int ret = 0;
+
+	if (!r->svg_path)
+		return 0;
+	copy = strdup(r->svg_path);
+	if (!copy || fstat(fs->fd, &fst)) {
+		free(copy);
+		return XB_EXIT_FAILURE;
+	}
+	if (stat(r->svg_path, &st) && stat(dirname(copy), &st))
+		ret = xb_usage_error("du", "--svg: %s: %s", r->svg_path,
+				     strerror(errno));
+	else if (st.st_dev == fst.st_dev)
+		ret = xb_usage_error("du", "--svg: %s is on the filesystem "
+				     "being scanned; write it elsewhere",
+				     r->svg_path);
+	free(copy);
+	return ret;
+}
+
+static void
+on_problem(void *arg, const struct xbulk_names_problem *p)
+{
+	struct du_run *r = arg;
+
+	/* Unreadable directories are named when the walk reaches them. */
+	if (p->kind == XBULK_PROBLEM_UNREADABLE)
+		return;
+	r->failed = true;
+	if (p->kind == XBULK_PROBLEM_BAD_INODE)
+		xb_error("du", "inode %llu: %s", (unsigned long long)p->ino,
+			 strerror(-p->err));
+	else
+		xb_error("du", "%s: directory tree damaged (inode %llu)",
+			 p->path ? p->path : "?", (unsigned long long)p->ino);
+}
+
+static int
+build(struct du_run *r, struct xbulk_fs *fs, const volatile int *cancel)
+{
+	struct xbulk_names_opts o = {
+		.threads = r->threads,
+		.fields = fields_of(r),
+		.problem = on_problem,
+		.arg = r,
+		.cancel = cancel,
+	};
+	struct xbulk_names_result res;
+	int err = xbulk_names_build(fs, &o, &r->names, &res);
+
+	if (!err)
+		return 0;
+	if (err == -EINTR)
+		return xb_signal_exit_status();
+	if (res.fail == XBULK_NAMES_FAIL_HANDLE && err == -EPERM)
+		xb_error("du", "reading directories by handle: %s (needs "
+			 "CAP_DAC_READ_SEARCH)", strerror(-err));
+	else if (res.fail == XBULK_NAMES_FAIL_SCAN)
+		return xb_ioctl_error("du", "", "bulkstat", err);
+	else
+		xb_error("du", "%s", strerror(-err));
+	return XB_EXIT_FAILURE;
+}
+
+int
+xb_cmd_du(int argc, char **argv)
+{
+	static char dot[] = ".";
+	char *dflt[] = { dot };
+	struct du_run r = {
+		.max_depth = UINT64_MAX,
+		.threads = xb_online_cpus(),
+		.out = stdout,
+	};
+	const volatile int *cancel;
+	struct xbulk_fs fs = { .fd = -1 };
+	char **paths;
+	int npaths, ret;
+
+	setlocale(LC_NUMERIC, "");
+	xbulk_units_default(&r.units);
+	ret = parse_options(&r, argc, argv);
+	if (ret)
+		return ret < 0 ? XB_EXIT_OK : ret;
+	paths = optind < argc ? argv + optind : dflt;
+	npaths = optind < argc ? argc - optind : 1;
+	r.svg_title = paths[0];
+	ret = open_fs(paths[0], &fs);
+	if (!ret)
+		ret = check_svg_path(&r, &fs);
+	if (ret)
+		goto out;
+	r.blocklog = fs.blocklog;
+	r.now = (int64_t)time(NULL);
+	cancel = xb_catch_signals();
+	ret = build(&r, &fs, cancel);
+	if (ret)
+		goto out;
+	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
+	du_print_header(&r);
+	ret = r.unreachable ? du_unreachable(&r) : du_walks(&r, paths, npaths);
+	if (!ret && *cancel)
+		ret = xb_signal_exit_status();
+	if (fflush(stdout) || ferror(stdout))
+		ret = ret ? ret : xb_write_error("du", -errno);
+	if (!ret && r.failed)
+		ret = XB_EXIT_FAILURE;
+out:
+	xbulk_names_free(r.names);
+	xbulk_fs_close(&fs);
+	return ret;
+}

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What xbulk du prints: du's lines (SIZE, a tab, the path), the rows of
+ * --by tables and the inodes of --unreachable, as text, JSON Lines or
+ * CSV.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "du.h"
+
+static const char *const by_name[XBULK_BY_NR] = {
+	"uid", "gid", "projid", "type", "ext", "age", "size-class",
+};
+
+/* Length of the valid UTF-8 sequence at @p, or 0. */
+static size_t
+utf8_len(const unsigned char *p)
+{
+	size_t len = *p < 0x80 ? 1 : (*p >> 5) == 6 ? 2
+		   : (*p >> 4) == 14 ? 3 : (*p >> 3) == 30 ? 4 : 0, i;
+
+	for (i = 1; i < len; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+static void
+base64(FILE *f, const unsigned char *p, size_t n)
+{
+	static const char b64[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		"0123456789+/";
+	size_t i;
+
+	for (i = 0; i + 2 < n; i += 3) {
+		unsigned int v = (unsigned int)p[i] << 16 |
+				 (unsigned int)p[i + 1] << 8 | p[i + 2];
+
+		fprintf(f, "%c%c%c%c", b64[v >> 18], b64[(v >> 12) & 63],
+			b64[(v >> 6) & 63], b64[v & 63]);
+	}
+	if (n - i == 1)
+		fprintf(f, "%c%c==", b64[p[i] >> 2], b64[(p[i] & 3) << 4]);
+	else if (n - i == 2)
+		fprintf(f, "%c%c%c=", b64[p[i] >> 2],
+			b64[((p[i] & 3) << 4) | (p[i + 1] >> 4)],
+			b64[(p[i + 1] & 15) << 2]);
+}
+
+/* @s as a JSON string; true if bytes that are not UTF-8 became U+FFFD. */
+static bool
+json_value(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	bool lossy = false;
+
+	fputc('"', f);
+	while (*p) {
+		size_t len = utf8_len(p);
+
+		if (!len) {
+			fputs("\\ufffd", f);
+			lossy = true;
+			p++;
+			continue;
+		}
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fwrite(p, 1, len, f);
+		p += len;
+	}
+	fputc('"', f);
+	return lossy;
+}
+
+void
+du_json_string(FILE *f, const char *key, const char *s)
+{
+	fprintf(f, "\"%s\":", key);
+	if (json_value(f, s)) {
+		fprintf(f, ",\"%s_b64\":\"", key);
+		base64(f, (const unsigned char *)s, strlen(s));
+		fputc('"', f);
+	}
+}
+
+/* A CSV field (RFC 4180): quoted when it holds a comma, quote or line
+ * break; bytes as they are. */
+static void
+csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void
+size_text(struct du_run *r, uint64_t n, bool count, char *buf)
+{
+	struct xbulk_units u = r->units;
+
+	/* du --inodes: the count in units of 1, in du's style (-h too). */
+	if (count)
+		u.block_size = 1;
+	xbulk_units_format(buf, n, &u);
+}
+
+void
+du_print_header(struct du_run *r)
+{
+	if (r->format != XB_FORMAT_CSV)
+		return;
+	if (r->by_given)
+		fputs("path,by,key,name,inodes,disk_bytes,apparent_bytes\r\n",
+		      r->out);
+	else if (r->unreachable)
+		fputs("ino,type,uid,gid,nlink,disk_bytes,apparent_bytes\r\n",
+		      r->out);
+	else
+		fputs("path,bytes,inodes\r\n", r->out);
+}
+
+void
+du_print_line(struct du_run *r, const char *path,
+	      const struct xbulk_du_sum *s)
+{
+	char size[XBULK_UNITS_MAX];
+
+	switch (r->format) {
+	case XB_FORMAT_JSONL:
+		fputc('{', r->out);
+		du_json_string(r->out, "path", path);
+		fprintf(r->out, ",\"bytes\":%llu,\"inodes\":%llu}\n",
+			(unsigned long long)s->bytes,
+			(unsigned long long)s->inodes);
+		return;
+	case XB_FORMAT_CSV:
+		csv_field(r->out, path);
+		fprintf(r->out, ",%llu,%llu\r\n", (unsigned long long)s->bytes,
+			(unsigned long long)s->inodes);
+		return;
+	default:
+		size_text(r, r->inodes ? s->inodes : s->bytes, r->inodes,
+			  size);
+		fprintf(r->out, "%s\t%s%c", size, path, r->nul ? '\0' : '\n');
+		return;
+	}
+}
+
+/* A row's key as a name: the NSS or /etc/projid name, the label, or the
+ * number.  NULL when there is only the number. */
+static const char *
+key_name(const struct du_run *r, uint64_t key)
+{
+	switch (r->by) {
+	case XBULK_BY_UID:
+		return du_user_name((uint32_t)key);
+	case XBULK_BY_GID:
+		return du_group_name((uint32_t)key);
+	case XBULK_BY_PROJID:
+		return du_project_name((uint32_t)key);
+	default:
+		return xbulk_agg_label(&r->agg, key);
+	}
+}
+
+static void
+print_row(struct du_run *r, const char *path, const struct xbulk_agg_row *w)
+{
+	const char *name = key_name(r, w->key);
+	bool numeric = r->by <= XBULK_BY_PROJID;
+	char disk[XBULK_UNITS_MAX], app[XBULK_UNITS_MAX], num[24];
+
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)w->key);
+	switch (r->format) {
+	case XB_FORMAT_JSONL:
+		fputc('{', r->out);
+		du_json_string(r->out, "path", path);
+		fprintf(r->out, ",\"by\":\"%s\",\"key\":", by_name[r->by]);
+		if (numeric)
+			fputs(num, r->out);
+		else
+			json_value(r->out, name);
+		fputs(",", r->out);
+		if (name)
+			du_json_string(r->out, "name", name);
+		else
+			fputs("\"name\":null", r->out);
+		fprintf(r->out, ",\"inodes\":%llu,\"disk_bytes\":%llu,"
+			"\"apparent_bytes\":%llu}\n",
+			(unsigned long long)w->count,
+			(unsigned long long)w->disk,
+			(unsigned long long)w->apparent);
+		return;
+	case XB_FORMAT_CSV:
+		csv_field(r->out, path);
+		fprintf(r->out, ",%s,", by_name[r->by]);
+		csv_field(r->out, numeric ? num : name);
+		fputc(',', r->out);
+		csv_field(r->out, name ? name : "");
+		fprintf(r->out, ",%llu,%llu,%llu\r\n",
+			(unsigned long long)w->count,
+			(unsigned long long)w->disk,
+			(unsigned long long)w->apparent);
+		return;
+	default:
+		size_text(r, w->disk, false, disk);
+		size_text(r, w->apparent, false, app);
+		fprintf(r->out, "%s\t%s\t%llu\t%s\t%s%c", disk, app,
+			(unsigned long long)w->count, name ? name : num, path,
+			r->nul ? '\0' : '\n');
+		return;
+	}
+}
+
+int
+du_print_table(struct du_run *r, const char *path,
+	       const struct xbulk_agg_table *t)
+{
+	struct xbulk_agg_row *rows = xbulk_agg_sorted(t);
+	size_t i;
+
+	if (!rows && t->count)
+		return -ENOMEM;
+	for (i = 0; i < t->count; i++)
+		print_row(r, path, &rows[i]);
+	free(rows);
+	return 0;
+}
+
+static const char *
+type_name(uint16_t mode)
+{
+	const struct xbulk_agg types = { .by = XBULK_BY_TYPE };
+
+	return xbulk_agg_label(&types, (mode & S_IFMT) >> 12);
+}
+
+void
+du_print_unreached(struct du_run *r, const struct xfs_bulkstat *bs)
+{
+	uint64_t disk = bs->bs_blocks << r->blocklog;
+	uint64_t app = xbulk_du_bytes(bs, 0, true);
+	char size[XBULK_UNITS_MAX];
+
+	switch (r->format) {
+	case XB_FORMAT_JSONL:
+		fprintf(r->out, "{\"ino\":%llu,\"type\":\"%s\",\"uid\":%u,"
+			"\"gid\":%u,\"nlink\":%u,\"disk_bytes\":%llu,"
+			"\"apparent_bytes\":%llu}\n",
+			(unsigned long long)bs->bs_ino, type_name(bs->bs_mode),
+			bs->bs_uid, bs->bs_gid, bs->bs_nlink,
+			(unsigned long long)disk, (unsigned long long)app);
+		return;
+	case XB_FORMAT_CSV:
+		fprintf(r->out, "%llu,%s,%u,%u,%u,%llu,%llu\r\n",
+			(unsigned long long)bs->bs_ino, type_name(bs->bs_mode),
+			bs->bs_uid, bs->bs_gid, bs->bs_nlink,
+			(unsigned long long)disk, (unsigned long long)app);
+		return;
+	default:
+		size_text(r, r->apparent ? app : disk, false, size);
+		fprintf(r->out, "%s\tinode %llu (%s, uid %u, %u links)%c",
+			size, (unsigned long long)bs->bs_ino,
+			type_name(bs->bs_mode), bs->bs_uid, bs->bs_nlink,
+			r->nul ? '\0' : '\n');
+		return;
+	}
+}

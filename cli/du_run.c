@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * xbulk du's run over the names: one walk per PATH with du's accounting,
+ * each counted entry going to du's lines, the --by tables, the --top list
+ * or the treemap; or the inodes no walk reaches (--unreachable).
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "du.h"
+
+static int
+on_table(void *arg, const struct xbulk_entry *e,
+	 const struct xbulk_agg_table *t)
+{
+	return du_print_table(arg, e->path, t);
+}
+
+/* One entry du counted, with its subtree's sums. */
+static int
+on_counted(void *arg, const struct xbulk_entry *e,
+	   const struct xbulk_du_sum *sum)
+{
+	struct du_run *r = arg;
+	bool dir = S_ISDIR(e->bs->bs_mode);
+	int err = 0;
+
+	if (r->svg)
+		err = xbulk_svg_charge(r->svg, e, sum);
+	if (!err && r->by_given)
+		return xbulk_agg_dirs_charge(&r->dirs, e);
+	if (!err && r->top) {
+		if (dir == r->top_dirs)
+			err = xbulk_top_add(&r->best, r->inodes ? sum->inodes
+						     : sum->bytes, e->path);
+		return err;
+	}
+	if (!err && (!e->depth || ((dir || r->all) &&
+				   e->depth <= r->max_depth)))
+		du_print_line(r, e->path, sum);
+	return err;
+}
+
+static int
+visit(void *arg, const struct xbulk_entry *e, enum xbulk_visit v)
+{
+	struct du_run *r = arg;
+
+	if (v == XBULK_VISIT_PRE && (e->flags & XBULK_ENTRY_UNREADABLE)) {
+		xb_error("du", "cannot read directory '%s': %s", e->path,
+			 strerror(-e->err));
+		r->failed = true;
+	} else if (v == XBULK_VISIT_PRE &&
+		   (e->flags & XBULK_ENTRY_BAD_INODE)) {
+		xb_error("du", "cannot access '%s': %s", e->path,
+			 strerror(-e->err));
+		r->failed = true;
+	}
+	return xbulk_du_visit(r->du, e, v);
+}
+
+/* A PATH the walk could not start from: named, and the run goes on. */
+static int
+walk_error(struct du_run *r, const char *path, int err)
+{
+	if (err == -EINTR)
+		return xb_signal_exit_status();
+	if (err == -ENOMEM) {
+		xb_error("du", "%s", strerror(ENOMEM));
+		return XB_EXIT_FAILURE;
+	}
+	if (err == -EXDEV)
+		xb_error("du", "cannot access '%s': not on the XFS mount of "
+			 "the first PATH", path);
+	else if (err == -ESTALE)
+		xb_error("du", "cannot access '%s': changed since the scan",
+			 path);
+	else
+		xb_error("du", "cannot access '%s': %s", path, strerror(-err));
+	r->failed = true;
+	return 0;
+}
+
+static int
+setup(struct du_run *r, int npaths)
+{
+	struct xbulk_du_opts o = {
+		.apparent = r->apparent,
+		.count_links = r->count_links,
+		.hash_all = npaths > 1,
+		.separate_dirs = r->separate_dirs,
+		.blocklog = r->blocklog,
+		.fn = on_counted,
+		.arg = r,
+	};
+	struct xbulk_svg_opts so = {
+		.depth = r->svg_depth,
+		.color = r->color,
+		.time = r->time,
+		.now = r->now,
+		.title = r->svg_title,
+		.owner_name = du_svg_owner,
+	};
+	int err = xbulk_du_new(&o, &r->du);
+
+	xbulk_agg_init(&r->agg, r->by, r->time, r->now, r->blocklog);
+	if (!err && r->by_given)
+		err = xbulk_agg_dirs_init(&r->dirs, &r->agg,
+			r->depth_given ? (unsigned int)r->max_depth : 0,
+			on_table, r);
+	if (!err && r->top)
+		err = xbulk_top_init(&r->best, r->top);
+	if (!err && r->svg_path)
+		err = xbulk_svg_new(&so, &r->svg);
+	return err;
+}
+
+static void
+teardown(struct du_run *r)
+{
+	xbulk_du_free(r->du);
+	xbulk_agg_dirs_free(&r->dirs);
+	xbulk_agg_free(&r->agg);
+	xbulk_top_free(&r->best);
+	xbulk_svg_free(r->svg);
+}
+
+static int
+write_svg(struct du_run *r)
+{
+	FILE *f = fopen(r->svg_path, "we");
+	int err;
+
+	if (!f) {
+		xb_error("du", "--svg: %s: %s", r->svg_path, strerror(errno));
+		return XB_EXIT_FAILURE;
+	}
+	err = xbulk_svg_write(r->svg, f);
+	if (fclose(f) && !err)
+		err = -errno;
+	if (!err)
+		return 0;
+	xb_error("du", "--svg: %s: %s", r->svg_path, strerror(-err));
+	return XB_EXIT_FAILURE;
+}
+
+/* After the walks: the total, the --top list, the picture. */
+static int
+finish(struct du_run *r)
+{
+	struct xbulk_du_sum total;
+	size_t i;
+
+	if (r->total && r->by_given)
+		du_print_table(r, "total", &r->dirs.total);
+	else if (r->total && !r->top) {
+		xbulk_du_total(r->du, &total);
+		du_print_line(r, "total", &total);
+	}
+	xbulk_top_sort(&r->best);
+	for (i = 0; i < r->best.n; i++) {
+		struct xbulk_du_sum s = {
+			r->best.heap[i].bytes, r->best.heap[i].bytes,
+		};
+
+		du_print_line(r, r->best.heap[i].path, &s);
+	}
+	return r->svg ? write_svg(r) : 0;
+}
+
+int
+du_walks(struct du_run *r, char **paths, int npaths)
+{
+	int i, err, ret = 0;
+
+	err = setup(r, npaths);
+	for (i = 0; !err && !ret && i < npaths; i++) {
+		err = xbulk_names_walk(r->names, paths[i], XBULK_WALK_POST,
+				       visit, r);
+		if (err < 0 && err != -ENOMEM && err != -EINTR) {
+			ret = walk_error(r, paths[i], err);
+			err = 0;
+		}
+	}
+	if (err == -EINTR)
+		ret = xb_signal_exit_status();
+	else if (err < 0) {
+		xb_error("du", "%s", strerror(-err));
+		ret = XB_EXIT_FAILURE;
+	}
+	if (!ret)
+		ret = finish(r);
+	teardown(r);
+	return ret;
+}
+
+static int
+on_unreached(void *arg, const struct xfs_bulkstat *bs)
+{
+	struct du_run *r = arg;
+	struct xbulk_entry e = { .path = "", .bs = bs };
+	uint64_t key;
+	int err;
+
+	r->lost.bytes += xbulk_du_bytes(bs, r->blocklog, r->apparent);
+	r->lost.inodes++;
+	if (!r->by_given) {
+		du_print_unreached(r, bs);
+		return 0;
+	}
+	err = xbulk_agg_key(&r->agg, &e, &key);
+	return err ? err : xbulk_agg_add(&r->table, &r->agg, key, bs);
+}
+
+int
+du_unreachable(struct du_run *r)
+{
+	int err;
+
+	xbulk_agg_init(&r->agg, r->by, r->time, r->now, r->blocklog);
+	err = xbulk_names_unreached(r->names, on_unreached, r);
+	if (!err && r->by_given)
+		err = du_print_table(r, "(unreachable)", &r->table);
+	else if (!err)
+		du_print_line(r, "total", &r->lost);
+	xbulk_agg_table_free(&r->table);
+	xbulk_agg_free(&r->agg);
+	if (err == -EINTR)
+		return xb_signal_exit_status();
+	if (err) {
+		xb_error("du", "%s", strerror(-err));
+		return XB_EXIT_FAILURE;
+	}
+	return 0;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The treemap's boxes, shared by lib/du/svg.c (collecting them from du's
+ * counted entries) and lib/du/svgwrite.c (laying them out and drawing).
+ */
+#ifndef XBULK_DU_SVG_H
+#define XBULK_DU_SVG_H
+
+#include "xbulk.h"
+
+struct svg_node {
+	char		*path;
+	uint64_t	bytes;		/* subtree's disk usage */
+	int64_t		time;		/* newest of its boxes */
+	uint32_t	uid;
+	bool		dir;
+	struct svg_node	**kids;		/* largest first */
+	size_t		nkids;
+};
+
+/* The boxes of one depth waiting for their directory's post-order. */
+struct svg_level {
+	struct svg_node	**v;
+	size_t		n, cap;
+};
+
+struct xbulk_svg {
+	struct xbulk_svg_opts	o;
+	struct svg_level	*lvl;	/* o.depth + 2 */
+	uint64_t		total;
+};
+
+void svg_node_free(struct svg_node *n);
+
+#endif

@@ -1,0 +1,157 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Checks of xbulk du's output that need more than diff (test-du.sh).
+
+  check_du.py by KEY FIND_OUT XBULK_CSV [BULKSTAT_JSONL]
+      xbulk du --by KEY -o csv (one PATH) against sums of
+      `find -xdev -printf '%i %U %G %y %b %s\\n'`, each inode counted once
+      (projid: from xbulk bulkstat -o jsonl by inode number).
+  check_du.py svg FILE
+      every box's area is its share of its directory's boxes within 1%,
+      and every label's estimated box lies inside its rectangle.
+  check_du.py png FILE
+      the PNG decodes and is not one colour.
+"""
+import csv
+import json
+import re
+import struct
+import sys
+import xml.etree.ElementTree as ET
+import zlib
+
+TYPES = {'f': 'file', 'd': 'dir', 'l': 'symlink', 'p': 'fifo',
+         's': 'socket', 'c': 'char', 'b': 'block'}
+
+
+def fail(msg):
+    print('FAIL: ' + msg)
+    sys.exit(1)
+
+
+def by(key, find_out, xbulk_csv, bulkstat=None):
+    projid = {}
+    if bulkstat:
+        with open(bulkstat) as f:
+            for line in f:
+                rec = json.loads(line)
+                projid[rec['bs_ino']] = rec['bs_projectid']
+    want, seen = {}, set()
+    with open(find_out) as f:
+        for line in f:
+            ino, uid, gid, typ, blocks, size = line.split()
+            if ino in seen:
+                continue
+            seen.add(ino)
+            k = {'uid': uid, 'gid': gid, 'type': TYPES[typ],
+                 'projid': str(projid.get(int(ino), 'missing'))}[key]
+            row = want.setdefault(k, [0, 0, 0])
+            row[0] += 1
+            row[1] += int(blocks) * 512
+            row[2] += int(size)
+    got = {}
+    with open(xbulk_csv, newline='') as f:
+        for rec in csv.DictReader(f):
+            got[rec['key']] = [int(rec['inodes']), int(rec['disk_bytes']),
+                               int(rec['apparent_bytes'])]
+    if got != want:
+        fail('--by %s: xbulk %s, find %s' % (key, sorted(got.items()),
+                                             sorted(want.items())))
+    print('by %s: %d groups, %d inodes equal' % (key, len(got), len(seen)))
+
+
+def boxes(svg_file):
+    tree = ET.parse(svg_file)
+    ns = '{http://www.w3.org/2000/svg}'
+    out = {}
+    for g in tree.getroot().iter(ns + 'g'):
+        if 'data-id' not in g.attrib:
+            continue
+        b = {'id': g.get('data-id'), 'parent': g.get('data-parent'),
+             'bytes': int(g.get('data-bytes')), 'kind': g.get('data-kind'),
+             'inner': None, 'rect': None, 'text': None}
+        if g.get('data-inner'):
+            b['inner'] = [float(v) for v in g.get('data-inner').split()]
+        r = g.find(ns + 'rect')
+        if r is not None:
+            b['rect'] = [float(r.get(a)) for a in ('x', 'y', 'width',
+                                                   'height')]
+        t = g.find(ns + 'text')
+        if t is not None:
+            b['text'] = (float(t.get('x')), float(t.get('y')),
+                         float(t.get('font-size')), t.text or '')
+        out[b['id']] = b
+    return out
+
+
+def svg(svg_file):
+    bx = boxes(svg_file)
+    kids = {}
+    for b in bx.values():
+        if b['parent'] is not None:
+            kids.setdefault(b['parent'], []).append(b)
+    checked = labels = 0
+    for pid, ks in kids.items():
+        p = bx[pid]
+        if not p['inner']:
+            fail('box %s has boxes but no data-inner' % pid)
+        area = p['inner'][2] * p['inner'][3]
+        if sum(k['bytes'] for k in ks) != p['bytes']:
+            fail('box %s: boxes sum to %d bytes, not %d' %
+                 (pid, sum(k['bytes'] for k in ks), p['bytes']))
+        for k in ks:
+            want = k['bytes'] / p['bytes'] * area
+            got = k['rect'][2] * k['rect'][3]
+            if abs(got - want) > 0.01 * want:
+                fail('box %s: area %.2f, its share is %.2f' %
+                     (k['id'], got, want))
+            x, y, w, h = k['rect']
+            ix, iy, iw, ih = p['inner']
+            e = 0.001
+            if x < ix - e or y < iy - e or x + w > ix + iw + e or \
+                    y + h > iy + ih + e:
+                fail('box %s lies outside its directory' % k['id'])
+            checked += 1
+    for b in bx.values():
+        if not b['text']:
+            continue
+        tx, ty, fs, text = b['text']
+        x, y, w, h = b['rect']
+        tw = 0.62 * fs * len(text)
+        if tx < x or tx + tw > x + w or ty - fs < y or ty + 0.25 * fs > y + h:
+            fail('label %r of box %s does not fit' % (text, b['id']))
+        labels += 1
+    if not checked or not labels:
+        fail('no boxes (%d) or no labels (%d)' % (checked, labels))
+    print('svg: %d boxes proportional, %d labels inside' % (checked, labels))
+
+
+def png(png_file):
+    with open(png_file, 'rb') as f:
+        data = f.read()
+    if data[:8] != b'\x89PNG\r\n\x1a\n':
+        fail('not a PNG')
+    pos, idat = 8, b''
+    while pos < len(data):
+        n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+        if kind == b'IDAT':
+            idat += data[pos + 8:pos + 8 + n]
+        pos += 12 + n
+    raw = zlib.decompress(idat)
+    if len(set(raw)) < 16:
+        fail('the picture is (nearly) blank: %d byte values' %
+             len(set(raw)))
+    print('png: %d bytes of pixels, %d byte values' % (len(raw),
+                                                       len(set(raw))))
+
+
+if __name__ == '__main__':
+    cmd = sys.argv[1]
+    if cmd == 'by':
+        by(*sys.argv[2:])
+    elif cmd == 'svg':
+        svg(sys.argv[2])
+    elif cmd == 'png':
+        png(sys.argv[2])
+    else:
+        fail('unknown check ' + cmd)

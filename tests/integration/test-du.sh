@@ -1,0 +1,253 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# xbulk du against GNU du -x and find on the same mounted tree:
+# - du's lines byte for byte for a matrix of options and operands, on a
+#   tree with hard links inside and across directories, sparse, big and
+#   empty files, a path longer than PATH_MAX, odd names (newline, tab,
+#   quotes, backslash, leading dash, invalid UTF-8), a directory of 3000
+#   entries, symlinks, fifos, devices;
+# - --by uid|gid|projid|type against find -printf sums, each inode once;
+# - --unreachable: a file deleted while held open and a file hidden under
+#   a mount point, and nothing on the quiet tree;
+# - --svg: xmllint, areas and labels (check_du.py), rsvg-convert to PNG;
+# - bad input: unknown --by, depth out of range, PATH not on XFS, --svg on
+#   the scanned filesystem.
+#
+# Environment: XBULK (the binary), ENTRIES (xb_populate's count, 2000).
+
+. "$(dirname "$0")/lib.sh"
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+XBULK=${XBULK:-$TOP/build/xbulk}
+ENTRIES=${ENTRIES:-2000}
+CHECK=$(dirname "$0")/check_du.py
+
+. "$(dirname "$0")/lib-reliability.sh"
+rel_init du
+for tool in xmllint rsvg-convert python3; do
+	command -v "$tool" >/dev/null || xb_skip "$tool not installed (scripts/deps)"
+done
+
+# Files du has no trouble with but a careless tool would: made in the
+# current directory.
+odd_tree()
+{
+	local i seg
+
+	mkdir -p odd/many links/a links/b
+	# hard links inside and across directories, one kept outside later
+	echo data >links/a/one
+	ln links/a/one links/a/two
+	ln links/a/one links/b/three
+	head -c 100000 /dev/zero >links/b/big
+	ln links/b/big odd/big_link
+	# sparse, big (preallocated: disk usage without writing), empty
+	xfs_io -f -c 'truncate 10g' -c 'pwrite -q 5g 64k' odd/sparse
+	xfs_io -f -c 'falloc 0 300m' odd/big
+	: >odd/empty
+	# odd names
+	touch odd/$'new\nline' odd/$'tab\there' odd/'sp ace' odd/\"q\' \
+	      odd/'back\slash' odd/-dash odd/$'bad\xffutf8' odd/'*star?'
+	mkdir odd/$'dir\nnl'
+	echo x >odd/$'dir\nnl'/in
+	# a path longer than PATH_MAX
+	printf -v seg '%0200d' 0
+	(
+		mkdir odd/deep
+		cd odd/deep
+		for ((i = 0; i < 24; i++)); do
+			mkdir "$seg"
+			cd "$seg"
+		done
+		echo deep >leaf
+	)
+	# a directory of 3000 entries (fts sorts only past 10,000)
+	for ((i = 0; i < 3000; i++)); do
+		printf '%s\0' "odd/many/f$i"
+	done | xargs -0 touch
+	ln -s ../links odd/symlink
+	mkfifo odd/fifo
+	chown 1234:5678 odd/empty odd/fifo
+	chown 4321 links/b/big
+	xfs_io -c 'chproj 42' odd/big links/a/one
+	sync
+}
+
+# xbulk du and du -x with the same options and operands, from the mount.
+same()
+{
+	local what="du $*" rc_du=0 rc_xb=0
+
+	(cd "$XB_MNT" && du -x "$@") >"$T/du.out" 2>"$T/du.err" || rc_du=$?
+	(cd "$XB_MNT" && "$XBULK" du "$@") >"$T/xb.out" 2>"$T/xb.err" ||
+		rc_xb=$?
+	if ((rc_du != rc_xb)); then
+		rel_fail "$what: exit status $rc_xb, du's $rc_du"
+		head -3 "$T/du.err" "$T/xb.err"
+	elif cmp -s "$T/du.out" "$T/xb.out"; then
+		rel_pass
+	else
+		rel_fail "$what: output differs from du -x"
+		rel_show_diff "$T/du.out" "$T/xb.out"
+		head -3 "$T/xb.err"
+	fi
+}
+
+test_matrix()
+{
+	local opts paths
+
+	while read -r opts; do
+		for paths in "" "." "d00" "links" "odd" "d01/sub" "links/b links/a" \
+			     "links odd links/a" "d02 ." "links/b/big" "d03/" \
+			     "links/a/one links/b"; do
+			# shellcheck disable=SC2086
+			same $opts $paths
+		done
+	done <<-'EOF'
+
+	--block-size=1
+	-b
+	--inodes
+	-a
+	-s
+	-c
+	-d 0
+	-d 2
+	-l
+	-a -l -B1
+	-h
+	--si
+	-BK
+	-BMB
+	-k
+	-m
+	--apparent-size -a
+	-S
+	-0 -a
+	-c -s
+	EOF
+}
+
+test_by()
+{
+	local key
+
+	(cd "$XB_MNT" && find . -xdev -printf '%i %U %G %y %b %s\n') \
+		>"$T/find.out"
+	"$XBULK" bulkstat -o jsonl "$XB_MNT" >"$T/bulkstat.jsonl"
+	for key in uid gid projid type; do
+		(cd "$XB_MNT" && "$XBULK" du --by "$key" -o csv .) \
+			>"$T/by.csv" || rel_fail "--by $key failed"
+		if "$CHECK" by "$key" "$T/find.out" "$T/by.csv" \
+			"$T/bulkstat.jsonl"; then
+			rel_pass
+		else
+			rel_fail "--by $key differs from find's sums"
+		fi
+	done
+	# Text: one row per group, and the same groups per directory with -d.
+	"$XBULK" du --by type -d 1 "$XB_MNT" >"$T/by.txt"
+	rel_check "--by type -d 1 names the top" 1 \
+		"$(grep -c $'\t'"file"$'\t'"$XB_MNT"'$' "$T/by.txt")"
+}
+
+test_unreachable()
+{
+	local out ino_open ino_hidden
+
+	"$XBULK" du --unreachable "$XB_MNT" >"$T/quiet.out" ||
+		rel_fail "--unreachable on a quiet tree failed"
+	rel_check "--unreachable on a quiet tree" "0	total" \
+		"$(cat "$T/quiet.out")"
+
+	echo "open but deleted" >"$XB_MNT/doomed"
+	ino_open=$(stat -c %i "$XB_MNT/doomed")
+	exec 7<"$XB_MNT/doomed"
+	rm "$XB_MNT/doomed"
+	mkdir "$XB_MNT/covered"
+	head -c 8192 /dev/urandom >"$XB_MNT/covered/hidden"
+	ino_hidden=$(stat -c %i "$XB_MNT/covered/hidden")
+	mount -t tmpfs -o size=1m none "$XB_MNT/covered"
+	xb_at_exit "umount -l '$XB_MNT/covered' 2>/dev/null"
+	out=$("$XBULK" du --unreachable "$XB_MNT")
+	rel_ok "--unreachable finds the deleted open file" \
+		grep -q "inode $ino_open (file" <<<"$out"
+	rel_ok "--unreachable finds the file under the mount point" \
+		grep -q "inode $ino_hidden (file" <<<"$out"
+	# The mount point itself is left out of du's lines, as du -x does.
+	same -a .
+	umount "$XB_MNT/covered"
+	exec 7<&-
+	rmdir "$XB_MNT/covered" 2>/dev/null || rm -rf "$XB_MNT/covered"
+}
+
+test_svg()
+{
+	local svg=$T/map.svg
+
+	"$XBULK" du -s --svg "$svg" --svg-depth 3 "$XB_MNT" >/dev/null ||
+		rel_fail "--svg failed"
+	rel_ok "--svg: xmllint reads it" xmllint --noout "$svg"
+	rel_ok "--svg: areas and labels" "$CHECK" svg "$svg"
+	"$XBULK" du -s --svg "$T/age.svg" --svg-depth 2 --color-by age \
+		"$XB_MNT" \
+		>/dev/null || rel_fail "--color-by age failed"
+	rel_ok "--svg --color-by age: areas" "$CHECK" svg "$T/age.svg"
+	rel_ok "--svg: rsvg-convert renders it" \
+		rsvg-convert -o "$T/map.png" "$svg"
+	rel_ok "--svg: the PNG is not blank" "$CHECK" png "$T/map.png"
+	cp "$T/map.png" "${XB_DU_PNG:-/dev/null}" 2>/dev/null || true
+}
+
+# expect STATUS PATTERN ARGS...: xbulk du ARGS exits STATUS, stderr says
+# PATTERN, stdout is empty.
+expect()
+{
+	local status=$1 pattern=$2 rc=0
+
+	shift 2
+	"$XBULK" du "$@" >"$T/bad.out" 2>"$T/bad.err" || rc=$?
+	rel_check "du $* exit status" "$status" "$rc"
+	rel_ok "du $*: message '$pattern'" grep -q -- "$pattern" "$T/bad.err"
+	rel_check "du $*: no output" 0 "$(wc -c <"$T/bad.out")"
+}
+
+test_bad_input()
+{
+	local rc=0
+
+	expect 2 "--by: unknown value 'size'" --by size "$XB_MNT"
+	expect 2 "-d: '-1' is negative" -d -1 "$XB_MNT"
+	expect 2 "-d: '99999999999' is out of range" -d 99999999999 "$XB_MNT"
+	expect 2 "cannot both summarize and show all" -s -a "$XB_MNT"
+	expect 2 "invalid -B argument 'x'" -B x "$XB_MNT"
+	expect 1 "/proc: not on an XFS filesystem" /proc
+	expect 2 "on the filesystem being scanned" --svg "$XB_MNT/x.svg" \
+		"$XB_MNT"
+	rel_ok "--svg on the scanned filesystem writes nothing" \
+		test ! -e "$XB_MNT/x.svg"
+	"$XBULK" du -s "$XB_MNT" nonexistent >"$T/bad.out" 2>"$T/bad.err" ||
+		rc=$?
+	rel_check "du PATH nonexistent: exit status" 1 "$rc"
+	rel_ok "du PATH nonexistent: the message" \
+		grep -q "cannot access 'nonexistent'" "$T/bad.err"
+	rel_check "du PATH nonexistent: the other PATH" 1 \
+		"$(wc -l <"$T/bad.out")"
+}
+
+xb_mkfs_mount 2G "-d agcount=4"
+T=$XB_TMP
+if [[ $("$XBULK" du -s "$XB_MNT" 2>&1) == *"Function not implemented"* ]]
+then
+	xb_skip "the names engine is not there yet (ENOSYS)"
+fi
+xb_populate "$XB_MNT" "$ENTRIES"
+(cd "$XB_MNT" && odd_tree)
+test_matrix
+test_by
+test_svg
+test_bad_input
+test_unreachable
+rel_done

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * lib/du: --by keys and tables (merging per-directory tables adds up),
+ * the N largest (ties keep the first), and the squarified layout (each
+ * box's area is its share, boxes tile the rectangle).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+
+#include "xbulk.h"
+
+static uint64_t
+key_of(struct xbulk_agg *a, const char *path, const struct xfs_bulkstat *bs)
+{
+	const char *slash = strrchr(path, '/');
+	struct xbulk_entry e = {
+		.path = path,
+		.name_off = slash ? (size_t)(slash + 1 - path) : 0,
+		.bs = bs,
+	};
+	uint64_t key = 99;
+
+	assert_int_equal(xbulk_agg_key(a, &e, &key), 0);
+	return key;
+}
+
+static void
+test_agg_keys(void **state)
+{
+	struct xfs_bulkstat bs = {
+		.bs_mode = S_IFREG, .bs_uid = 7, .bs_gid = 8,
+		.bs_projectid = 9, .bs_mtime = 1000000 - 3 * 86400,
+	};
+	struct xbulk_agg a;
+	uint64_t tgz;
+
+	(void)state;
+	xbulk_agg_init(&a, XBULK_BY_EXT, XBULK_TIME_MTIME, 1000000, 12);
+	tgz = key_of(&a, "d/a.tar.gz", &bs);
+	assert_string_equal(xbulk_agg_label(&a, tgz), "gz");
+	assert_int_equal(key_of(&a, "d/b.gz", &bs), tgz);
+	assert_int_equal(key_of(&a, "d/.bashrc", &bs), 0);
+	assert_int_equal(key_of(&a, "d/noext", &bs), 0);
+	assert_int_equal(key_of(&a, "d/trailing.", &bs), 0);
+	assert_string_equal(xbulk_agg_label(&a, key_of(&a, ".c", &bs)),
+			    "(none)");
+	assert_string_equal(xbulk_agg_label(&a, key_of(&a, "x.c", &bs)), "c");
+	xbulk_agg_free(&a);
+
+	xbulk_agg_init(&a, XBULK_BY_AGE, XBULK_TIME_MTIME, 1000000, 12);
+	assert_string_equal(xbulk_agg_label(&a, key_of(&a, "f", &bs)), "<7d");
+	bs.bs_mtime = 2000000;	/* the future */
+	assert_string_equal(xbulk_agg_label(&a, key_of(&a, "f", &bs)), "<1d");
+	bs.bs_mtime = 0;
+	assert_string_equal(xbulk_agg_label(&a, key_of(&a, "f", &bs)),
+			    "<30d");
+
+	a.by = XBULK_BY_SIZE_CLASS;
+	bs.bs_size = 4095;
+	assert_string_equal(xbulk_agg_label(&a, key_of(&a, "f", &bs)), "<4K");
+	bs.bs_size = 4096;
+	assert_string_equal(xbulk_agg_label(&a, key_of(&a, "f", &bs)),
+			    "<16K");
+	bs.bs_size = 1ull << 50;
+	assert_string_equal(xbulk_agg_label(&a, key_of(&a, "f", &bs)),
+			    ">=1P");
+	a.by = XBULK_BY_TYPE;
+	assert_string_equal(xbulk_agg_label(&a, key_of(&a, "f", &bs)),
+			    "file");
+	a.by = XBULK_BY_PROJID;
+	assert_int_equal(key_of(&a, "f", &bs), 9);
+	assert_null(xbulk_agg_label(&a, 9));
+}
+
+/* Many keys in two tables, merged: every row adds up, sorted largest
+ * first. */
+static void
+test_agg_tables(void **state)
+{
+	struct xbulk_agg a;
+	struct xbulk_agg_table t1 = { 0 }, t2 = { 0 };
+	struct xbulk_agg_row *rows;
+	struct xfs_bulkstat bs = { .bs_blocks = 1, .bs_size = 10 };
+	uint64_t k;
+	size_t i;
+
+	(void)state;
+	xbulk_agg_init(&a, XBULK_BY_UID, XBULK_TIME_MTIME, 0, 12);
+	for (k = 0; k < 1000; k++) {
+		for (i = 0; i <= k % 5; i++)
+			assert_int_equal(xbulk_agg_add(k & 1 ? &t1 : &t2, &a,
+						       k, &bs), 0);
+		assert_int_equal(xbulk_agg_add(&t1, &a, k, &bs), 0);
+	}
+	assert_int_equal(xbulk_agg_merge(&t1, &t2), 0);
+	assert_int_equal(t1.count, 1000);
+	rows = xbulk_agg_sorted(&t1);
+	assert_non_null(rows);
+	for (i = 0; i < 1000; i++) {
+		assert_int_equal(rows[i].count, rows[i].key % 5 + 2);
+		assert_int_equal(rows[i].disk, rows[i].count * 4096);
+		assert_int_equal(rows[i].apparent, rows[i].count * 10);
+		if (i)
+			assert_true(rows[i - 1].disk > rows[i].disk ||
+				    (rows[i - 1].disk == rows[i].disk &&
+				     rows[i - 1].key < rows[i].key));
+	}
+	free(rows);
+	xbulk_agg_clear(&t1);
+	assert_int_equal(t1.count, 0);
+	assert_null(xbulk_agg_sorted(&t1));
+	xbulk_agg_table_free(&t1);
+	xbulk_agg_table_free(&t2);
+}
+
+static void
+test_top(void **state)
+{
+	static const uint64_t sizes[] = { 5, 9, 1, 9, 7, 3, 9, 2 };
+	static const char *const want[] = { "p1", "p3", "p6", "p4" };
+	struct xbulk_top t;
+	char path[8];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(xbulk_top_init(&t, 4), 0);
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		snprintf(path, sizeof(path), "p%zu", i);
+		assert_int_equal(xbulk_top_add(&t, sizes[i], path), 0);
+	}
+	xbulk_top_sort(&t);
+	assert_int_equal(t.n, 4);
+	for (i = 0; i < 4; i++)
+		assert_string_equal(t.heap[i].path, want[i]);
+	xbulk_top_free(&t);
+}
+
+static void
+test_squarify(void **state)
+{
+	static const double sizes[] = { 600, 600, 400, 300, 200, 100, 50, 1 };
+	const size_t n = sizeof(sizes) / sizeof(sizes[0]);
+	const struct xbulk_rect r = { 10, 20, 600, 400 };
+	struct xbulk_rect out[8];
+	double total = 0, sum = 0;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < n; i++)
+		total += sizes[i];
+	xbulk_treemap_squarify(sizes, n, &r, out);
+	for (i = 0; i < n; i++) {
+		double area = out[i].w * out[i].h;
+		double want = sizes[i] / total * r.w * r.h;
+
+		assert_true(area > want * 0.999999 && area < want * 1.000001);
+		assert_true(out[i].x >= r.x - 1e-9 && out[i].y >= r.y - 1e-9);
+		assert_true(out[i].x + out[i].w <= r.x + r.w + 1e-9);
+		assert_true(out[i].y + out[i].h <= r.y + r.h + 1e-9);
+		sum += area;
+	}
+	assert_true(sum > r.w * r.h * 0.999999);
+	/* The first box of a squarified layout is no sliver. */
+	assert_true(out[0].w / out[0].h < 3 && out[0].h / out[0].w < 3);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_agg_keys),
+		cmocka_unit_test(test_agg_tables),
+		cmocka_unit_test(test_top),
+		cmocka_unit_test(test_squarify),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
