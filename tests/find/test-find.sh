@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# xbulk find against GNU find 4.9 on a loop-mounted XFS: every expression
+# of lib-find.sh on the odd tree (paths past PATH_MAX included), compared
+# as sorted records and in order, at -j 1 and -j 3 (the same bytes); then
+# PATH forms (subtree, several, a file, not XFS, a bind mount of a
+# subdirectory, a mount point inside), refused actions, bad expressions
+# (find's message and status), --format, output files on the scanned
+# filesystem, and without the capabilities.  TZ=UTC LC_ALL=C.
+set -euo pipefail
+export TZ=UTC LC_ALL=C
+
+here=$(dirname "$0")
+. "$here/../integration/lib.sh"
+. "$here/lib-find.sh"
+
+XBULK=${XBULK:?}
+xb_require_root_loop
+xb_mkfs_mount 1G "-d agcount=4" noatime
+T=$XB_MNT/t
+XF_NOW=$(date +%s)
+
+# The engine may not be there yet.
+probe=$("$XBULK" find "$XB_MNT" -maxdepth 0 2>&1 || true)
+if [[ $probe == *"not implemented"* ]]; then
+	xb_skip "the names engine is not there yet (ENOSYS)"
+fi
+
+xf_make_tree "$T" deep
+mkdir -p "$T/mnt" && mount -t tmpfs none "$T/mnt"
+xb_at_exit "umount -l '$T/mnt' 2>/dev/null || true"
+touch "$T/mnt/under-tmpfs"
+cd "$T"
+REF_INUM=$(stat -c %i ref)
+tmp=$XB_TMP
+pass=0 fail=0
+
+check()	# NAME: compare $tmp/want and $tmp/got (+ statuses wrc grc)
+{
+	if cmp -s "$tmp/want" "$tmp/got" && ((wrc == grc)); then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: $1 (status $wrc, got $grc)"
+		diff "$tmp/want" "$tmp/got" | head -6 || true
+	fi
+}
+
+# find PATH EXPR vs xbulk find: sorted, in order, and -j 3 the same bytes
+while IFS= read -r expr; do
+	eval "set -- $expr"
+	find . -xdev "$@" >"$tmp/w" 2>"$tmp/w.err" && wrc=0 || wrc=$?
+	"$XBULK" find -j 1 . "$@" >"$tmp/g" 2>"$tmp/g.err" && grc=0 || grc=$?
+	sort "$tmp/w" >"$tmp/want"
+	sort "$tmp/g" >"$tmp/got"
+	check "sorted: find . $expr"
+	cp "$tmp/w" "$tmp/want"
+	cp "$tmp/g" "$tmp/got"
+	check "in order: find . $expr"
+	"$XBULK" find -j 3 . "$@" >"$tmp/want" 2>/dev/null || true
+	wrc=$grc
+	check "-j 3 = -j 1: find . $expr"
+done < <(xf_expressions)
+
+# PATH forms
+for paths in "d1" "d1/sub ref d2" "ref" "./d1/" "sym-dir" "$T" "$T/mnt"; do
+	# shellcheck disable=SC2086
+	find $paths -xdev -printf '%p %i %s %y\n' >"$tmp/want" 2>&1 && wrc=0 ||
+		wrc=$?
+	# shellcheck disable=SC2086
+	"$XBULK" find $paths -printf '%p %i %s %y\n' >"$tmp/got" 2>&1 &&
+		grc=0 || grc=$?
+	sed -i 's/^find: /xbulk find: /' "$tmp/want"
+	check "PATHs: $paths"
+done
+"$XBULK" find /proc -maxdepth 0 >/dev/null 2>"$tmp/got" && grc=0 || grc=$?
+grep -q "not on an XFS filesystem" "$tmp/got" && ((grc == 1)) &&
+	pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: not XFS"; }
+"$XBULK" find . nosuch -maxdepth 0 >"$tmp/got" 2>&1 && grc=0 || grc=$?
+find . nosuch -maxdepth 0 >"$tmp/want" 2>&1 && wrc=0 || wrc=$?
+sed -i 's/^find: /xbulk find: /' "$tmp/want"
+check "a PATH that does not exist"
+
+# A bind mount of a subdirectory: paths never leave it
+B=$XB_TMP/bind
+mkdir "$B" && mount --bind "$T/d1" "$B"
+xb_at_exit "umount -l '$B' 2>/dev/null || true"
+find "$B" -xdev | sort >"$tmp/want"; wrc=0
+"$XBULK" find "$B" | sort >"$tmp/got"; grc=0
+check "bind mount of a subdirectory"
+
+# Refused actions: exit 2 and a message naming xargs -0
+for a in -exec -execdir -ok -okdir -delete; do
+	"$XBULK" find . $a 2>"$tmp/got" && grc=0 || grc=$?
+	grep -q "xargs -0" "$tmp/got" && ((grc == 2)) && pass=$((pass + 1)) ||
+		{ fail=$((fail + 1)); echo "FAIL: $a not refused"; }
+done
+
+# Bad expressions: find's message and status
+while IFS= read -r expr; do
+	eval "set -- $expr"
+	find . "$@" >/dev/null 2>"$tmp/want" && wrc=0 || wrc=$?
+	"$XBULK" find . "$@" >/dev/null 2>"$tmp/got" && grc=0 || grc=$?
+	sed -i 's/^find: /xbulk find: /' "$tmp/want"
+	check "bad: find . $expr"
+done <<'EOF_BAD'
+-foo
+-name
+-o -print
+\( -print
+\( \)
+-print \)
+-name a b
+-type x
+-type f,f
+-size 1x
+-size abc
+-perm abc
+-perm +222
+-user nosuchuser
+-group nosuchgroup
+-uid abc
+-mtime abc
+-newer nosuchfile
+-regextype foo
+-maxdepth -1
+-printf %
+-printf %{
+!
+-print -o
+-name x -o
+-print ! \)
+-newerta x
+-used x
+EOF_BAD
+
+# Output files on the scanned filesystem are refused (exit 2)
+"$XBULK" find . -fprint "$T/out" 2>/dev/null && grc=0 || grc=$?
+[[ ! -e $T/out ]] && ((grc == 2)) && pass=$((pass + 1)) ||
+	{ fail=$((fail + 1)); echo "FAIL: -fprint on the scanned fs"; }
+"$XBULK" find . -name ref -fprint "$tmp/out" && grep -qx ./ref "$tmp/out" &&
+	pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: -fprint"; }
+
+# --format jsonl: one object per name, path and path_b64 for bad UTF-8
+"$XBULK" find --format jsonl . -maxdepth 1 >"$tmp/got"
+n=$(find . -maxdepth 1 | wc -l)
+if [[ $(jq -c . "$tmp/got" | wc -l) == "$n" ]] &&
+   jq -e 'select(.path_b64 != null) | .path_b64 | @base64d' "$tmp/got" \
+	>/dev/null; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1)); echo "FAIL: --format jsonl"
+fi
+
+# Without the capabilities: a clear message
+if command -v setpriv >/dev/null; then
+	setpriv --reuid=nobody --clear-groups --inh-caps=-all \
+		"$XBULK" find . -maxdepth 0 >/dev/null 2>"$tmp/got" &&
+		grc=0 || grc=$?
+	grep -q "CAP_SYS_ADMIN" "$tmp/got" && grep -q CAP_DAC_READ_SEARCH \
+		"$tmp/got" && ((grc == 1)) && pass=$((pass + 1)) ||
+		{ fail=$((fail + 1)); echo "FAIL: no capabilities"; cat "$tmp/got"; }
+fi
+
+cd /
+echo "$pass passed, $fail failed"
+((fail == 0))
