@@ -200,11 +200,42 @@ bool xbulk_batch_check(const struct xfs_bulk_ireq *hdr, uint64_t cursor,
  * -ENOENT.  v1: XFS_IOC_FSBULKSTAT_SINGLE (exact lookup; the kernel
  * answers EINVAL for a free or internal inode, passed on as -ENOENT).
  *
- * Return: 0, -ENOENT (@ino is not an allocated, user-visible inode),
- * -EOPNOTSUPP (special inode asked of the v1 ABI), or as xbulk_bulkstat().
+ * v1's EINVAL is also the kernel's refusal of a whole mount: when the
+ * inobt marks @ino allocated, the inode of the handle's own fd is probed,
+ * and if it is refused too the answer is -EINVAL.
+ *
+ * Return: 0, -ENOENT (@ino is not an allocated, user-visible inode:
+ * xbulk_inode_allocated() tells which), -EOPNOTSUPP (special inode asked
+ * of the v1 ABI), -EINVAL (the kernel refuses bulkstat on this mount:
+ * xbulk_fs_idmapped()), or as xbulk_bulkstat(): -EUCLEAN, -EBADMSG, -EIO
+ * for an inode the kernel cannot read (or the first allocated one after
+ * a free @ino, with v5), -EIO after a shutdown (xbulk_fs_readable()).
  */
 int xbulk_bulkstat_single(struct xbulk_fs *fs, uint64_t ino, uint32_t flags,
 			  struct xfs_bulkstat *bs);
+
+/**
+ * xbulk_inode_allocated() - does the inode btree mark @ino allocated?
+ * One inumbers call (it reads no inode; it works on idmapped mounts).
+ * Return: 0 with *@allocated set, or as xbulk_inumbers().
+ */
+int xbulk_inode_allocated(struct xbulk_fs *fs, uint64_t ino,
+			  bool *allocated);
+
+/**
+ * xbulk_fs_idmapped() - is the handle's mount idmapped?  The kernel
+ * refuses bulkstat there with EINVAL (Linux 5.12+, dmesg: "bulkstat not
+ * supported inside of idmapped mounts"); inumbers works.  From the
+ * "idmapped" option of the mount's line in /proc/self/mountinfo.
+ */
+bool xbulk_fs_idmapped(const struct xbulk_fs *fs);
+
+/**
+ * xbulk_fs_readable() - can the filesystem still be read?  A bulkstat of
+ * the inode of the handle's own fd: false after a shutdown (every call
+ * then fails with EIO), true when an EIO concerned other inodes.
+ */
+bool xbulk_fs_readable(struct xbulk_fs *fs);
 
 /* ------------------------------------------------------------------ */
 /* v1 -> v5 record conversion (lib/convert.c)                          */

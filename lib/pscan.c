@@ -64,6 +64,7 @@ struct pscan {
 	struct unit_out			*outs;
 	size_t				nunits;
 	uint32_t			icount_max;	/* per request */
+	uint64_t			last;		/* last key to emit */
 
 	uint64_t		records;	/* atomic */
 	uint64_t		calls;		/* atomic */
@@ -82,6 +83,9 @@ struct pscan {
 	unsigned int		in_use;		/* chunks out of the pool */
 	size_t			first_untaken;	/* units before it: taken */
 	unsigned int		*ag_busy;	/* workers in each AG */
+	uint64_t		*ag_next;	/* where the AG's last unit
+						   stopped: its next unit
+						   starts there */
 	struct chunk		*free_chunks;
 };
 
@@ -189,9 +193,22 @@ sink_flush(struct xbulk_out *out)
 	return ret;
 }
 
+/* Where unit @k starts: its planned start, or past what the AG's unit
+ * before it already emitted. */
+static uint64_t
+unit_start(struct pscan *ps, size_t k)
+{
+	uint64_t start;
+
+	pthread_mutex_lock(&ps->lock);
+	start = ps->ag_next[ps->outs[k].agno];
+	pthread_mutex_unlock(&ps->lock);
+	return start > ps->units[k].start ? start : ps->units[k].start;
+}
+
 static void
 unit_finish(struct pscan *ps, size_t k, struct xbulk_out *out,
-	    enum xbulk_scan_fail fail, int err)
+	    uint64_t next, enum xbulk_scan_fail fail, int err)
 {
 	struct unit_out *uo = &ps->outs[k];
 
@@ -199,6 +216,8 @@ unit_finish(struct pscan *ps, size_t k, struct xbulk_out *out,
 	queue_locked(ps, k, out);
 	uo->done = true;
 	ps->ag_busy[uo->agno]--;
+	if (next > ps->ag_next[uo->agno])
+		ps->ag_next[uo->agno] = next;
 	if (err && err != -ECANCELED) {
 		uo->fail = fail;
 		uo->err = err;
@@ -211,12 +230,22 @@ unit_finish(struct pscan *ps, size_t k, struct xbulk_out *out,
 
 /*
  * Bulkstat one unit, asking for exactly its planned records.  The cursor
- * only moves forward and every record past the unit's end is dropped, so
- * no inode is emitted twice; the loop runs until the cursor passes the
- * last inode allocated when planned, so no inode that lived through the
- * scan is missed, whatever was created or removed meanwhile.  An AG the
- * kernel cannot walk is given up: this unit ends, later ones of the AG
- * are not started.
+ * only moves forward, so no inode is emitted twice; the loop runs until
+ * the cursor passes the last inode allocated when planned, so no inode
+ * that lived through the scan is missed, whatever was created or removed
+ * meanwhile.
+ *
+ * The planned count includes allocated inodes bulkstat does not report
+ * (the realtime bitmap and summary inodes beside the root, quota
+ * inodes), so the last call can return records of the AG's next unit.
+ * They are kept, not dropped: the next unit of an AG starts only after
+ * this one ends (one worker per AG), and starts past them.  Dropping them
+ * would make the kernel read those inodes twice, and the second lookup,
+ * a cache hit, keeps them in the inode cache (fstests xfs/177's count).
+ * XFS_BULK_IREQ_AGNO keeps every call in the unit's AG.
+ *
+ * An AG the kernel cannot walk is given up: this unit ends, later ones of
+ * the AG are not started.
  */
 static void
 run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k,
@@ -230,11 +259,16 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k,
 		.fd = -1, .flush = sink_flush, .priv = &sink,
 	};
 	enum xbulk_scan_fail fail = XBULK_SCAN_OK;
+	uint32_t agno = ps->outs[k].agno;
 	uint64_t remaining = u->count, next;
+	uint64_t last = xbulk_agino_to_ino(ps->fs, agno + 1, 0) - 1;
 	int err = 0;
 
-	hdr->ino = u->start;
-	hdr->flags = 0;
+	if (last > ps->last)
+		last = ps->last;
+	hdr->ino = unit_start(ps, k);
+	hdr->flags = XFS_BULK_IREQ_AGNO;
+	hdr->agno = agno;
 	while (hdr->ino <= u->last && !unit_stopped(ps, k)) {
 		uint64_t want = remaining ? remaining : CHURN_ICOUNT;
 		uint64_t cursor = hdr->ino;
@@ -250,7 +284,7 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k,
 		f.err = xbulk_req_call(ps->fs, scan, lat, hdr);
 		good = xbulk_answer_good(ps->ops, hdr, recs, cursor, f.err,
 					 &f.ino);
-		n = xbulk_count_to(recs, ps->ops->rec_size, good, u->end);
+		n = xbulk_count_to(recs, ps->ops->rec_size, good, last);
 		if (n) {
 			__atomic_add_fetch(&ps->records, n, __ATOMIC_RELAXED);
 			xbulk_live_add(scan->live, n, 0);
@@ -266,7 +300,7 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k,
 				break;
 			continue;
 		}
-		switch (xbulk_recover(ps->fs, scan, &f, u->end, &next,
+		switch (xbulk_recover(ps->fs, scan, &f, last, &next,
 				      &ps->bad_inodes)) {
 		case XBULK_STEPPED:
 			hdr->ino = next;
@@ -283,7 +317,7 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k,
 		}
 		break;
 	}
-	unit_finish(ps, k, &out, fail, err);
+	unit_finish(ps, k, &out, hdr->ino, fail, err);
 }
 
 /* Wait for a change, or CANCEL_POLL_MS for a cancel to be noticed. */
@@ -361,7 +395,7 @@ worker(void *arg)
 		if (!hdr) {
 			struct xbulk_out none = { .buf = NULL };
 
-			unit_finish(ps, k, &none, XBULK_SCAN_FAIL_SETUP,
+			unit_finish(ps, k, &none, 0, XBULK_SCAN_FAIL_SETUP,
 				    -ENOMEM);
 			continue;
 		}
@@ -490,9 +524,10 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	pthread_t *tids;
 	unsigned int i, nthreads = scan->threads;
 	size_t k;
-	uint64_t target = unit_target(fs, scan, nthreads);
+	uint64_t target = unit_target(fs, scan, nthreads), first;
 	int err;
 
+	xbulk_scan_bounds(fs, scan, &first, &ps.last);
 	ps.ag_state = calloc(fs->geom.agcount, sizeof(*ps.ag_state));
 	if (!ps.ag_state) {
 		res->fail = XBULK_SCAN_FAIL_SETUP;
@@ -516,10 +551,11 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 			scan->batch;
 	ps.outs = calloc(ps.nunits, sizeof(*ps.outs));
 	ps.ag_busy = calloc(fs->geom.agcount, sizeof(*ps.ag_busy));
+	ps.ag_next = calloc(fs->geom.agcount, sizeof(*ps.ag_next));
 	tids = calloc(nthreads, sizeof(*tids));
 	if (scan->lat)
 		ps.lats = calloc(nthreads, sizeof(*ps.lats));
-	if (!ps.outs || !ps.ag_busy || !tids || (scan->lat && !ps.lats)) {
+	if (!ps.outs || !ps.ag_busy || !ps.ag_next || !tids || (scan->lat && !ps.lats)) {
 		res->fail = XBULK_SCAN_FAIL_SETUP;
 		res->err = -ENOMEM;
 		goto out;
@@ -560,6 +596,7 @@ out:
 	free(ps.lats);
 	free(tids);
 	free(ps.ag_busy);
+	free(ps.ag_next);
 	free(ps.ag_state);
 	free(ps.outs);
 	free(ps.units);
