@@ -169,6 +169,21 @@ finish(struct du_run *r)
 	return r->svg ? write_svg(r) : 0;
 }
 
+/*
+ * du's fts_open() leaves one of several trailing slashes ("a//" is walked
+ * as "a/", "///" as "/"), where find keeps them: trim @path in place.
+ */
+static void
+trim_slashes(char *path)
+{
+	size_t len = strlen(path);
+
+	if (len > 2 && path[len - 1] == '/')
+		while (len > 1 && path[len - 2] == '/')
+			len--;
+	path[len] = '\0';
+}
+
 int
 du_walks(struct du_run *r, char **paths, int npaths)
 {
@@ -176,6 +191,7 @@ du_walks(struct du_run *r, char **paths, int npaths)
 
 	err = setup(r, npaths);
 	for (i = 0; !err && !ret && i < npaths; i++) {
+		trim_slashes(paths[i]);
 		err = xbulk_names_walk(r->names, paths[i], XBULK_WALK_POST,
 				       visit, r);
 		if (err < 0 && err != -ENOMEM && err != -EINTR) {

@@ -101,7 +101,8 @@ test_matrix()
 	while read -r opts; do
 		for paths in "" "." "d00" "links" "odd" "d01/sub" "links/b links/a" \
 			     "links odd links/a" "d02 ." "links/b/big" "d03/" \
-			     "links/a/one links/b"; do
+			     "links/a/one links/b" "links//" "./odd/." \
+			     "d04/sub/.."; do
 			# shellcheck disable=SC2086
 			same $opts $paths
 		done
