@@ -334,7 +334,8 @@ on_problem(void *arg, const struct xbulk_names_problem *p)
 }
 
 static int
-build(struct du_run *r, struct xbulk_fs *fs, const volatile int *cancel)
+build(struct du_run *r, struct xbulk_fs *fs, const char *path,
+      const volatile int *cancel)
 {
 	struct xbulk_names_opts o = {
 		.threads = r->threads,
@@ -354,7 +355,7 @@ build(struct du_run *r, struct xbulk_fs *fs, const volatile int *cancel)
 		xb_error("du", "reading directories by handle: %s (needs "
 			 "CAP_DAC_READ_SEARCH)", strerror(-err));
 	else if (res.fail == XBULK_NAMES_FAIL_SCAN)
-		return xb_ioctl_error("du", "", "bulkstat", err);
+		return xb_ioctl_error("du", fs, path, "bulkstat", err);
 	else
 		xb_error("du", "%s", strerror(-err));
 	return XB_EXIT_FAILURE;
@@ -391,7 +392,7 @@ xb_cmd_du(int argc, char **argv)
 	r.blocklog = fs.blocklog;
 	r.now = (int64_t)time(NULL);
 	cancel = xb_catch_signals();
-	ret = build(&r, &fs, cancel);
+	ret = build(&r, &fs, paths[0], cancel);
 	if (ret)
 		goto out;
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);

@@ -240,10 +240,6 @@ test_bad_input()
 
 xb_mkfs_mount 2G "-d agcount=4"
 T=$XB_TMP
-if [[ $("$XBULK" du -s "$XB_MNT" 2>&1) == *"Function not implemented"* ]]
-then
-	xb_skip "the names engine is not there yet (ENOSYS)"
-fi
 xb_populate "$XB_MNT" "$ENTRIES"
 (cd "$XB_MNT" && odd_tree)
 test_matrix
