@@ -46,6 +46,12 @@ static const char help[] =
 "               A directory's size leaves out its subdirectories.\n"
 "   -s, --summarize\n"
 "               Print only each PATH's total (-d 0).\n"
+"   -t, --threshold <size>\n"
+"               Print only figures of at least SIZE (negative: at most).\n"
+"   --exclude <pattern>\n"
+"               Leave out what matches the shell pattern PATTERN.\n"
+"   -X, --exclude-from <file>\n"
+"               Leave out what matches a pattern of FILE (one a line).\n"
 "   -x, --one-file-system\n"
 "               Always on: other filesystems' mount points are left out.\n"
 "   -j, --threads <n>\n"
@@ -80,7 +86,7 @@ static const char help[] =
 enum {
 	OPT_APPARENT = 256, OPT_SI, OPT_INODES, OPT_BY, OPT_TIME, OPT_TOP,
 	OPT_TOP_DIRS, OPT_SVG, OPT_SVG_DEPTH, OPT_COLOR_BY, OPT_UNREACHABLE,
-	OPT_HELP,
+	OPT_HELP, OPT_EXCLUDE,
 };
 
 static const struct option longopts[] = {
@@ -97,6 +103,9 @@ static const struct option longopts[] = {
 	{ "count-links", no_argument, NULL, 'l' },
 	{ "separate-dirs", no_argument, NULL, 'S' },
 	{ "summarize", no_argument, NULL, 's' },
+	{ "threshold", required_argument, NULL, 't' },
+	{ "exclude", required_argument, NULL, OPT_EXCLUDE },
+	{ "exclude-from", required_argument, NULL, 'X' },
 	{ "one-file-system", no_argument, NULL, 'x' },
 	{ "threads", required_argument, NULL, 'j' },
 	{ "by", required_argument, NULL, OPT_BY },
@@ -161,7 +170,7 @@ parse_options(struct du_run *r, int argc, char **argv)
 	uint64_t v;
 	int c, i, ret;
 
-	while ((c = getopt_long(argc, argv, "0abB:cd:hj:klmo:sSx", longopts,
+	while ((c = getopt_long(argc, argv, "0abB:cd:hj:klmo:sSt:xX:", longopts,
 				NULL)) != -1) {
 		ret = 0;
 		switch (c) {
@@ -194,6 +203,9 @@ parse_options(struct du_run *r, int argc, char **argv)
 		case 'l': r->count_links = true; break;
 		case 'S': r->separate_dirs = true; break;
 		case 's': summarize = true; break;
+		case 't': ret = du_parse_threshold(optarg, &r->threshold); break;
+		case OPT_EXCLUDE: ret = du_add_exclude(r, optarg); break;
+		case 'X': ret = du_add_exclude_file(r, optarg); break;
 		case 'x': break;
 		case 'j':
 			ret = parse_count("-j", optarg, XB_MAX_THREADS, &v);
@@ -405,6 +417,9 @@ xb_cmd_du(int argc, char **argv)
 	if (!ret && r.failed)
 		ret = XB_EXIT_FAILURE;
 out:
+	while (r.nexclude)
+		free(r.exclude[--r.nexclude]);
+	free(r.exclude);
 	xbulk_names_free(r.names);
 	xbulk_fs_close(&fs);
 	return ret;

@@ -17,6 +17,16 @@ on_table(void *arg, const struct xbulk_entry *e,
 	return du_print_table(arg, e->path, t);
 }
 
+/* du -t: figures of at least N, or with -N of at most N. */
+static bool
+above_threshold(const struct du_run *r, const struct xbulk_du_sum *s)
+{
+	uint64_t v = r->inodes ? s->inodes : s->bytes;
+
+	return r->threshold < 0 ? v <= 0 - (uint64_t)r->threshold
+				: v >= (uint64_t)r->threshold;
+}
+
 /* One entry du counted, with its subtree's sums. */
 static int
 on_counted(void *arg, const struct xbulk_entry *e,
@@ -37,7 +47,8 @@ on_counted(void *arg, const struct xbulk_entry *e,
 		return err;
 	}
 	if (!err && (!e->depth || ((dir || r->all) &&
-				   e->depth <= r->max_depth)))
+				   e->depth <= r->max_depth)) &&
+	    above_threshold(r, sum))
 		du_print_line(r, e->path, sum);
 	return err;
 }
@@ -92,6 +103,7 @@ setup(struct du_run *r, int npaths)
 		.separate_dirs = r->separate_dirs,
 		.blocklog = r->blocklog,
 		.fn = on_counted,
+		.exclude = r->nexclude ? du_excluded : NULL,
 		.arg = r,
 	};
 	struct xbulk_svg_opts so = {

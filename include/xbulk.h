@@ -1135,7 +1135,10 @@ struct xbulk_du_opts {
 					   its subdirectories */
 	unsigned int	blocklog;	/* log2 of the fs block size */
 	xbulk_du_fn	fn;
-	void		*arg;
+	/* Optional (du --exclude): true leaves @e out, and a directory
+	 * with everything under it; asked before the link count. */
+	bool		(*exclude)(void *arg, const struct xbulk_entry *e);
+	void		*arg;		/* for fn and exclude */
 };
 
 struct xbulk_du;

@@ -128,6 +128,9 @@ test_matrix()
 	-S
 	-0 -a
 	-c -s
+	-t 100K
+	-t -8K -a
+	--exclude=sub -a
 	EOF
 }
 
