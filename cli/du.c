@@ -270,17 +270,33 @@ parse_options(struct du_run *r, int argc, char **argv)
 	return 0;
 }
 
-/* Bulkstat fields the run needs (the fewer, the less memory). */
+/* Bulkstat fields the run needs: each costs bytes per inode kept. */
 static uint32_t
 fields_of(const struct du_run *r)
 {
+	static const uint32_t time_field[XBULK_TIME_NR] = {
+		[XBULK_TIME_MTIME] = XBULK_F_MTIME,
+		[XBULK_TIME_ATIME] = XBULK_F_ATIME,
+		[XBULK_TIME_CTIME] = XBULK_F_CTIME,
+		[XBULK_TIME_BTIME] = XBULK_F_BTIME,
+	};
+	static const uint32_t by_field[XBULK_BY_NR] = {
+		[XBULK_BY_UID] = XBULK_F_OWNER,
+		[XBULK_BY_GID] = XBULK_F_OWNER,
+		[XBULK_BY_PROJID] = XBULK_F_PROJID,
+		[XBULK_BY_SIZE_CLASS] = XBULK_F_SIZE,
+	};
 	uint32_t f = XBULK_F_BLOCKS | XBULK_F_NLINK;
 
-	if (r->apparent || r->by_given || r->unreachable)
+	if (r->apparent || r->by_given)
 		f |= XBULK_F_SIZE;
-	if (r->by_given || r->svg_path || r->unreachable)
-		f |= XBULK_F_OWNER | XBULK_F_PROJID | XBULK_F_MTIME |
-		     XBULK_F_ATIME | XBULK_F_CTIME | XBULK_F_BTIME;
+	if (r->by_given)
+		f |= r->by == XBULK_BY_AGE ? time_field[r->time]
+					   : by_field[r->by];
+	if (r->svg_path)
+		f |= XBULK_F_OWNER | time_field[r->time];
+	if (r->unreachable)
+		f |= XBULK_F_OWNER | XBULK_F_SIZE;
 	return f;
 }
 
