@@ -36,6 +36,11 @@ on_counted(void *arg, const struct xbulk_entry *e,
 	bool dir = S_ISDIR(e->bs->bs_mode);
 	int err = 0;
 
+	/* stdout failed (its reader went away, ENOSPC): stop the walk. */
+	if (ferror(r->out)) {
+		r->err = errno ? -errno : -EIO;
+		return r->err;
+	}
 	if (r->svg)
 		err = xbulk_svg_charge(r->svg, e, sum);
 	if (!err && r->by_given)
@@ -206,13 +211,16 @@ du_walks(struct du_run *r, char **paths, int npaths)
 		trim_slashes(paths[i]);
 		err = xbulk_names_walk(r->names, paths[i], XBULK_WALK_POST,
 				       visit, r);
-		if (err < 0 && err != -ENOMEM && err != -EINTR) {
+		if (err < 0 && err != -ENOMEM && err != -EINTR &&
+		    err != r->err) {
 			ret = walk_error(r, paths[i], err);
 			err = 0;
 		}
 	}
 	if (err == -EINTR)
 		ret = xb_signal_exit_status();
+	else if (err < 0 && err == r->err)
+		ret = xb_write_error("du", err);
 	else if (err < 0) {
 		xb_error("du", "%s", strerror(-err));
 		ret = XB_EXIT_FAILURE;

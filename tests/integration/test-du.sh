@@ -228,6 +228,14 @@ test_bad_input()
 	expect 2 "cannot both summarize and show all" -s -a "$XB_MNT"
 	expect 2 "invalid -B argument 'x'" -B x "$XB_MNT"
 	expect 1 "/proc: not on an XFS filesystem" /proc
+	rc=0
+	"$XBULK" du -a "$XB_MNT" >/dev/full 2>"$T/bad.err" || rc=$?
+	rel_check "du -a >/dev/full: exit status" 1 "$rc"
+	rel_ok "du -a >/dev/full: the message" \
+		grep -q "write to stdout: No space left on device" "$T/bad.err"
+	rc=0
+	"$XBULK" du -a "$XB_MNT" | head -c 10 >/dev/null || rc=${PIPESTATUS[0]}
+	rel_check "du -a | head: the reader gone" 141 "$rc"
 	expect 2 "on the filesystem being scanned" --svg "$XB_MNT/x.svg" \
 		"$XB_MNT"
 	rel_ok "--svg on the scanned filesystem writes nothing" \
