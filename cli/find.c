@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * xbulk find: GNU find's expressions over the names engine (a bulkstat
- * scan plus every directory read by handle), in find's order.  Thin: the
+ * scan plus a read of every directory), in find's order.  Thin: the
  * language is lib/find, the walk lib/names; this file picks the options,
  * opens the outputs, prints messages and chooses exit statuses.
  */
@@ -22,12 +22,13 @@
 static const char help[] =
 "Usage: xbulk find [-j threads] [--format jsonl|csv] [PATH...] [EXPRESSION]\n"
 "\n"
-"GNU find's expressions, answered from bulkstat and directories read by\n"
-"handle instead of a stat() per file.  Every PATH must be on one mounted\n"
-"XFS filesystem (the whole mount or a subtree; -xdev is implied).  The\n"
-"output is find's, in find's order.  Needs CAP_SYS_ADMIN and\n"
-"CAP_DAC_READ_SEARCH.  -exec, -execdir, -ok, -okdir and -delete are\n"
-"refused: xbulk never changes the filesystem (use -print0 | xargs -0).\n"
+"GNU find's expressions, answered from one bulkstat scan and one read of\n"
+"every directory instead of a stat() per file.  Every PATH must be on one\n"
+"mounted XFS filesystem (the whole mount or a subtree; -xdev is implied).\n"
+"The output is find's, in find's order.  Needs CAP_SYS_ADMIN,\n"
+"CAP_DAC_READ_SEARCH and CAP_FOWNER (root has them).  -exec, -execdir,\n"
+"-ok, -okdir and -delete are refused: xbulk never changes the filesystem\n"
+"(use -print0 | xargs -0).\n"
 "Every primary, option, XFS extension and difference from GNU find:\n"
 "xbulk(8).\n"
 "\n"
@@ -321,8 +322,9 @@ build_names(struct find_ctx *c, struct xbulk_fs *fs, unsigned int threads,
 	if (err == -EINTR)
 		return xb_signal_exit_status();
 	if (err == -EPERM) {
-		xb_error("find", "%s: %s: %s (needs CAP_SYS_ADMIN and "
-			 "CAP_DAC_READ_SEARCH)", xbulk_find_path(c->find, 0),
+		xb_error("find", "%s: %s: %s (needs CAP_SYS_ADMIN, "
+			 "CAP_DAC_READ_SEARCH and CAP_FOWNER)",
+			 xbulk_find_path(c->find, 0),
 			 r.fail == XBULK_NAMES_FAIL_HANDLE ?
 			 "open_by_handle_at" : "bulkstat", strerror(EPERM));
 		return XB_EXIT_FAILURE;
