@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * xbulk find: GNU find's expressions over the names engine (a bulkstat
- * scan plus every directory read by handle), in find's order.  Thin: the
+ * scan plus a read of every directory), in find's order.  Thin: the
  * language is lib/find, the walk lib/names; this file picks the options,
  * opens the outputs, prints messages and chooses exit statuses.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -21,12 +22,13 @@
 static const char help[] =
 "Usage: xbulk find [-j threads] [--format jsonl|csv] [PATH...] [EXPRESSION]\n"
 "\n"
-"GNU find's expressions, answered from bulkstat and directories read by\n"
-"handle instead of a stat() per file.  Every PATH must be on one mounted\n"
-"XFS filesystem (the whole mount or a subtree; -xdev is implied).  The\n"
-"output is find's, in find's order.  Needs CAP_SYS_ADMIN and\n"
-"CAP_DAC_READ_SEARCH.  -exec, -execdir, -ok, -okdir and -delete are\n"
-"refused: xbulk never changes the filesystem (use -print0 | xargs -0).\n"
+"GNU find's expressions, answered from one bulkstat scan and one read of\n"
+"every directory instead of a stat() per file.  Every PATH must be on one\n"
+"mounted XFS filesystem (the whole mount or a subtree; -xdev is implied).\n"
+"The output is find's, in find's order.  Needs CAP_SYS_ADMIN,\n"
+"CAP_DAC_READ_SEARCH and CAP_FOWNER (root has them).  -exec, -execdir,\n"
+"-ok, -okdir and -delete are refused: xbulk never changes the filesystem\n"
+"(use -print0 | xargs -0).\n"
 "Every primary, option, XFS extension and difference from GNU find:\n"
 "xbulk(8).\n"
 "\n"
@@ -148,18 +150,51 @@ mount_fstype(const char *path, char *buf, size_t size)
 	return type;
 }
 
-/* A mount point: what find's lstat() shows (the mounted root). */
+/* Entries of the directory @path but "." and "..", for -empty; -errno. */
+static long
+count_entries(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOATIME | O_CLOEXEC);
+	struct dirent *d;
+	long n = 0;
+	DIR *dir;
+
+	if (fd < 0)
+		return -errno;
+	dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while ((d = readdir(dir)))
+		n += strcmp(d->d_name, ".") && strcmp(d->d_name, "..");
+	closedir(dir);
+	return n;
+}
+
+/*
+ * A mount point: what find's lstat() shows (the mounted root) and, as
+ * find's -empty reads it, how many entries the mounted root has.
+ */
 static bool
-mount_point(const char *path, struct xfs_bulkstat *bs, uint64_t *dev,
-	    unsigned int *blocks_log)
+mount_point(struct find_ctx *c, struct xbulk_find_file *file,
+	    struct xfs_bulkstat *bs)
 {
 	struct statx s;
+	long n;
 
-	if (statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_ALL, &s))
+	if (statx(AT_FDCWD, file->path, AT_SYMLINK_NOFOLLOW, STATX_ALL, &s))
 		return false;
 	xbulk_find_bs_from_statx(bs, &s);
-	*dev = makedev(s.stx_dev_major, s.stx_dev_minor);
-	*blocks_log = 9;		/* stx_blocks: 512-byte units */
+	file->bs = bs;
+	file->dev = makedev(s.stx_dev_major, s.stx_dev_minor);
+	file->blocklog = 9;		/* stx_blocks: 512-byte units */
+	if (S_ISDIR(s.stx_mode)) {
+		n = count_entries(file->path);
+		if (n < 0)
+			problem(c, file->path, (int)n);
+		file->nentries = n < 0 ? 1 : (uint64_t)n;
+	}
 	return true;
 }
 
@@ -180,9 +215,7 @@ visit(void *arg, const struct xbulk_entry *e, enum xbulk_visit v)
 		problem(c, e->path, e->err);
 		return 0;
 	}
-	if ((e->flags & XBULK_ENTRY_MOUNT) &&
-	    mount_point(e->path, &mbs, &file.dev, &file.blocklog)) {
-		file.bs = &mbs;
+	if ((e->flags & XBULK_ENTRY_MOUNT) && mount_point(c, &file, &mbs)) {
 		file.fstype = mount_fstype(e->path, type, sizeof(type));
 	}
 	ret = xbulk_find_eval(c->find, &file, v == XBULK_VISIT_POST);
@@ -289,8 +322,9 @@ build_names(struct find_ctx *c, struct xbulk_fs *fs, unsigned int threads,
 	if (err == -EINTR)
 		return xb_signal_exit_status();
 	if (err == -EPERM) {
-		xb_error("find", "%s: %s: %s (needs CAP_SYS_ADMIN and "
-			 "CAP_DAC_READ_SEARCH)", xbulk_find_path(c->find, 0),
+		xb_error("find", "%s: %s: %s (needs CAP_SYS_ADMIN, "
+			 "CAP_DAC_READ_SEARCH and CAP_FOWNER)",
+			 xbulk_find_path(c->find, 0),
 			 r.fail == XBULK_NAMES_FAIL_HANDLE ?
 			 "open_by_handle_at" : "bulkstat", strerror(EPERM));
 		return XB_EXIT_FAILURE;

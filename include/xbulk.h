@@ -723,9 +723,10 @@ int xbulk_used_inodes(const struct xbulk_fs *fs, uint32_t agno,
  *	xbulk_names_unreached()	inodes no path from the mount's top reaches
  *	xbulk_names_free()
  *
- * Needs CAP_SYS_ADMIN (bulkstat) and CAP_DAC_READ_SEARCH
- * (open_by_handle_at).  Nothing is ever written to the filesystem and no
- * atime changes.  Pipeline, memory per inode and per name, churn rules:
+ * Needs CAP_SYS_ADMIN (bulkstat), CAP_DAC_READ_SEARCH (open_by_handle_at,
+ * reading every directory) and, for directories the caller does not own,
+ * CAP_FOWNER (O_NOATIME; root has all three).  Nothing is ever written to
+ * the filesystem and no atime changes.  Pipeline, memory per inode and per name, churn rules:
  * docs/design.md, "Names for inodes".
  */
 
@@ -843,7 +844,9 @@ enum xbulk_names_fail {
 					   scan.err say more) */
 	XBULK_NAMES_FAIL_HANDLE,	/* open_by_handle_at() of the root:
 					   -EPERM means no
-					   CAP_DAC_READ_SEARCH */
+					   CAP_DAC_READ_SEARCH, or no
+					   CAP_FOWNER for O_NOATIME on a
+					   root the caller does not own */
 	XBULK_NAMES_FAIL_MOUNT,		/* finding the mount's top and the
 					   mounts inside it (statx,
 					   /proc/self/mountinfo) */
@@ -1136,7 +1139,10 @@ struct xbulk_du_opts {
 					   its subdirectories */
 	unsigned int	blocklog;	/* log2 of the fs block size */
 	xbulk_du_fn	fn;
-	void		*arg;
+	/* Optional (du --exclude): true leaves @e out, and a directory
+	 * with everything under it; asked before the link count. */
+	bool		(*exclude)(void *arg, const struct xbulk_entry *e);
+	void		*arg;		/* for fn and exclude */
 };
 
 struct xbulk_du;

@@ -807,6 +807,11 @@ xf_parse_option(struct xf_parser *ps, const char *p, bool *handled)
 		return xf_fail(ps, "-follow is not supported: xbulk find never "
 			       "follows symbolic links");
 	}
+	if (!strcmp(p, "-files0-from")) {
+		ps->status = XBULK_FIND_EXIT_REFUSED;
+		return xf_fail(ps, "-files0-from is not supported: give the "
+			       "PATHs as arguments");
+	}
 	if (!strcmp(p, "-d"))
 		xf_warn(ps, "warning: the -d option is deprecated; please use "
 			"-depth instead, because the latter is a "

@@ -131,7 +131,8 @@ scan(struct build *b, struct xbulk_names_result *r)
 
 	ret = xbulk_scan_run(nm->fs, &scan, &r->scan);
 	r->scan_s = now_s() - t0;
-	qsort(nm->bad, nm->nbad, sizeof(*nm->bad), cmp_bad);
+	if (nm->nbad)
+		qsort(nm->bad, nm->nbad, sizeof(*nm->bad), cmp_bad);
 	if (ret) {
 		r->fail = r->scan.fail == XBULK_SCAN_CANCELLED ?
 				  XBULK_NAMES_CANCELLED :

@@ -160,7 +160,8 @@ check_all(struct xbulk_names *nm, struct xbulk_names_result *r,
 	uint32_t c;
 	int ret;
 
-	qsort(extra->v, extra->n, sizeof(*extra->v), cmp_edge);
+	if (extra->n)
+		qsort(extra->v, extra->n, sizeof(*extra->v), cmp_edge);
 	for (c = 0; c < nm->dirs.n; c++) {
 		struct xbn_dir *d = xbn_dir(&nm->dirs, c);
 		size_t x0 = x;

@@ -391,7 +391,7 @@ xbulk_names_unreached(struct xbulk_names *nm,
 	xbn_reach(nm, ++nm->pass, stack);
 	free(stack);
 	ret = xbn_store_each(&nm->store, collect, &u);
-	if (!ret)
+	if (!ret && u.n)
 		qsort(u.v, u.n, sizeof(*u.v), cmp_slot);
 	for (i = 0; i < u.n && !ret; i++) {
 		const struct xbn_dir *d = xbn_slot_dir(nm, u.v[i]);
