@@ -2,7 +2,8 @@
 /*
  * xbulk bulkstat_single: the stat records of the named inodes, as xfs_io
  * -c bulkstat_single, except that an inode that is not allocated is an
- * error instead of a silent record of the next allocated one.
+ * error instead of a silent record of the next allocated one, and an
+ * inode the kernel cannot read is named and the others still printed.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -21,8 +22,9 @@ static const char help[] =
 "\n"
 "Queries the filesystem for the stat information of each named inode and\n"
 "prints it, byte for byte as xfs_io -c bulkstat_single.  An inode that is\n"
-"not allocated is reported on stderr (exit status 1).  PATH is any file or\n"
-"directory on the XFS filesystem.\n"
+"not allocated or cannot be read is reported on stderr and the others are\n"
+"still printed (exit status 1).  PATH is any file or directory on the\n"
+"XFS filesystem.\n"
 "\n"
 "   -d         Print debugging information.\n"
 XB_FORMAT_HELP
@@ -59,23 +61,43 @@ parse_targets(char **args, int n, struct target *t)
 	return 0;
 }
 
-/* Report a failed lookup; returns true if the other inodes may go on. */
+/*
+ * Report a failed lookup of @arg; returns true if the other inodes may go
+ * on (the failure concerns this inode), false if it concerns the whole
+ * filesystem (no CAP_SYS_ADMIN, a mount that refuses bulkstat, a
+ * shutdown...).
+ */
 static bool
-report_failure(const char *path, const char *arg, int err)
+report_failure(struct xbulk_fs *fs, const char *path, const char *arg,
+	       const struct target *t, int err)
 {
-	switch (err) {
-	case -ENOENT:
-		xb_error(cmd, "inode %s is not allocated (or is filesystem metadata, which bulkstat does not report)",
-			 arg);
-		return true;
-	case -EOPNOTSUPP:
+	bool allocated = true;
+
+	if (err == -EOPNOTSUPP) {
 		xb_error(cmd, "%s: the v1 ioctl cannot look up special inodes; use -v 5",
 			 arg);
 		return true;
-	default:
-		xb_ioctl_error(cmd, path, "bulkstat", err);
+	}
+	if (err == -EIO && !xbulk_fs_readable(fs)) {
+		xb_ioctl_error(cmd, fs, path, "bulkstat", err);
 		return false;
 	}
+	if (err != -ENOENT && err != -EUCLEAN && err != -EBADMSG &&
+	    err != -EIO) {
+		xb_ioctl_error(cmd, fs, path, "bulkstat", err);
+		return false;
+	}
+	/* v5 answers for the next allocated inode: was this one free? */
+	if (!t->flags)
+		xbulk_inode_allocated(fs, t->ino, &allocated);
+	if (!allocated)
+		xb_error(cmd, "inode %s is not allocated", arg);
+	else if (err == -ENOENT)
+		xb_error(cmd, "inode %s is allocated but not reported by bulkstat (filesystem metadata such as quota or realtime inodes, or an inode the kernel cannot read)",
+			 arg);
+	else
+		xb_error(cmd, "inode %s: %s", arg, strerror(-err));
+	return true;
 }
 
 static int
@@ -83,6 +105,7 @@ lookup_all(struct xbulk_fs *fs, const char *path, char **args,
 	   const struct target *t, int n, bool debug,
 	   const struct xb_formatter *fmt)
 {
+	const volatile int *cancel = xb_catch_signals();
 	struct xbulk_out out;
 	struct xfs_bulkstat bs;
 	int i, err = 0, status = XB_EXIT_OK;
@@ -95,7 +118,7 @@ lookup_all(struct xbulk_fs *fs, const char *path, char **args,
 		out.len = strlen(fmt->header);
 		memcpy(out.buf, fmt->header, out.len);
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !*cancel; i++) {
 		int lookup = xbulk_bulkstat_single(fs, t[i].ino, t[i].flags,
 						   &bs);
 
@@ -105,7 +128,7 @@ lookup_all(struct xbulk_fs *fs, const char *path, char **args,
 			if (err)
 				break;
 			status = XB_EXIT_FAILURE;
-			if (!report_failure(path, args[i], lookup))
+			if (!report_failure(fs, path, args[i], &t[i], lookup))
 				break;
 			continue;
 		}
@@ -122,7 +145,9 @@ lookup_all(struct xbulk_fs *fs, const char *path, char **args,
 	if (!err)
 		err = xbulk_out_flush(&out);
 	xbulk_out_free(&out);
-	return err ? xb_write_error(cmd, err) : status;
+	if (err)
+		return xb_write_error(cmd, err);
+	return *cancel ? xb_signal_exit_status() : status;
 }
 
 int

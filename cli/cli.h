@@ -81,10 +81,11 @@ int xb_open_fs(const char *cmd, const char *path, enum xbulk_abi abi,
 
 /*
  * Report a failed ioctl of @what (e.g. "bulkstat") on @path and return
- * the exit status; explains EPERM (CAP_SYS_ADMIN).
+ * the exit status; explains EPERM (CAP_SYS_ADMIN) and, with @fs, the
+ * EINVAL of an idmapped mount.
  */
-int xb_ioctl_error(const char *cmd, const char *path, const char *what,
-		   int err);
+int xb_ioctl_error(const char *cmd, const struct xbulk_fs *fs,
+		   const char *path, const char *what, int err);
 
 /* Report a failed write to stdout (quietly for EPIPE); exit status. */
 int xb_write_error(const char *cmd, int err);
@@ -300,5 +301,6 @@ int xb_cmd_bulkstat(int argc, char **argv);
 int xb_cmd_inumbers(int argc, char **argv);
 int xb_cmd_bulkstat_single(int argc, char **argv);
 int xb_cmd_du(int argc, char **argv);
+int xb_cmd_find(int argc, char **argv);
 
 #endif /* XBULK_CLI_H */

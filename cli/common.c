@@ -138,11 +138,15 @@ xb_open_fs(const char *cmd, const char *path, enum xbulk_abi abi,
 }
 
 int
-xb_ioctl_error(const char *cmd, const char *path, const char *what, int err)
+xb_ioctl_error(const char *cmd, const struct xbulk_fs *fs, const char *path,
+	       const char *what, int err)
 {
 	if (err == -EPERM)
 		xb_error(cmd, "%s: %s: %s (needs CAP_SYS_ADMIN)", path, what,
 			 strerror(-err));
+	else if (err == -EINVAL && fs && xbulk_fs_idmapped(fs))
+		xb_error(cmd, "%s: %s: %s: the kernel refuses bulkstat on idmapped mounts; use the filesystem's own mount",
+			 path, what, strerror(-err));
 	else
 		xb_error(cmd, "%s: %s: %s", path, what, strerror(-err));
 	return XB_EXIT_FAILURE;

@@ -46,6 +46,12 @@ static const char help[] =
 "               A directory's size leaves out its subdirectories.\n"
 "   -s, --summarize\n"
 "               Print only each PATH's total (-d 0).\n"
+"   -t, --threshold <size>\n"
+"               Print only figures of at least SIZE (negative: at most).\n"
+"   --exclude <pattern>\n"
+"               Leave out what matches the shell pattern PATTERN.\n"
+"   -X, --exclude-from <file>\n"
+"               Leave out what matches a pattern of FILE (one a line).\n"
 "   -x, --one-file-system\n"
 "               Always on: other filesystems' mount points are left out.\n"
 "   -j, --threads <n>\n"
@@ -80,7 +86,7 @@ static const char help[] =
 enum {
 	OPT_APPARENT = 256, OPT_SI, OPT_INODES, OPT_BY, OPT_TIME, OPT_TOP,
 	OPT_TOP_DIRS, OPT_SVG, OPT_SVG_DEPTH, OPT_COLOR_BY, OPT_UNREACHABLE,
-	OPT_HELP,
+	OPT_HELP, OPT_EXCLUDE,
 };
 
 static const struct option longopts[] = {
@@ -97,6 +103,9 @@ static const struct option longopts[] = {
 	{ "count-links", no_argument, NULL, 'l' },
 	{ "separate-dirs", no_argument, NULL, 'S' },
 	{ "summarize", no_argument, NULL, 's' },
+	{ "threshold", required_argument, NULL, 't' },
+	{ "exclude", required_argument, NULL, OPT_EXCLUDE },
+	{ "exclude-from", required_argument, NULL, 'X' },
 	{ "one-file-system", no_argument, NULL, 'x' },
 	{ "threads", required_argument, NULL, 'j' },
 	{ "by", required_argument, NULL, OPT_BY },
@@ -161,7 +170,7 @@ parse_options(struct du_run *r, int argc, char **argv)
 	uint64_t v;
 	int c, i, ret;
 
-	while ((c = getopt_long(argc, argv, "0abB:cd:hj:klmo:sSx", longopts,
+	while ((c = getopt_long(argc, argv, "0abB:cd:hj:klmo:sSt:xX:", longopts,
 				NULL)) != -1) {
 		ret = 0;
 		switch (c) {
@@ -194,6 +203,9 @@ parse_options(struct du_run *r, int argc, char **argv)
 		case 'l': r->count_links = true; break;
 		case 'S': r->separate_dirs = true; break;
 		case 's': summarize = true; break;
+		case 't': ret = du_parse_threshold(optarg, &r->threshold); break;
+		case OPT_EXCLUDE: ret = du_add_exclude(r, optarg); break;
+		case 'X': ret = du_add_exclude_file(r, optarg); break;
 		case 'x': break;
 		case 'j':
 			ret = parse_count("-j", optarg, XB_MAX_THREADS, &v);
@@ -258,17 +270,33 @@ parse_options(struct du_run *r, int argc, char **argv)
 	return 0;
 }
 
-/* Bulkstat fields the run needs (the fewer, the less memory). */
+/* Bulkstat fields the run needs: each costs bytes per inode kept. */
 static uint32_t
 fields_of(const struct du_run *r)
 {
+	static const uint32_t time_field[XBULK_TIME_NR] = {
+		[XBULK_TIME_MTIME] = XBULK_F_MTIME,
+		[XBULK_TIME_ATIME] = XBULK_F_ATIME,
+		[XBULK_TIME_CTIME] = XBULK_F_CTIME,
+		[XBULK_TIME_BTIME] = XBULK_F_BTIME,
+	};
+	static const uint32_t by_field[XBULK_BY_NR] = {
+		[XBULK_BY_UID] = XBULK_F_OWNER,
+		[XBULK_BY_GID] = XBULK_F_OWNER,
+		[XBULK_BY_PROJID] = XBULK_F_PROJID,
+		[XBULK_BY_SIZE_CLASS] = XBULK_F_SIZE,
+	};
 	uint32_t f = XBULK_F_BLOCKS | XBULK_F_NLINK;
 
-	if (r->apparent || r->by_given || r->unreachable)
+	if (r->apparent || r->by_given)
 		f |= XBULK_F_SIZE;
-	if (r->by_given || r->svg_path || r->unreachable)
-		f |= XBULK_F_OWNER | XBULK_F_PROJID | XBULK_F_MTIME |
-		     XBULK_F_ATIME | XBULK_F_CTIME | XBULK_F_BTIME;
+	if (r->by_given)
+		f |= r->by == XBULK_BY_AGE ? time_field[r->time]
+					   : by_field[r->by];
+	if (r->svg_path)
+		f |= XBULK_F_OWNER | time_field[r->time];
+	if (r->unreachable)
+		f |= XBULK_F_OWNER | XBULK_F_SIZE;
 	return f;
 }
 
@@ -334,7 +362,8 @@ on_problem(void *arg, const struct xbulk_names_problem *p)
 }
 
 static int
-build(struct du_run *r, struct xbulk_fs *fs, const volatile int *cancel)
+build(struct du_run *r, struct xbulk_fs *fs, const char *path,
+      const volatile int *cancel)
 {
 	struct xbulk_names_opts o = {
 		.threads = r->threads,
@@ -354,7 +383,7 @@ build(struct du_run *r, struct xbulk_fs *fs, const volatile int *cancel)
 		xb_error("du", "reading directories by handle: %s (needs "
 			 "CAP_DAC_READ_SEARCH)", strerror(-err));
 	else if (res.fail == XBULK_NAMES_FAIL_SCAN)
-		return xb_ioctl_error("du", "", "bulkstat", err);
+		return xb_ioctl_error("du", fs, path, "bulkstat", err);
 	else
 		xb_error("du", "%s", strerror(-err));
 	return XB_EXIT_FAILURE;
@@ -391,7 +420,7 @@ xb_cmd_du(int argc, char **argv)
 	r.blocklog = fs.blocklog;
 	r.now = (int64_t)time(NULL);
 	cancel = xb_catch_signals();
-	ret = build(&r, &fs, cancel);
+	ret = build(&r, &fs, paths[0], cancel);
 	if (ret)
 		goto out;
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
@@ -404,6 +433,9 @@ xb_cmd_du(int argc, char **argv)
 	if (!ret && r.failed)
 		ret = XB_EXIT_FAILURE;
 out:
+	while (r.nexclude)
+		free(r.exclude[--r.nexclude]);
+	free(r.exclude);
 	xbulk_names_free(r.names);
 	xbulk_fs_close(&fs);
 	return ret;

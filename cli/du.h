@@ -33,6 +33,11 @@ struct du_run {
 	bool			apparent;	/* --apparent-size, -b */
 	bool			count_links;	/* -l */
 	bool			separate_dirs;	/* -S */
+	int64_t			threshold;	/* -t: print only figures at
+						   least this (below -this if
+						   negative) */
+	char			**exclude;	/* --exclude, -X patterns */
+	size_t			nexclude;
 	unsigned int		blocklog;	/* of the filesystem */
 	int64_t			now;		/* for ages */
 	/* The run */
@@ -55,6 +60,17 @@ struct du_run {
 int du_walks(struct du_run *r, char **paths, int npaths);
 /* --unreachable; exit status. */
 int du_unreachable(struct du_run *r);
+
+/* --- du_parse.c --------------------------------------------------- */
+
+/* -t's SIZE as du's xstrtoimax() takes it; 0 or an exit status. */
+int du_parse_threshold(const char *arg, int64_t *v);
+/* Add --exclude's PATTERN, or -X's FILE's lines; 0 or an exit status. */
+int du_add_exclude(struct du_run *r, const char *pattern);
+int du_add_exclude_file(struct du_run *r, const char *file);
+/* Is @e's path excluded (du: the pattern matches the path or a part of
+ * it after a '/')?  The xbulk_du_opts.exclude hook. */
+bool du_excluded(void *arg, const struct xbulk_entry *e);
 
 /* --- du_out.c ----------------------------------------------------- */
 

@@ -17,6 +17,16 @@ on_table(void *arg, const struct xbulk_entry *e,
 	return du_print_table(arg, e->path, t);
 }
 
+/* du -t: figures of at least N, or with -N of at most N. */
+static bool
+above_threshold(const struct du_run *r, const struct xbulk_du_sum *s)
+{
+	uint64_t v = r->inodes ? s->inodes : s->bytes;
+
+	return r->threshold < 0 ? v <= 0 - (uint64_t)r->threshold
+				: v >= (uint64_t)r->threshold;
+}
+
 /* One entry du counted, with its subtree's sums. */
 static int
 on_counted(void *arg, const struct xbulk_entry *e,
@@ -26,6 +36,11 @@ on_counted(void *arg, const struct xbulk_entry *e,
 	bool dir = S_ISDIR(e->bs->bs_mode);
 	int err = 0;
 
+	/* stdout failed (its reader went away, ENOSPC): stop the walk. */
+	if (ferror(r->out)) {
+		r->err = errno ? -errno : -EIO;
+		return r->err;
+	}
 	if (r->svg)
 		err = xbulk_svg_charge(r->svg, e, sum);
 	if (!err && r->by_given)
@@ -37,7 +52,8 @@ on_counted(void *arg, const struct xbulk_entry *e,
 		return err;
 	}
 	if (!err && (!e->depth || ((dir || r->all) &&
-				   e->depth <= r->max_depth)))
+				   e->depth <= r->max_depth)) &&
+	    above_threshold(r, sum))
 		du_print_line(r, e->path, sum);
 	return err;
 }
@@ -92,6 +108,7 @@ setup(struct du_run *r, int npaths)
 		.separate_dirs = r->separate_dirs,
 		.blocklog = r->blocklog,
 		.fn = on_counted,
+		.exclude = r->nexclude ? du_excluded : NULL,
 		.arg = r,
 	};
 	struct xbulk_svg_opts so = {
@@ -169,6 +186,21 @@ finish(struct du_run *r)
 	return r->svg ? write_svg(r) : 0;
 }
 
+/*
+ * du's fts_open() leaves one of several trailing slashes ("a//" is walked
+ * as "a/", "///" as "/"), where find keeps them: trim @path in place.
+ */
+static void
+trim_slashes(char *path)
+{
+	size_t len = strlen(path);
+
+	if (len > 2 && path[len - 1] == '/')
+		while (len > 1 && path[len - 2] == '/')
+			len--;
+	path[len] = '\0';
+}
+
 int
 du_walks(struct du_run *r, char **paths, int npaths)
 {
@@ -176,15 +208,19 @@ du_walks(struct du_run *r, char **paths, int npaths)
 
 	err = setup(r, npaths);
 	for (i = 0; !err && !ret && i < npaths; i++) {
+		trim_slashes(paths[i]);
 		err = xbulk_names_walk(r->names, paths[i], XBULK_WALK_POST,
 				       visit, r);
-		if (err < 0 && err != -ENOMEM && err != -EINTR) {
+		if (err < 0 && err != -ENOMEM && err != -EINTR &&
+		    err != r->err) {
 			ret = walk_error(r, paths[i], err);
 			err = 0;
 		}
 	}
 	if (err == -EINTR)
 		ret = xb_signal_exit_status();
+	else if (err < 0 && err == r->err)
+		ret = xb_write_error("du", err);
 	else if (err < 0) {
 		xb_error("du", "%s", strerror(-err));
 		ret = XB_EXIT_FAILURE;

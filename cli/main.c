@@ -38,6 +38,7 @@ static const struct {
 	  "Query inode groups in a filesystem (as xfs_io)" },
 	{ "du", xb_cmd_du,
 	  "Disk usage, as GNU du; by owner, type, age...; a treemap" },
+	{ "find", xb_cmd_find, "GNU find's expressions, from bulkstat" },
 	{ "help", cmd_help, "List the commands, or show one command's help" },
 };
 

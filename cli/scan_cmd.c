@@ -272,7 +272,8 @@ run_scan(const struct xb_scan_cmd *cmd, struct scan_opts *o,
 			 o->scan.batch, o->scan.threads, strerror(-res.err));
 		return XB_EXIT_FAILURE;
 	default:
-		return xb_ioctl_error(cmd->name, o->path, cmd->name, res.err);
+		return xb_ioctl_error(cmd->name, fs, o->path, cmd->name,
+				      res.err);
 	}
 }
 

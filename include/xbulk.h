@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 #include <xfs/xfs.h>
 
 #include "xbulk_version.h"
@@ -199,11 +200,42 @@ bool xbulk_batch_check(const struct xfs_bulk_ireq *hdr, uint64_t cursor,
  * -ENOENT.  v1: XFS_IOC_FSBULKSTAT_SINGLE (exact lookup; the kernel
  * answers EINVAL for a free or internal inode, passed on as -ENOENT).
  *
- * Return: 0, -ENOENT (@ino is not an allocated, user-visible inode),
- * -EOPNOTSUPP (special inode asked of the v1 ABI), or as xbulk_bulkstat().
+ * v1's EINVAL is also the kernel's refusal of a whole mount: when the
+ * inobt marks @ino allocated, the inode of the handle's own fd is probed,
+ * and if it is refused too the answer is -EINVAL.
+ *
+ * Return: 0, -ENOENT (@ino is not an allocated, user-visible inode:
+ * xbulk_inode_allocated() tells which), -EOPNOTSUPP (special inode asked
+ * of the v1 ABI), -EINVAL (the kernel refuses bulkstat on this mount:
+ * xbulk_fs_idmapped()), or as xbulk_bulkstat(): -EUCLEAN, -EBADMSG, -EIO
+ * for an inode the kernel cannot read (or the first allocated one after
+ * a free @ino, with v5), -EIO after a shutdown (xbulk_fs_readable()).
  */
 int xbulk_bulkstat_single(struct xbulk_fs *fs, uint64_t ino, uint32_t flags,
 			  struct xfs_bulkstat *bs);
+
+/**
+ * xbulk_inode_allocated() - does the inode btree mark @ino allocated?
+ * One inumbers call (it reads no inode; it works on idmapped mounts).
+ * Return: 0 with *@allocated set, or as xbulk_inumbers().
+ */
+int xbulk_inode_allocated(struct xbulk_fs *fs, uint64_t ino,
+			  bool *allocated);
+
+/**
+ * xbulk_fs_idmapped() - is the handle's mount idmapped?  The kernel
+ * refuses bulkstat there with EINVAL (Linux 5.12+, dmesg: "bulkstat not
+ * supported inside of idmapped mounts"); inumbers works.  From the
+ * "idmapped" option of the mount's line in /proc/self/mountinfo.
+ */
+bool xbulk_fs_idmapped(const struct xbulk_fs *fs);
+
+/**
+ * xbulk_fs_readable() - can the filesystem still be read?  A bulkstat of
+ * the inode of the handle's own fd: false after a shutdown (every call
+ * then fails with EIO), true when an EIO concerned other inodes.
+ */
+bool xbulk_fs_readable(struct xbulk_fs *fs);
 
 /* ------------------------------------------------------------------ */
 /* v1 -> v5 record conversion (lib/convert.c)                          */
@@ -679,9 +711,10 @@ int xbulk_used_inodes(const struct xbulk_fs *fs, uint32_t agno,
 
 /*
  * One bulkstat scan of the whole filesystem (xbulk_scan_run(), -j
- * threads) plus one read of every directory by handle (open_by_handle_at()
- * with the XFS handle made from bs_ino and bs_gen, O_NOATIME, getdents64)
- * give every inode its path or paths, without a stat() per file:
+ * threads) and then one read of every directory (getdents64, O_NOATIME,
+ * -j readers, top-down: the root by handle, every other directory by name
+ * from its parent's fd) give every inode its path or paths, without a
+ * stat() per file:
  *
  *	xbulk_names_build()	scan, read, link and check: once
  *	xbulk_names_walk()	the paths under one operand, in GNU find's
@@ -690,9 +723,10 @@ int xbulk_used_inodes(const struct xbulk_fs *fs, uint32_t agno,
  *	xbulk_names_unreached()	inodes no path from the mount's top reaches
  *	xbulk_names_free()
  *
- * Needs CAP_SYS_ADMIN (bulkstat) and CAP_DAC_READ_SEARCH
- * (open_by_handle_at).  Nothing is ever written to the filesystem and no
- * atime changes.  Pipeline, memory per inode and per name, churn rules:
+ * Needs CAP_SYS_ADMIN (bulkstat), CAP_DAC_READ_SEARCH (open_by_handle_at,
+ * reading every directory) and, for directories the caller does not own,
+ * CAP_FOWNER (O_NOATIME; root has all three).  Nothing is ever written to
+ * the filesystem and no atime changes.  Pipeline, memory per inode and per name, churn rules:
  * docs/design.md, "Names for inodes".
  */
 
@@ -734,7 +768,8 @@ enum xbulk_names_problem_kind {
 	/*
 	 * An inode bulkstat could not read (@err as above); the scan went
 	 * on after it.  Its names come in walks flagged
-	 * XBULK_ENTRY_BAD_INODE.  @path is NULL.
+	 * XBULK_ENTRY_BAD_INODE; @path is one of them (NULL if none is
+	 * known).
 	 */
 	XBULK_PROBLEM_BAD_INODE,
 	/*
@@ -753,8 +788,8 @@ enum xbulk_names_problem_kind {
 	/*
 	 * Directories whose parents form a cycle, still so after a re-read
 	 * (damage): no walk from the top reaches them and none is followed
-	 * around the cycle.  One report per directory of the cycle; @path
-	 * is relative to the cycle ("name/name/...").
+	 * around the cycle.  One report per directory of the cycle, @parent
+	 * its parent in the cycle; @path is NULL.
 	 */
 	XBULK_PROBLEM_CYCLE,
 };
@@ -764,7 +799,7 @@ struct xbulk_names_problem {
 	enum xbulk_names_problem_kind	kind;
 	int				err;	/* negative errno, or 0 */
 	uint64_t			ino;	/* the inode concerned */
-	uint64_t			parent;	/* directory of the entry, or 0 */
+	uint64_t			parent;	/* its directory, or 0 */
 	/*
 	 * Where it is: the mount point followed by the names from the
 	 * mount's top ("/mnt/a/b"), any length, NUL-terminated; NULL when
@@ -774,8 +809,9 @@ struct xbulk_names_problem {
 };
 
 struct xbulk_names_opts {
-	unsigned int	threads;	/* 0 or 1: one scan thread and one
-					   directory reader; N: N of each */
+	unsigned int	threads;	/* scan threads (0 or 1: the serial
+					   scan), then as many directory
+					   readers */
 	uint32_t	fields;		/* XBULK_F_* to keep */
 	/*
 	 * Optional pre-filter on non-directories, called from the scan's
@@ -806,9 +842,11 @@ enum xbulk_names_fail {
 	XBULK_NAMES_FAIL_SCAN,		/* the bulkstat scan: -EPERM means
 					   no CAP_SYS_ADMIN (scan.fail,
 					   scan.err say more) */
-	XBULK_NAMES_FAIL_HANDLE,	/* open_by_handle_at() of the top:
+	XBULK_NAMES_FAIL_HANDLE,	/* open_by_handle_at() of the root:
 					   -EPERM means no
-					   CAP_DAC_READ_SEARCH */
+					   CAP_DAC_READ_SEARCH, or no
+					   CAP_FOWNER for O_NOATIME on a
+					   root the caller does not own */
 	XBULK_NAMES_FAIL_MOUNT,		/* finding the mount's top and the
 					   mounts inside it (statx,
 					   /proc/self/mountinfo) */
@@ -829,8 +867,9 @@ struct xbulk_names_result {
 	uint64_t	mounts;		/* mount points inside the mount */
 	/* Churn: not errors in themselves (find would say "No such file
 	 * or directory" for the first and exit 1). */
-	uint64_t	dirs_gone;	/* removed during the scan (ESTALE,
-					   ENOENT): skipped */
+	uint64_t	dirs_gone;	/* removed or moved during the scan:
+					   their name led nowhere (ENOENT,
+					   ESTALE); skipped */
 	uint64_t	dirs_moved;	/* seen under two parents or with a
 					   stale "..", settled by a re-read */
 	uint64_t	stale_names;	/* names of inodes that changed
@@ -844,8 +883,8 @@ struct xbulk_names_result {
 	uint64_t	names_bytes;	/* directory entries */
 	uint32_t	slot_bytes;	/* per kept inode in the store */
 	/* Wall time of the phases, seconds */
-	double		scan_s;		/* scan (directories read meanwhile) */
-	double		read_s;		/* reading directories left after it */
+	double		scan_s;		/* the bulkstat scan */
+	double		read_s;		/* reading the directories */
 	double		link_s;		/* linking and checking the tree */
 };
 
@@ -854,8 +893,8 @@ struct xbulk_names;	/* opaque: inode store and directory tree */
 /**
  * xbulk_names_build() - scan @fs and read every directory by handle
  * @fs:    an open filesystem (xbulk_fs_open() on any path of the mount)
- * @o:     options; @o->threads scan threads and as many directory readers,
- *         the readers working while the scan runs
+ * @o:     options; @o->threads scan threads, then as many directory
+ *         readers
  * @names: on success, the names (free with xbulk_names_free())
  * @r:     what was done and found, filled also on failure
  *
@@ -978,6 +1017,9 @@ int xbulk_names_walk(struct xbulk_names *names, const char *start,
  * @buf, @size: where to put it; not NUL-terminated, cut at @size as
  *              readlink(2) does (XFS targets are at most 1024 bytes)
  *
+ * Like find's %l it reads the link, which updates the link's atime as
+ * the mount's atime options say (directories' atimes never change).
+ *
  * Return: bytes written; -ESTALE if the link is gone; -EINVAL if @bs is
  * no symlink; another negative errno.
  */
@@ -1097,7 +1139,10 @@ struct xbulk_du_opts {
 					   its subdirectories */
 	unsigned int	blocklog;	/* log2 of the fs block size */
 	xbulk_du_fn	fn;
-	void		*arg;
+	/* Optional (du --exclude): true leaves @e out, and a directory
+	 * with everything under it; asked before the link count. */
+	bool		(*exclude)(void *arg, const struct xbulk_entry *e);
+	void		*arg;		/* for fn and exclude */
 };
 
 struct xbulk_du;
@@ -1366,6 +1411,166 @@ int xbulk_svg_charge(struct xbulk_svg *svg, const struct xbulk_entry *e,
  */
 int xbulk_svg_write(struct xbulk_svg *svg, FILE *f);
 void xbulk_svg_free(struct xbulk_svg *svg);
+
+/* ------------------------------------------------------------------ */
+/* find expressions (lib/find/)                                        */
+/* ------------------------------------------------------------------ */
+
+/*
+ * GNU find 4.9's expression language (man/xbulk.8 lists every primary
+ * and every difference), compiled once by xbulk_find_parse() and
+ * evaluated per file by xbulk_find_eval() without parsing or allocating.
+ * A compiled expression is used by one thread, but xbulk_find_keep() may
+ * be called from any number of threads at once.
+ */
+struct xbulk_find;
+
+/* A file to evaluate: one path of an inode, as a walk yields it. */
+struct xbulk_find_file {
+	const char			*path;	  /* NUL-terminated */
+	size_t				pathlen;
+	size_t				name_off; /* base name's offset */
+	unsigned int			depth;	  /* 0: the PATH operand */
+	const struct xfs_bulkstat	*bs;	  /* the fields asked for */
+	uint64_t			nentries; /* dirs: entries but . ..*/
+	const char			*start;	  /* the PATH operand */
+	size_t				startlen;
+	/* A mount point of another filesystem: its st_dev (and @bs
+	 * made from its stat()), and its type.  0 and NULL otherwise. */
+	uint64_t			dev;
+	const char			*fstype;
+	/* log2 of the unit of @bs->bs_blocks: 0 for the filesystem's block
+	 * size (bulkstat), 9 for a stat()'s 512-byte blocks. */
+	unsigned int			blocklog;
+};
+
+struct xbulk_find_opts {
+	struct timespec	now;		/* find's start time */
+	bool		warnings;	/* find's default: stdin is a tty */
+	/* A parse warning, without "find: " (may be NULL). */
+	void		(*warn)(void *arg, const char *msg);
+	/* A file that could not be fully handled (e.g. a symlink that
+	 * could not be read for %l): the caller prints, exit status 1. */
+	void		(*problem)(void *arg, const char *path, int err);
+	/* The target of symlink @file into @buf (not NUL-terminated).
+	 * Return: its length, or a negative errno. */
+	long		(*readlink)(void *arg,
+				    const struct xbulk_find_file *file,
+				    char *buf, size_t size);
+	void		*arg;
+};
+
+/* Exit statuses of parse errors, as GNU find and xbulk give them. */
+#define XBULK_FIND_EXIT_BAD	1	/* a bad expression (find's) */
+#define XBULK_FIND_EXIT_REFUSED	2	/* -exec -delete ...: refused */
+
+/**
+ * xbulk_find_parse() - compile find's command line
+ * @argc, @argv: the words after "find" (options -P..., PATHs, the
+ *               expression); the strings must outlive the result
+ * @opts:        time, warnings and hooks (copied)
+ * @out:         the compiled expression (xbulk_find_free() it)
+ * @err:         a message (without "find: ") on failure
+ * @status:      exit status for the failure (XBULK_FIND_EXIT_*)
+ *
+ * Return: 0; -EINVAL for a bad expression (find's own message and
+ * status) or a refused action; -ENOMEM.
+ */
+int xbulk_find_parse(int argc, char **argv,
+		     const struct xbulk_find_opts *opts,
+		     struct xbulk_find **out, char *err, size_t errlen,
+		     int *status);
+
+void xbulk_find_free(struct xbulk_find *find);
+
+/* The PATH operands ("." when none were given). */
+size_t xbulk_find_npaths(const struct xbulk_find *find);
+const char *xbulk_find_path(const struct xbulk_find *find, size_t i);
+
+/* Walk options: -depth (visit directories after their contents),
+ * -maxdepth (-1: none) and -mindepth. */
+bool xbulk_find_post_order(const struct xbulk_find *find);
+int xbulk_find_maxdepth(const struct xbulk_find *find);
+
+/* The XBULK_F_* fields the expression and its output read. */
+uint32_t xbulk_find_fields(const struct xbulk_find *find);
+
+/**
+ * xbulk_find_keep() - the pre-filter: may a file with this record (not a
+ * directory) make the expression do anything, whatever its name?
+ * @arg: the struct xbulk_find
+ *
+ * The part of the expression that reads only bulkstat fields, evaluated
+ * three-valued (true, false, unknown: needs a name); actions count as
+ * unknown.  False only when no name, path or depth can make an action
+ * run.  Thread-safe; no syscall, no allocation.
+ */
+bool xbulk_find_keep(void *arg, const struct xfs_bulkstat *bs);
+
+/*
+ * Outputs: [0] is stdout; [1..] are the FILEs of -fprint, -fprint0,
+ * -fprintf and -fls in command-line order, opened by the caller (who
+ * refuses those on the scanned filesystem).  "/dev/stdout" and
+ * "/dev/stderr" name the caller's streams, as in find.
+ */
+size_t xbulk_find_noutputs(const struct xbulk_find *find);
+const char *xbulk_find_output_name(const struct xbulk_find *find, size_t i);
+/* Give output @i its fd (@tty: quote odd characters as find does on a
+ * terminal).  Return: 0 or -ENOMEM. */
+int xbulk_find_set_output(struct xbulk_find *find, size_t i, int fd,
+			  bool tty);
+
+/* The scanned filesystem: log2 of its block size (st_blocks from
+ * bs_blocks) and its st_dev (%D). */
+void xbulk_find_set_fs(struct xbulk_find *find, unsigned int blocklog,
+		       uint64_t dev);
+
+/* What xbulk_find_eval() asks of the walk. */
+#define XBULK_FIND_PRUNE	1	/* do not descend into this directory */
+#define XBULK_FIND_QUIT		2	/* -quit: end the walk */
+
+/**
+ * xbulk_find_eval() - evaluate the expression on one file
+ * @post: false: the visit before a directory's contents (and the only
+ *        visit of other files); true: the visit after them (-depth)
+ *
+ * Applies -mindepth, -maxdepth and -depth, runs the actions.
+ * Return: 0, XBULK_FIND_PRUNE, XBULK_FIND_QUIT, or a negative errno of
+ * writing an output (-EPIPE...).
+ */
+int xbulk_find_eval(struct xbulk_find *find,
+		    const struct xbulk_find_file *file, bool post);
+
+/* Write out everything buffered.  Return: 0 or the first write error. */
+int xbulk_find_flush(struct xbulk_find *find);
+
+/* --format: what -print (and the default -print) writes instead of the
+ * path: the whole bulkstat record as JSON Lines or CSV (docs/formats.md)
+ * plus "path" (UTF-8, U+FFFD for bytes that are not) and "path_b64" (the
+ * exact bytes in base64 when the path is not UTF-8; else null or empty).
+ * Makes xbulk_find_fields() all fields. */
+enum xbulk_find_record {
+	XBULK_FIND_RECORD_NONE,
+	XBULK_FIND_RECORD_JSONL,
+	XBULK_FIND_RECORD_CSV,
+};
+void xbulk_find_set_record(struct xbulk_find *find,
+			   enum xbulk_find_record record);
+/* The CSV header's last columns, after xbulk_bulkstat_csv_header's
+ * (without its CRLF): ",path,path_b64\r\n". */
+extern const char xbulk_find_csv_header_tail[];
+
+/*
+ * A record from statx(2) (STATX_ALL), for files bulkstat does not give
+ * (mount points of other filesystems): bs_blocks in 512-byte units (set
+ * struct xbulk_find_file .blocklog to 9), bs_rdev as bulkstat encodes it
+ * (major << 18 | minor), bs_version 5 when the birth time is known.
+ */
+struct statx;
+void xbulk_find_bs_from_statx(struct xfs_bulkstat *bs, const struct statx *s);
+
+/* Files the problem hook was called for (find then exits 1). */
+uint64_t xbulk_find_problems(const struct xbulk_find *find);
 
 #pragma GCC visibility pop
 

@@ -12,20 +12,8 @@
  * the rest of that AG is out of reach and the scan goes on with the next.
  */
 #include <errno.h>
-#include <sys/stat.h>
 
 #include "internal.h"
-
-/* Is the filesystem itself still readable (the inode of our own fd)? */
-static bool
-fs_readable(struct xbulk_fs *fs)
-{
-	struct xfs_bulkstat bs;
-	struct stat st;
-
-	return fstat(fs->fd, &st) == 0 &&
-	       xbulk_bulkstat_single(fs, st.st_ino, 0, &bs) == 0;
-}
 
 /*
  * Does @err concern some inodes or one AG's inode btree (the scan can go
@@ -38,7 +26,7 @@ local_error(struct xbulk_fs *fs, int err)
 {
 	if (err == -EUCLEAN || err == -EBADMSG || err == -EPROTO)
 		return true;
-	return err == -EIO && fs_readable(fs);
+	return err == -EIO && xbulk_fs_readable(fs);
 }
 
 /*

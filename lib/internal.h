@@ -197,6 +197,9 @@ int xbulk_sched_init(struct xbulk_sched *s, const struct xbulk_fs *fs,
 		     const struct xbulk_unit *units, size_t n);
 void xbulk_sched_free(struct xbulk_sched *s);
 
+/* Has unit @k been taken (or given up)? */
+bool xbulk_sched_taken(const struct xbulk_sched *s, size_t k);
+
 /* Are units left to take? */
 bool xbulk_sched_left(struct xbulk_sched *s);
 

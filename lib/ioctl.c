@@ -8,10 +8,13 @@
  * the cursor is then moved past the last record kept.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 
 #include "xbulk.h"
 
@@ -336,25 +339,114 @@ xbulk_inumbers(struct xbulk_fs *fs, struct xfs_inumbers_req *req)
 			    sizeof(*req->inumbers), XBULK_INODES_PER_CHUNK);
 }
 
-static int
-bulkstat_single_v1(struct xbulk_fs *fs, uint64_t ino, uint32_t flags,
-		   struct xfs_bulkstat *bs)
+int
+xbulk_inode_allocated(struct xbulk_fs *fs, uint64_t ino, bool *allocated)
 {
-	struct xfs_bstat bs1 = { 0 };	/* the kernel fills it; valgrind can't tell */
+	struct {
+		struct xfs_bulk_ireq	hdr;
+		struct xfs_inumbers	rec;
+	} req = { .hdr = { .ino = ino, .icount = 1 } };
+	uint64_t off;
+	int ret;
+
+	ret = xbulk_inumbers(fs, (struct xfs_inumbers_req *)&req);
+	if (ret)
+		return ret;
+	/* The chunk holding @ino, or the next one */
+	off = ino - req.rec.xi_startino;
+	*allocated = req.hdr.ocount && ino >= req.rec.xi_startino &&
+		     off < XBULK_INODES_PER_CHUNK &&
+		     (req.rec.xi_allocmask >> off) & 1;
+	return 0;
+}
+
+/* XFS_IOC_FSBULKSTAT_SINGLE of @ino into @bs1: 0 or -errno. */
+static int
+v1_single(struct xbulk_fs *fs, uint64_t ino, struct xfs_bstat *bs1)
+{
 	__u64 lastino = ino;
 	struct xfs_fsop_bulkreq breq;
 
 	memset(&breq, 0, sizeof(breq));
 	breq.lastip = &lastino;
 	breq.icount = 1;
-	breq.ubuffer = &bs1;
+	breq.ubuffer = bs1;
+	return ioctl(fs->fd, XFS_IOC_FSBULKSTAT_SINGLE, &breq) ? -errno : 0;
+}
+
+/*
+ * XFS_IOC_FSBULKSTAT_SINGLE's EINVAL is its answer for a free or internal
+ * inode, and also the kernel's refusal of the whole mount (idmapped).
+ * Free, by the inobt: -ENOENT.  Allocated: if the inode of our own fd is
+ * refused too, the mount is (-EINVAL), else this inode is (-ENOENT).
+ */
+static int
+v1_einval(struct xbulk_fs *fs, uint64_t ino)
+{
+	struct xfs_bstat bs1 = { 0 };
+	bool allocated;
+	struct stat st;
+
+	if (xbulk_inode_allocated(fs, ino, &allocated) == 0 && !allocated)
+		return -ENOENT;
+	if (fstat(fs->fd, &st) == 0 && v1_single(fs, st.st_ino, &bs1) == -EINVAL)
+		return -EINVAL;
+	return -ENOENT;
+}
+
+static int
+bulkstat_single_v1(struct xbulk_fs *fs, uint64_t ino, uint32_t flags,
+		   struct xfs_bulkstat *bs)
+{
+	struct xfs_bstat bs1 = { 0 };	/* the kernel fills it; valgrind can't tell */
+	int ret;
 
 	if (flags)
 		return -EOPNOTSUPP;
-	if (ioctl(fs->fd, XFS_IOC_FSBULKSTAT_SINGLE, &breq))
-		return errno == EINVAL ? -ENOENT : -errno;
+	ret = v1_single(fs, ino, &bs1);
+	if (ret == -EINVAL)
+		return v1_einval(fs, ino);
+	if (ret)
+		return ret;
 	xbulk_bstat_to_bulkstat(bs, &bs1, fs->blocklog);
 	return 0;
+}
+
+bool
+xbulk_fs_readable(struct xbulk_fs *fs)
+{
+	struct xfs_bulkstat bs;
+	struct stat st;
+
+	return fstat(fs->fd, &st) == 0 &&
+	       xbulk_bulkstat_single(fs, st.st_ino, 0, &bs) == 0;
+}
+
+bool
+xbulk_fs_idmapped(const struct xbulk_fs *fs)
+{
+	struct statx stx;
+	char line[4096];
+	bool found = false;
+	FILE *f;
+
+	if (statx(fs->fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) ||
+	    !(stx.stx_mask & STATX_MNT_ID))
+		return false;
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return false;
+	/* "ID PARENT MAJ:MIN ROOT POINT OPTIONS ...": ours by ID */
+	while (!found && fgets(line, sizeof(line), f)) {
+		char opts[1024] = ",";
+		unsigned long long id;
+
+		if (sscanf(line, "%llu %*s %*s %*s %*s %1021s", &id,
+			   opts + 1) == 2 && id == stx.stx_mnt_id)
+			found = strstr(strcat(opts, ","), ",idmapped,") != NULL;
+	}
+	fclose(f);
+	return found;
 }
 
 int

@@ -47,6 +47,8 @@ struct chunk {
 struct unit_out {
 	struct chunk		*first;
 	struct chunk		*last;
+	uint64_t		start_past;	/* the unit before it in its
+						   AG emitted up to here */
 	bool			done;
 	enum xbulk_scan_fail	fail;
 	int			err;
@@ -60,6 +62,7 @@ struct pscan {
 	struct unit_out			*outs;
 	size_t				nunits;
 	uint32_t			icount_max;	/* per request */
+	uint64_t			last;		/* last key to emit */
 
 	uint64_t		records;	/* atomic */
 	uint64_t		calls;		/* atomic */
@@ -184,6 +187,44 @@ sink_flush(struct xbulk_out *out)
 	return ret;
 }
 
+/* Where unit @k starts: its planned start, or past what the AG's unit
+ * before it already emitted. */
+static uint64_t
+unit_start(struct pscan *ps, size_t k)
+{
+	uint64_t start;
+
+	pthread_mutex_lock(&ps->lock);
+	start = ps->outs[k].start_past;
+	pthread_mutex_unlock(&ps->lock);
+	return start > ps->units[k].start ? start : ps->units[k].start;
+}
+
+/*
+ * The first @n records of a call of unit @k end past the unit: keep those
+ * of the AG's next unit if it has not started (it will start past them),
+ * else leave them to its worker.  Returns the records to keep.
+ */
+static uint32_t
+keep_past_end(struct pscan *ps, size_t k, const void *recs, uint32_t n)
+{
+	size_t rec_size = ps->ops->rec_size;
+	size_t next = k + 1;
+
+	pthread_mutex_lock(&ps->lock);
+	if (next < ps->nunits && ps->sched.agno[next] == ps->sched.agno[k] &&
+	    !xbulk_sched_taken(&ps->sched, next)) {
+		n = xbulk_count_to(recs, rec_size, n, ps->units[next].end);
+		if (n)
+			ps->outs[next].start_past =
+			    xbulk_rec_ino(recs, rec_size, n - 1) + 1;
+	} else {
+		n = xbulk_count_to(recs, rec_size, n, ps->units[k].end);
+	}
+	pthread_mutex_unlock(&ps->lock);
+	return n;
+}
+
 static void
 unit_finish(struct pscan *ps, size_t k, struct xbulk_out *out,
 	    enum xbulk_scan_fail fail, int err, uint64_t records,
@@ -207,12 +248,23 @@ unit_finish(struct pscan *ps, size_t k, struct xbulk_out *out,
 
 /*
  * Bulkstat one unit, asking for exactly its planned records.  The cursor
- * only moves forward and every record past the unit's end is dropped, so
- * no inode is emitted twice; the loop runs until the cursor passes the
- * last inode allocated when planned, so no inode that lived through the
- * scan is missed, whatever was created or removed meanwhile.  An AG the
- * kernel cannot walk is given up: this unit ends, later ones of the AG
- * are not started.
+ * only moves forward, so no inode is emitted twice; the loop runs until
+ * the cursor passes the last inode allocated when planned, so no inode
+ * that lived through the scan is missed, whatever was created or removed
+ * meanwhile.
+ *
+ * The planned count includes allocated inodes bulkstat does not report
+ * (the realtime bitmap and summary inodes beside the root, quota
+ * inodes), so the last call can return records of the AG's next unit.
+ * They are kept, not dropped, while the AG's next unit has not started
+ * (it then starts past them): dropping them would make the kernel read
+ * those inodes twice, and the second lookup, a cache hit, keeps them in
+ * the inode cache (fstests xfs/177's count).  When another worker shares
+ * the AG and has started the next unit already, they are its records.
+ * XFS_BULK_IREQ_AGNO keeps every call in the unit's AG.
+ *
+ * An AG the kernel cannot walk is given up: this unit ends, later ones of
+ * the AG are not started.
  */
 static void
 run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k,
@@ -226,11 +278,16 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k,
 		.fd = -1, .flush = sink_flush, .priv = &sink,
 	};
 	enum xbulk_scan_fail fail = XBULK_SCAN_OK;
+	uint32_t agno = ps->sched.agno[k];
 	uint64_t remaining = u->count, next, call_ns = 0;
+	uint64_t last = xbulk_agino_to_ino(ps->fs, agno + 1, 0) - 1;
 	int err = 0;
 
-	hdr->ino = u->start;
-	hdr->flags = 0;
+	if (last > ps->last)
+		last = ps->last;
+	hdr->ino = unit_start(ps, k);
+	hdr->flags = XFS_BULK_IREQ_AGNO;
+	hdr->agno = agno;
 	while (hdr->ino <= u->last && !unit_stopped(ps, k)) {
 		uint64_t want = remaining ? remaining : CHURN_ICOUNT;
 		uint64_t cursor = hdr->ino;
@@ -246,7 +303,9 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k,
 		f.err = xbulk_req_call(ps->fs, scan, lat, hdr, &call_ns);
 		good = xbulk_answer_good(ps->ops, hdr, recs, cursor, f.err,
 					 &f.ino);
-		n = xbulk_count_to(recs, ps->ops->rec_size, good, u->end);
+		n = xbulk_count_to(recs, ps->ops->rec_size, good, last);
+		if (n && xbulk_rec_ino(recs, ps->ops->rec_size, n - 1) > u->end)
+			n = keep_past_end(ps, k, recs, n);
 		if (n) {
 			__atomic_add_fetch(&ps->records, n, __ATOMIC_RELAXED);
 			xbulk_live_add(scan->live, n, 0);
@@ -262,7 +321,7 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k,
 				break;
 			continue;
 		}
-		switch (xbulk_recover(ps->fs, scan, &f, u->end, &next,
+		switch (xbulk_recover(ps->fs, scan, &f, last, &next,
 				      &ps->bad_inodes)) {
 		case XBULK_STEPPED:
 			hdr->ino = next;
@@ -479,9 +538,10 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	};
 	pthread_t *tids;
 	unsigned int i, nthreads = scan->threads;
-	uint64_t target = unit_target(fs, scan, nthreads);
+	uint64_t target = unit_target(fs, scan, nthreads), first;
 	int err;
 
+	xbulk_scan_bounds(fs, scan, &first, &ps.last);
 	ps.ag_state = calloc(fs->geom.agcount, sizeof(*ps.ag_state));
 	if (!ps.ag_state) {
 		res->fail = XBULK_SCAN_FAIL_SETUP;

@@ -66,6 +66,12 @@ xbulk_sched_free(struct xbulk_sched *s)
 }
 
 bool
+xbulk_sched_taken(const struct xbulk_sched *s, size_t k)
+{
+	return s->state[k] != UNIT_FREE;
+}
+
+bool
 xbulk_sched_left(struct xbulk_sched *s)
 {
 	while (s->first_free < s->nunits && s->state[s->first_free] != UNIT_FREE)

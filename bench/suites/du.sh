@@ -13,7 +13,7 @@ du_contenders() {
 	db=$(mktemp -u /dev/shm/xbulk-duc.XXXXXX)
 	contender gnu_du_s "exec du -x -s $M >/dev/null"
 	contender gnu_du_d2 "exec du -x -d 2 $M >/dev/null"
-	contender ncdu "exec ncdu -q -x -o /dev/null $M 2>/dev/null"
+	contender ncdu "exec ncdu -q -x -o /dev/null $M >/dev/null 2>&1"
 	contender gdu "exec gdu -x -n -p $M >/dev/null"
 	contender duc "rm -f $db; duc index -q -x -d $db $M >/dev/null 2>&1; rm -f $db"
 	if [ -x "$BUILD/bench/names-floor" ]; then

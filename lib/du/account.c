@@ -73,8 +73,9 @@ add(struct xbulk_du_sum *a, const struct xbulk_du_sum *b)
 /*
  * Does @e count?  Not an inode bulkstat could not read (du cannot stat
  * it either), not a mount point of another filesystem (below the
- * operand), nor an inode counted already when du would look it up: a
- * non-directory with several links, or anything with several operands.
+ * operand), not excluded, nor an inode counted already when du would
+ * look it up: a non-directory with several links, or anything with
+ * several operands.
  * Return 1 (counts), 0 (left out) or -ENOMEM.
  */
 static int
@@ -85,6 +86,8 @@ counts(struct xbulk_du *du, const struct xbulk_entry *e)
 	if (e->flags & XBULK_ENTRY_BAD_INODE)
 		return 0;
 	if (e->depth && (e->flags & XBULK_ENTRY_MOUNT))
+		return 0;
+	if (du->o.exclude && du->o.exclude(du->o.arg, e))
 		return 0;
 	if (du->o.count_links)
 		return 1;

@@ -1,61 +1,341 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Names for inodes: the entry points (skeleton; the engine lands next).
+ * Names for inodes: the pipeline of xbulk_names_build().
+ *
+ * 1. The bulkstat scan (xbulk_scan_run(), -j threads) hands each batch to
+ *    store_batch(): directories are registered in the directory table
+ *    and stored, other inodes stored if the keep filter lets them; then
+ *    the chunk index of the store.
+ * 2. As many readers read every directory a path from the root reaches,
+ *    top-down (travel.c: why not by handle in inode order).
+ * 3. The tree (tree.c: parents, re-checks, cycles), the mount's top and
+ *    the mounts inside it (mounts.c).
+ * 4. Problems are reported with their paths.
  */
 #include <errno.h>
-#include <string.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
 
-#include "xbulk.h"
+#include "names.h"
+
+/* Records per bulkstat call, as xfs_io. */
+#define SCAN_BATCH	4096
+
+struct build {
+	struct xbulk_names		*nm;
+	const struct xbulk_names_opts	*o;
+	pthread_mutex_t			lock;	/* bad */
+	size_t				bad_cap;
+};
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The scan's batch callback: no system call, no allocation per record. */
+static int
+store_batch(void *arg, struct xbulk_out *out, const struct xfs_bulk_ireq *hdr,
+	    const void *recs, uint32_t n)
+{
+	struct build *b = arg;
+	struct xbulk_names *nm = b->nm;
+	const struct xfs_bulkstat *bs = recs;
+	struct xbn_arena *a;
+	uint32_t i, ndirs = 0, dir = 0;
+	int ret = 0;
+
+	(void)out;
+	(void)hdr;
+	for (i = 0; i < n; i++)
+		ndirs += S_ISDIR(bs[i].bs_mode);
+	if (ndirs && xbn_dirs_add(&nm->dirs, bs, n, ndirs, &dir))
+		return -ENOMEM;
+	a = xbn_arena_get(&nm->store);
+	if (!a)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		bool isdir = S_ISDIR(bs[i].bs_mode);
+		struct xbn_slot *slot;
+
+		if (!isdir && b->o->keep && !b->o->keep(b->o->arg, &bs[i])) {
+			a->dropped++;
+			continue;
+		}
+		slot = xbn_arena_add(&nm->store, a);
+		if (!slot) {
+			ret = -ENOMEM;
+			break;
+		}
+		slot->ino = bs[i].bs_ino;
+		slot->mode = bs[i].bs_mode;
+		slot->flags = 0;
+		slot->aux = isdir ? dir++ : bs[i].bs_gen;
+		xbn_pack(&nm->store.lay, slot, &bs[i]);
+		a->kept++;
+	}
+	xbn_arena_put(&nm->store, a);
+	return ret;
+}
+
+static void
+bad_inode(void *arg, uint64_t ino, int err)
+{
+	struct build *b = arg;
+	struct xbulk_names *nm = b->nm;
+
+	pthread_mutex_lock(&b->lock);
+	/* Out of memory: the inode goes unnamed, its entries unshown. */
+	if (!xbn_grow((void **)&nm->bad, &b->bad_cap, nm->nbad + 1,
+		      sizeof(*nm->bad)))
+		nm->bad[nm->nbad++] = (struct xbn_bad){
+			.ino = ino, .err = err, .dir = XBN_NONE,
+		};
+	pthread_mutex_unlock(&b->lock);
+}
+
+static int
+cmp_bad(const void *a, const void *b)
+{
+	const struct xbn_bad *x = a, *y = b;
+
+	return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+/* The bulkstat scan into the store and the directory table. */
+static int
+scan(struct build *b, struct xbulk_names_result *r)
+{
+	const struct xbulk_names_opts *o = b->o;
+	struct xbulk_names *nm = b->nm;
+	struct xbulk_scan scan = {
+		.kind = XBULK_KIND_BULKSTAT,
+		.endino = UINT64_MAX,
+		.batch = SCAN_BATCH,
+		.threads = o->threads,
+		.out_fd = -1,
+		.batch_fn = store_batch,
+		.bad_inode_fn = bad_inode,
+		.arg = b,
+		.cancel = o->cancel,
+	};
+	double t0 = now_s();
+	int ret;
+
+	ret = xbulk_scan_run(nm->fs, &scan, &r->scan);
+	r->scan_s = now_s() - t0;
+	if (nm->nbad)
+		qsort(nm->bad, nm->nbad, sizeof(*nm->bad), cmp_bad);
+	if (ret) {
+		r->fail = r->scan.fail == XBULK_SCAN_CANCELLED ?
+				  XBULK_NAMES_CANCELLED :
+				  XBULK_NAMES_FAIL_SCAN;
+		return ret;
+	}
+	r->fail = XBULK_NAMES_FAIL_SETUP;
+	return xbn_store_index(&nm->store, &r->inodes, &r->dropped);
+}
+
+/* The directory index of inode @ino, or XBN_NONE. */
+static uint32_t
+dir_index(const struct xbulk_names *nm, uint64_t ino)
+{
+	const struct xbn_slot *slot = xbn_lookup(&nm->store, ino);
+
+	return slot && S_ISDIR(slot->mode) ? slot->aux : XBN_NONE;
+}
+
+/*
+ * The mount's top: the filesystem's root, or for a bind mount of a
+ * subdirectory the directory at the mount point (or, if another mount
+ * hides it, the one mountinfo's root field names).
+ */
+static int
+find_top(struct xbulk_names *nm, const struct xbn_mountinfo *mi)
+{
+	struct statx stx;
+	uint32_t p;
+	uint64_t off;
+
+	nm->top = XBN_NONE;
+	if (!strcmp(mi->root, "/")) {
+		nm->top = nm->root;
+	} else if (!statx(AT_FDCWD, mi->mountpoint,
+			  AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
+			  STATX_INO | STATX_MNT_ID, &stx) &&
+		   (stx.stx_mask & STATX_MNT_ID) && stx.stx_mnt_id == nm->mnt_id) {
+		nm->top = dir_index(nm, stx.stx_ino);
+	} else if (!xbn_resolve(nm, nm->root, mi->root, &p, &off)) {
+		nm->top = dir_index(nm, xbn_ent_ino(xbn_dir(&nm->dirs, p)->list +
+						    off));
+	}
+	return nm->top == XBN_NONE ? -ENOENT : 0;
+}
+
+/* Which mount @fs->fd is on, and the mounts inside it. */
+static int
+find_mount(struct xbulk_names *nm, struct xbn_mountinfo *mi)
+{
+	struct statx stx;
+	int ret;
+
+	if (statx(nm->mfd, "", AT_EMPTY_PATH, STATX_INO | STATX_MNT_ID, &stx))
+		return -errno;
+	if (!(stx.stx_mask & STATX_MNT_ID))
+		return -EOPNOTSUPP;	/* Linux before 5.8 */
+	nm->mnt_id = stx.stx_mnt_id;
+	nm->dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
+	ret = xbn_mountinfo_read(mi, nm->mnt_id);
+	if (!ret) {
+		nm->mountpoint = strdup(mi->mountpoint);
+		if (!nm->mountpoint)
+			ret = -ENOMEM;
+	}
+	return ret;
+}
+
+/* The root directory's record, and proof that handles open: the
+ * capabilities are checked before any long work. */
+static int
+check_root(struct xbulk_names *nm, struct xfs_bulkstat *root,
+	   struct xbulk_names_result *r)
+{
+	int ret, fd;
+
+	ret = xbulk_bulkstat_single(nm->fs, XFS_BULK_IREQ_SPECIAL_ROOT,
+				    XFS_BULK_IREQ_SPECIAL, root);
+	if (ret) {
+		r->fail = XBULK_NAMES_FAIL_SCAN;
+		r->scan.fail = XBULK_SCAN_FAIL_IOCTL;
+		r->scan.err = ret;
+		return ret;
+	}
+	fd = xbn_open_dir(nm->mfd, root->bs_ino, root->bs_gen);
+	if (fd < 0) {
+		r->fail = XBULK_NAMES_FAIL_HANDLE;
+		return fd;
+	}
+	close(fd);
+	return 0;
+}
+
+/* Everything after the scan and the reads. */
+static int
+link_and_check(struct build *b, const struct xfs_bulkstat *root,
+	       struct xbn_mountinfo *mi, struct xbulk_names_result *r)
+{
+	struct xbulk_names *nm = b->nm;
+	double t0 = now_s();
+	int ret;
+
+	r->fail = XBULK_NAMES_FAIL_SCAN;
+	nm->root = dir_index(nm, root->bs_ino);
+	if (nm->root == XBN_NONE)
+		return -ESTALE;		/* the scan did not see the root */
+	nm->top = nm->root;
+	r->fail = XBULK_NAMES_FAIL_SETUP;
+	ret = xbn_travel(nm, b->o->threads);
+	r->read_s = now_s() - t0;
+	t0 = now_s();
+	if (!ret)
+		ret = xbn_tree_build(nm, r);
+	if (ret == -EINTR)
+		r->fail = XBULK_NAMES_CANCELLED;
+	if (ret)
+		return ret;
+	r->fail = XBULK_NAMES_FAIL_MOUNT;
+	ret = find_top(nm, mi);
+	if (!ret)
+		ret = xbn_mounts_resolve(nm, mi);
+	if (ret)
+		return ret;
+	r->fail = XBULK_NAMES_OK;
+	r->dirs = nm->dirs.n;
+	r->mounts = nm->nmounts;
+	r->link_s = now_s() - t0;
+	return xbn_report_all(nm, b->o, r);
+}
 
 int
 xbulk_names_build(struct xbulk_fs *fs, const struct xbulk_names_opts *o,
 		  struct xbulk_names **names, struct xbulk_names_result *r)
 {
-	(void)fs;
-	(void)o;
+	struct xbulk_names *nm = calloc(1, sizeof(*nm));
+	struct build b = { .nm = nm, .o = o };
+	struct xbn_mountinfo mi = { .mnt_id = 0 };
+	struct xfs_bulkstat root;
+	int ret;
+
 	memset(r, 0, sizeof(*r));
 	*names = NULL;
 	r->fail = XBULK_NAMES_FAIL_SETUP;
-	r->err = -ENOSYS;
-	return -ENOSYS;
+	if (!nm)
+		return r->err = -ENOMEM;
+	nm->fs = fs;
+	nm->mfd = fs->fd;
+	nm->fields = o->fields;
+	nm->filtered = o->keep != NULL;
+	nm->cancel = o->cancel;
+	ret = xbn_store_init(&nm->store, o->fields);
+	if (!ret)
+		ret = xbn_dirs_init(&nm->dirs);
+	if (!ret)
+		ret = pthread_mutex_init(&b.lock, NULL) ? -ENOMEM : 0;
+	if (ret)
+		goto fail;
+	r->fail = XBULK_NAMES_FAIL_MOUNT;
+	ret = find_mount(nm, &mi);
+	if (!ret)
+		ret = check_root(nm, &root, r);
+	if (!ret)
+		ret = scan(&b, r);
+	if (!ret)
+		ret = link_and_check(&b, &root, &mi, r);
+	pthread_mutex_destroy(&b.lock);
+fail:
+	xbn_mountinfo_free(&mi);
+	r->store_bytes = nm->store.bytes;
+	r->names_bytes = nm->list_bytes + nm->dirs.bytes;
+	r->slot_bytes = nm->store.lay.slot;
+	r->err = ret;
+	if (ret) {
+		xbulk_names_free(nm);
+		return ret;
+	}
+	r->fail = XBULK_NAMES_OK;
+	*names = nm;
+	return 0;
 }
 
 void
-xbulk_names_free(struct xbulk_names *names)
+xbulk_names_free(struct xbulk_names *nm)
 {
-	(void)names;
-}
+	size_t i;
 
-int
-xbulk_names_walk(struct xbulk_names *names, const char *start,
-		 unsigned int flags, xbulk_walk_fn fn, void *arg)
-{
-	(void)names;
-	(void)start;
-	(void)flags;
-	(void)fn;
-	(void)arg;
-	return -ENOSYS;
-}
+	if (!nm)
+		return;
+	xbn_store_free(&nm->store);
+	xbn_dirs_free(&nm->dirs);
+	while (nm->lists) {
+		struct xbn_lblock *next = nm->lists->next;
 
-int
-xbulk_names_readlink(struct xbulk_names *names, const struct xfs_bulkstat *bs,
-		     char *buf, size_t size)
-{
-	(void)names;
-	(void)bs;
-	(void)buf;
-	(void)size;
-	return -ENOSYS;
-}
-
-int
-xbulk_names_unreached(struct xbulk_names *names,
-		      int (*fn)(void *arg, const struct xfs_bulkstat *bs),
-		      void *arg)
-{
-	(void)names;
-	(void)fn;
-	(void)arg;
-	return -ENOSYS;
+		free(nm->lists);
+		nm->lists = next;
+	}
+	for (i = 0; i < nm->nmounts; i++)
+		free(nm->mounts[i].path);
+	free(nm->mounts);
+	free(nm->bad);
+	free(nm->problems);
+	free(nm->mountpoint);
+	free(nm->path);
+	free(nm->stack);
+	free(nm);
 }

@@ -86,28 +86,32 @@ commands()
 	xbulk help | sed -n '/^Commands:/,/^$/s/^[[:blank:]]\{1,\}\([a-z_]\{1,\}\).*/\1/p'
 }
 
-# One name of each option line of xbulk CMD --help (indented by 1 to 8
-# columns, then "-"): its long name if it has one (as bash-completion's
-# _parse_help prefers), else its short one.
+# One name of each option of xbulk CMD --help (on lines indented by 1 to
+# 8 columns, then "-"; names joined by a comma are one option's): its
+# long name if it has one (as bash-completion's _parse_help prefers),
+# else its short one.
 help_options()
 {
 	xbulk "$1" --help | grep '^[[:blank:]]\{1,8\}-' |
 		awk '{
 			best = ""
-			for (i = 1; i <= NF; i++) {
-				t = $i; sub(/,$/, "", t); sub(/\[=.*/, "", t)
-				if (t !~ /^-/) break
-				if (best == "" || t ~ /^--/) best = t
-				if (t ~ /^--/) break
+			for (i = 1; i <= NF && $i ~ /^-/; i++) {
+				t = $i; sub(/\[=.*/, "", t)
+				comma = sub(/,$/, "", t)
+				if (best == "" || (t ~ /^--/ && best !~ /^--/))
+					best = t
+				if (!comma) {
+					print best
+					best = ""
+				}
 			}
-			print best
 		}'
 }
 
 test_commands()
 {
 	local -a cmds
-	local cmd opt
+	local cmd got missing
 
 	mapfile -t cmds < <(commands)
 	((${#cmds[@]} >= 4)) || xb_die "xbulk help lists ${#cmds[@]} commands"
@@ -118,9 +122,11 @@ test_commands()
 	expect "nothing after help COMMAND" "" xbulk help bulkstat ''
 	for cmd in "${cmds[@]}"; do
 		[[ $cmd == help ]] && continue
-		while read -r opt; do
-			expect_has "$cmd: option $opt" "$opt" xbulk "$cmd" -
-		done < <(help_options "$cmd")
+		got=$(comp xbulk "$cmd" -)
+		missing=$(help_options "$cmd" | grep -vxF -f <(echo "$got"))
+		[[ -z $missing ]] || echo "  'xbulk $cmd -': lacks" $missing >&2
+		check "$cmd: every option of its --help ($(wc -w <<<"$got"))" \
+			"$([[ -z $missing ]] && echo 1 || echo 0)"
 	done
 }
 
@@ -138,6 +144,11 @@ test_values()
 		xbulk bulkstat_single -v 5 /mnt ''
 	expect "no argument after bulkstat's PATH" "" \
 		xbulk bulkstat -j 2 /mnt ''
+	expect "find's primaries (a list line of its --help)" "-maxdepth" \
+		xbulk find /mnt -maxd
+	expect "du's long options" "--max-depth" xbulk du -s --max-
+	expect "no PATH once find's expression began" "" \
+		xbulk find /mnt -name ''
 
 	expect "--stats-file completes files" "$TMP/files/stats.json" \
 		xbulk bulkstat --stats-file "$TMP/files/st"
@@ -195,6 +206,8 @@ test_path()
 	expect_has "PATH after an option's argument" "$mnt" \
 		xbulk bulkstat -a 1 -o csv ''
 	expect_has "PATH for inumbers" "$mnt" xbulk inumbers --stats ''
+	expect_has "PATH... for find" "$mnt" xbulk find -j 2 /mnt ''
+	expect_has "[PATH]... for du" "$mnt" xbulk du -s -d 1 ''
 	if comp xbulk bulkstat "" | grep -xF /proc >/dev/null; then
 		check "PATH: no mount point of another filesystem type" 0
 	else

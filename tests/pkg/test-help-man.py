@@ -53,18 +53,20 @@ def commands():
 
 
 def help_groups(text):
-    """The option lines of a --help: one set of names per line."""
+    """The options of a --help's option lines, one set of names each:
+    "-o, --format <fmt>" is one option, "-depth -maxdepth" two."""
     groups = []
     for line in text.splitlines():
         if not HELP_OPTION.match(line):
             continue
-        names = set()
+        joined = False
         for word in line.split():
-            word = word.rstrip(',')
             if not word.startswith('-'):
                 break
-            names.add(re.sub(r'\[=.*', '', word))
-        groups.append(names)
+            if not joined:
+                groups.append(set())
+            joined = word.endswith(',')
+            groups[-1].add(re.sub(r'\[=.*', '', word.rstrip(',')))
     return groups
 
 

@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# bench/suites/find.sh: the find suite of bench/run (its header says how
+# a suite declares contenders).  xbulk find -j 1 and -j 2 against GNU
+# find, bfs and fd (for the queries fd can express) on the same tree,
+# beside the names engine's floor (bulkstat and every directory read by
+# handle), for three queries:
+#   p: -printf '%p %s\n'      (every name, one field)
+#   f: -type f -size +1M -print
+#   m: -mtime +30 -user root -print0
+# Targets of issue 9 (2 cores): xbulk find -j 2 >= 0.9x the floor,
+# >= 2x the fastest of find/bfs/fd uncached, >= 3x cached; peak RSS.
+# Run: bench/run --suite find [--small-dirs] (docs/performance.md).
+
+find_contenders() {
+	local q
+
+	contender find_p "exec find $M -xdev -printf '%p %s\n' >/dev/null" \
+		records=names
+	contender find_f "exec find $M -xdev -type f -size +1M -print >/dev/null" \
+		records=names
+	contender find_m "exec find $M -xdev -mtime +30 -user root -print0 >/dev/null" \
+		records=names
+	if command -v bfs >/dev/null; then
+		contender bfs_p "exec bfs $M -xdev -printf '%p %s\n' >/dev/null" \
+			records=names
+		contender bfs_f "exec bfs $M -xdev -type f -size +1M -print >/dev/null" \
+			records=names
+		contender bfs_m "exec bfs $M -xdev -mtime +30 -user root -print0 >/dev/null" \
+			records=names
+	fi
+	if command -v fdfind >/dev/null; then
+		contender fd_f "exec fdfind -HI --one-file-system -t f -S +1Mi . $M >/dev/null" \
+			records=names
+		contender fd_m "exec fdfind -HI --one-file-system --changed-before 30d --owner root -0 . $M >/dev/null" \
+			records=names
+	fi
+	if [ -x "$BUILD/bench/names-floor" ]; then
+		contender names_floor_1 "exec $BUILD/bench/names-floor -j 1 $M >/dev/null" \
+			records=names
+		contender names_floor_2 "exec $BUILD/bench/names-floor -j 2 $M >/dev/null" \
+			records=names
+	fi
+	for j in 1 2; do
+		contender "xbulk_find_p_$j" \
+			"exec $XBULK find -j $j $M -printf '%p %s\n' >/dev/null" \
+			records=names
+		contender "xbulk_find_f_$j" \
+			"exec $XBULK find -j $j $M -type f -size +1M -print >/dev/null" \
+			records=names
+		contender "xbulk_find_m_$j" \
+			"exec $XBULK find -j $j $M -mtime +30 -user root -print0 >/dev/null" \
+			records=names
+	done
+}
+
+# find_fastest STATE Q: the lowest median wall of find, bfs, fd for query Q.
+find_fastest() {
+	local name w best=
+
+	for name in "find_$2" "bfs_$2" "fd_$2"; do
+		w=$(med "$1" "$name" wall)
+		[ -n "$w" ] || continue
+		if [ -z "$best" ] || awk -v a="$w" -v b="$best" \
+			'BEGIN { exit !(a < b) }'; then
+			best=$w
+		fi
+	done
+	echo "$best"
+}
+
+find_targets() {
+	local state want q n rss floor
+
+	for state in $STATES; do
+		case $state in
+		hot) want=3 ;;
+		*) want=2 ;;
+		esac
+		floor=$(med "$state" names_floor_2 wall)
+		for q in p f m; do
+			n=xbulk_find_${q}_2
+			target "$state" "fastest of find/bfs/fd wall / $n wall" \
+				"$(ratio "$(find_fastest "$state" "$q")" \
+					"$(med "$state" "$n" wall)")" ">=" "$want"
+			[ -n "$floor" ] && target "$state" \
+				"names_floor_2 wall / $n wall" \
+				"$(ratio "$floor" "$(med "$state" "$n" wall)")" \
+				">=" 0.9
+			rss=$(med "$state" "$n" rss_kib)
+			[ -n "$rss" ] && target "$state" "$n peak RSS (MiB)" \
+				"$(awk -v r="$rss" 'BEGIN { printf "%.1f", r / 1024 }')" \
+				"<=" 150
+		done
+	done
+}

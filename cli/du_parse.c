@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * xbulk du's -t/--threshold, --exclude and -X/--exclude-from, read as GNU
+ * du reads them (gnulib xstrtoimax() with the suffixes "kKmMGTPEZY0";
+ * exclude_fnmatch() without anchoring).
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "du.h"
+
+static int
+suffix_power(char c)
+{
+	static const char units[] = "kKmMGTPEZY";
+	static const int power[] = { 1, 1, 2, 2, 3, 4, 5, 6, 7, 8 };
+	const char *p = c ? strchr(units, c) : NULL;
+
+	return p ? power[p - units] : -1;
+}
+
+int
+du_parse_threshold(const char *arg, int64_t *v)
+{
+	char *end;
+	int power;
+	unsigned int base = 1024;
+	long long n;
+
+	errno = 0;
+	n = strtoll(arg, &end, 0);
+	if (end == arg) {
+		if (suffix_power(*end) < 0)
+			goto invalid;
+		n = 1;
+	} else if (errno == ERANGE) {
+		goto large;
+	}
+	if (*end) {
+		power = suffix_power(*end);
+		if (power < 0)
+			goto suffix;
+		if (end[1] == 'i' && end[2] == 'B') {
+			end += 2;
+		} else if (end[1] == 'B' || end[1] == 'D') {
+			base = 1000;
+			end++;
+		}
+		if (*++end)
+			goto suffix;
+		while (power--) {
+			if (n > INT64_MAX / base || n < INT64_MIN / base)
+				goto large;
+			n *= base;
+		}
+	}
+	if (!n && strchr(arg, '-'))
+		return xb_usage_error("du", "invalid --threshold argument '-0'");
+	*v = n;
+	return 0;
+invalid:
+	return xb_usage_error("du", "invalid -t argument '%s'", arg);
+suffix:
+	return xb_usage_error("du", "invalid suffix in -t argument '%s'", arg);
+large:
+	return xb_usage_error("du", "-t argument '%s' too large", arg);
+}
+
+int
+du_add_exclude(struct du_run *r, const char *pattern)
+{
+	char **v = realloc(r->exclude, (r->nexclude + 1) * sizeof(*v));
+
+	if (!v || !(v[r->nexclude] = strdup(pattern))) {
+		if (v)
+			r->exclude = v;
+		xb_error("du", "%s", strerror(ENOMEM));
+		return XB_EXIT_FAILURE;
+	}
+	r->exclude = v;
+	r->nexclude++;
+	return 0;
+}
+
+int
+du_add_exclude_file(struct du_run *r, const char *file)
+{
+	FILE *f = strcmp(file, "-") ? fopen(file, "re") : stdin;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int ret = 0;
+
+	if (!f) {
+		xb_error("du", "%s: %s", file, strerror(errno));
+		return XB_EXIT_FAILURE;
+	}
+	while (!ret && (len = getline(&line, &cap, f)) > 0) {
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (len)
+			ret = du_add_exclude(r, line);
+	}
+	free(line);
+	if (f != stdin)
+		fclose(f);
+	return ret;
+}
+
+bool
+du_excluded(void *arg, const struct xbulk_entry *e)
+{
+	const struct du_run *r = arg;
+	const char *p;
+	size_t i;
+
+	for (i = 0; i < r->nexclude; i++) {
+		if (!fnmatch(r->exclude[i], e->path, 0))
+			return true;
+		for (p = e->path; *p; p++)
+			if (*p == '/' && p[1] != '/' &&
+			    !fnmatch(r->exclude[i], p + 1, 0))
+				return true;
+	}
+	return false;
+}

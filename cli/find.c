@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * xbulk find: GNU find's expressions over the names engine (a bulkstat
+ * scan plus a read of every directory), in find's order.  Thin: the
+ * language is lib/find, the walk lib/names; this file picks the options,
+ * opens the outputs, prints messages and chooses exit statuses.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/vfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const char help[] =
+"Usage: xbulk find [-j threads] [--format jsonl|csv] [PATH...] [EXPRESSION]\n"
+"\n"
+"GNU find's expressions, answered from one bulkstat scan and one read of\n"
+"every directory instead of a stat() per file.  Every PATH must be on one\n"
+"mounted XFS filesystem (the whole mount or a subtree; -xdev is implied).\n"
+"The output is find's, in find's order.  Needs CAP_SYS_ADMIN,\n"
+"CAP_DAC_READ_SEARCH and CAP_FOWNER (root has them).  -exec, -execdir,\n"
+"-ok, -okdir and -delete are refused: xbulk never changes the filesystem\n"
+"(use -print0 | xargs -0).\n"
+"Every primary, option, XFS extension and difference from GNU find:\n"
+"xbulk(8).\n"
+"\n"
+"   -j <nr>    Scan and read directories with this many threads each\n"
+"              (default: online CPUs); the output is the same.\n"
+"   --format <fmt>\n"
+"              Make -print write the whole bulkstat record as jsonl or\n"
+"              csv, with the path (docs/formats.md).\n"
+"   -h, --help Show this help.\n"
+"\n"
+"Options, tests and actions of the expression (as GNU find's):\n"
+"   -depth -d -maxdepth -mindepth -daystart -regextype -warn -nowarn\n"
+"   -xdev -mount -noleaf -ignore_readdir_race -noignore_readdir_race\n"
+"   -true -false -name -iname -path -ipath -wholename -iwholename\n"
+"   -regex -iregex -lname -ilname -type -xtype -size -empty\n"
+"   -amin -atime -cmin -ctime -mmin -mtime -used -newer -anewer -cnewer\n"
+"   -newerXY -uid -gid -user -group -nouser -nogroup -perm -links -inum\n"
+"   -samefile -fstype -readable -writable -executable\n"
+"   -print -print0 -printf -fprint -fprint0 -fprintf -ls -fls -prune\n"
+"   -quit\n"
+"XFS tests (directives of -printf: %Xe %Xa %Xp %Xx %XX %Xs %Xc %Xg):\n"
+"   -xfs-extents -xfs-aextents -xfs-xflag -xfs-projid -xfs-extsize\n"
+"   -xfs-cowextsize -xfs-btime -xfs-bmin\n"
+"Refused (xbulk never changes the filesystem nor runs programs):\n"
+"   -exec -execdir -ok -okdir -delete\n";
+
+struct find_ctx {
+	struct xbulk_find	*find;
+	struct xbulk_names	*names;
+	const char		*start;
+	size_t			startlen;
+	uint64_t		dev;
+	int			status;
+	int			stop;		/* output error or -quit */
+};
+
+static void
+warn(void *arg, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "xbulk find: %s\n", msg);
+}
+
+static void
+problem(void *arg, const char *path, int err)
+{
+	struct find_ctx *c = arg;
+
+	fprintf(stderr, "xbulk find: '%s': %s\n", path, strerror(-err));
+	c->status = XB_EXIT_FAILURE;
+}
+
+static long
+read_link(void *arg, const struct xbulk_find_file *file, char *buf,
+	  size_t size)
+{
+	struct find_ctx *c = arg;
+
+	if (file->dev) {		/* a mount point: not by handle */
+		ssize_t n = readlink(file->path, buf, size);
+
+		return n < 0 ? -errno : n;
+	}
+	return xbulk_names_readlink(c->names, file->bs, buf, size);
+}
+
+static void
+names_problem(void *arg, const struct xbulk_names_problem *p)
+{
+	struct find_ctx *c = arg;
+	static const char *const what[] = {
+		[XBULK_PROBLEM_UNREADABLE] = "cannot read directory",
+		[XBULK_PROBLEM_BAD_INODE] = "cannot read inode",
+		[XBULK_PROBLEM_DIR_LINK] = "directory listed twice (not "
+					   "followed here)",
+		[XBULK_PROBLEM_DOTDOT] = "directory whose '..' does not list "
+					 "it",
+		[XBULK_PROBLEM_CYCLE] = "directory in a cycle of parents",
+	};
+
+	c->status = XB_EXIT_FAILURE;
+	if (p->kind == XBULK_PROBLEM_UNREADABLE)
+		return;			/* said when the walk reaches it */
+	if (p->path)
+		fprintf(stderr, "xbulk find: '%s': %s%s%s\n", p->path,
+			what[p->kind], p->err ? ": " : "",
+			p->err ? strerror(-p->err) : "");
+	else
+		fprintf(stderr, "xbulk find: inode %llu: %s%s%s\n",
+			(unsigned long long)p->ino, what[p->kind],
+			p->err ? ": " : "", p->err ? strerror(-p->err) : "");
+}
+
+/* The type of the filesystem mounted at @path, from mountinfo. */
+static const char *
+mount_fstype(const char *path, char *buf, size_t size)
+{
+	struct statx stx;
+	char line[4096];
+	FILE *f;
+	const char *type = "unknown";
+
+	if (statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_MNT_ID, &stx) ||
+	    !(stx.stx_mask & STATX_MNT_ID))
+		return type;
+	f = fopen("/proc/self/mountinfo", "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long id = strtoull(line, NULL, 10);
+		char *sep = strstr(line, " - ");
+
+		if (id != stx.stx_mnt_id || !sep)
+			continue;
+		if (sscanf(sep + 3, "%63s", buf) == 1 && size > 63)
+			type = buf;
+		break;
+	}
+	if (f)
+		fclose(f);
+	return type;
+}
+
+/* Entries of the directory @path but "." and "..", for -empty; -errno. */
+static long
+count_entries(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOATIME | O_CLOEXEC);
+	struct dirent *d;
+	long n = 0;
+	DIR *dir;
+
+	if (fd < 0)
+		return -errno;
+	dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while ((d = readdir(dir)))
+		n += strcmp(d->d_name, ".") && strcmp(d->d_name, "..");
+	closedir(dir);
+	return n;
+}
+
+/*
+ * A mount point: what find's lstat() shows (the mounted root) and, as
+ * find's -empty reads it, how many entries the mounted root has.
+ */
+static bool
+mount_point(struct find_ctx *c, struct xbulk_find_file *file,
+	    struct xfs_bulkstat *bs)
+{
+	struct statx s;
+	long n;
+
+	if (statx(AT_FDCWD, file->path, AT_SYMLINK_NOFOLLOW, STATX_ALL, &s))
+		return false;
+	xbulk_find_bs_from_statx(bs, &s);
+	file->bs = bs;
+	file->dev = makedev(s.stx_dev_major, s.stx_dev_minor);
+	file->blocklog = 9;		/* stx_blocks: 512-byte units */
+	if (S_ISDIR(s.stx_mode)) {
+		n = count_entries(file->path);
+		if (n < 0)
+			problem(c, file->path, (int)n);
+		file->nentries = n < 0 ? 1 : (uint64_t)n;
+	}
+	return true;
+}
+
+static int
+visit(void *arg, const struct xbulk_entry *e, enum xbulk_visit v)
+{
+	struct find_ctx *c = arg;
+	struct xfs_bulkstat mbs;
+	char type[64];
+	struct xbulk_find_file file = {
+		.path = e->path, .pathlen = e->pathlen, .name_off = e->name_off,
+		.depth = e->depth, .bs = e->bs, .nentries = e->nentries,
+		.start = c->start, .startlen = c->startlen,
+	};
+	int ret;
+
+	if (e->flags & XBULK_ENTRY_BAD_INODE) {
+		problem(c, e->path, e->err);
+		return 0;
+	}
+	if ((e->flags & XBULK_ENTRY_MOUNT) && mount_point(c, &file, &mbs)) {
+		file.fstype = mount_fstype(e->path, type, sizeof(type));
+	}
+	ret = xbulk_find_eval(c->find, &file, v == XBULK_VISIT_POST);
+	if ((e->flags & XBULK_ENTRY_UNREADABLE) && v == XBULK_VISIT_PRE)
+		problem(c, e->path, e->err);
+	if (ret < 0) {
+		c->stop = ret;
+		return ret;
+	}
+	if (ret == XBULK_FIND_QUIT) {
+		c->stop = 1;
+		return XBULK_WALK_STOP;
+	}
+	return ret == XBULK_FIND_PRUNE ? XBULK_WALK_PRUNE : 0;
+}
+
+/*
+ * Open the -fprint FILEs: refused on the scanned filesystem (xbulk never
+ * writes there), created or truncated elsewhere, as find opens them.
+ */
+static int
+open_outputs(struct xbulk_find *f, dev_t fsdev)
+{
+	size_t i;
+	int fd = xb_stdout_fd();
+
+	if (xbulk_find_set_output(f, 0, fd < 0 ? STDOUT_FILENO : fd,
+				  fd >= 0 && isatty(fd)))
+		return XB_EXIT_FAILURE;
+	for (i = 1; i < xbulk_find_noutputs(f); i++) {
+		const char *name = xbulk_find_output_name(f, i);
+		struct stat st;
+		char *dir, *slash;
+		int ok;
+
+		if (!strcmp(name, "/dev/stderr")) {
+			fd = STDERR_FILENO;
+		} else {
+			dir = strdup(name);
+			slash = dir ? strrchr(dir, '/') : NULL;
+			if (slash)
+				slash[slash == dir] = 0;
+			ok = !stat(name, &st) ||
+			     !stat(slash ? dir : ".", &st);
+			free(dir);
+			if (ok && st.st_dev == fsdev) {
+				xb_error("find", "'%s': on the filesystem being "
+					 "scanned; xbulk never writes there",
+					 name);
+				return XB_EXIT_USAGE;
+			}
+			fd = open(name, O_WRONLY | O_CREAT | O_TRUNC |
+				  O_CLOEXEC, 0666);
+			if (fd < 0) {
+				xb_error("find", "'%s': %s", name,
+					 strerror(errno));
+				return XB_EXIT_FAILURE;
+			}
+		}
+		if (xbulk_find_set_output(f, i, fd, isatty(fd)))
+			return XB_EXIT_FAILURE;
+	}
+	return 0;
+}
+
+/* Open the filesystem of the first PATH that exists. */
+static int
+open_fs(struct xbulk_find *f, struct xbulk_fs *fs)
+{
+	size_t i, n = xbulk_find_npaths(f);
+	struct stat st;
+
+	for (i = 0; i < n; i++) {
+		const char *path = xbulk_find_path(f, i);
+
+		if (!stat(path, &st) || i == n - 1)
+			return xb_open_fs("find", path, XBULK_ABI_AUTO, fs);
+	}
+	return XB_EXIT_FAILURE;
+}
+
+/* The pre-filter, from the scan's threads. */
+static bool
+keep(void *arg, const struct xfs_bulkstat *bs)
+{
+	const struct find_ctx *c = arg;
+
+	return xbulk_find_keep(c->find, bs);
+}
+
+static int
+build_names(struct find_ctx *c, struct xbulk_fs *fs, unsigned int threads,
+	    uint32_t fields)
+{
+	struct xbulk_names_opts o = {
+		.threads = threads, .fields = fields, .keep = keep,
+		.problem = names_problem, .arg = c,
+		.cancel = xb_catch_signals(),
+	};
+	struct xbulk_names_result r;
+	int err;
+
+	err = xbulk_names_build(fs, &o, &c->names, &r);
+	if (err == -EINTR)
+		return xb_signal_exit_status();
+	if (err == -EPERM) {
+		xb_error("find", "%s: %s: %s (needs CAP_SYS_ADMIN, "
+			 "CAP_DAC_READ_SEARCH and CAP_FOWNER)",
+			 xbulk_find_path(c->find, 0),
+			 r.fail == XBULK_NAMES_FAIL_HANDLE ?
+			 "open_by_handle_at" : "bulkstat", strerror(EPERM));
+		return XB_EXIT_FAILURE;
+	}
+	if (err) {
+		xb_error("find", "%s: %s", xbulk_find_path(c->find, 0),
+			 strerror(-err));
+		return XB_EXIT_FAILURE;
+	}
+	if (r.dirs_gone) {
+		xb_error("find", "%llu directories were removed or renamed "
+			 "during the scan and were skipped",
+			 (unsigned long long)r.dirs_gone);
+		c->status = XB_EXIT_FAILURE;
+	}
+	return 0;
+}
+
+/* Walk every PATH; returns 0 or an exit status that ends the command. */
+static int
+walk_all(struct find_ctx *c)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < xbulk_find_npaths(c->find) && !c->stop; i++) {
+		c->start = xbulk_find_path(c->find, i);
+		c->startlen = strlen(c->start);
+		err = xbulk_names_walk(c->names, c->start,
+				       xbulk_find_post_order(c->find) ?
+				       XBULK_WALK_POST : 0, visit, c);
+		if (err == -EINTR)
+			return xb_signal_exit_status();
+		if (c->stop < 0 || err == -EPIPE)
+			return xb_write_error("find", c->stop < 0 ? c->stop :
+					      err);
+		if (err == -EXDEV) {
+			xb_error("find", "'%s': not on the XFS mount of '%s' "
+				 "(one filesystem per run)", c->start,
+				 xbulk_find_path(c->find, 0));
+			c->status = XB_EXIT_FAILURE;
+		} else if (err < 0) {
+			fprintf(stderr, "xbulk find: '%s': %s\n", c->start,
+				strerror(err == -ESTALE ? ENOENT : -err));
+			c->status = XB_EXIT_FAILURE;
+		}
+	}
+	return 0;
+}
+
+/* xbulk's own options, before find's: -j N, --format FMT, --help. */
+static int
+own_options(int argc, char **argv, int *i, unsigned int *threads,
+	    enum xbulk_find_record *record)
+{
+	uint64_t v;
+	int err;
+
+	for (*i = 1; *i < argc; (*i)++) {
+		const char *a = argv[*i], *val = NULL;
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(help, stdout);
+			return -1;
+		}
+		if (!strncmp(a, "-j", 2)) {
+			val = a[2] ? a + 2 : *i + 1 < argc ? argv[++*i] : "";
+			err = xb_parse_u64(val, XB_MAX_THREADS, &v);
+			if (err || !v)
+				return err ? xb_bad_number("find", "-j", val,
+							   err, XB_MAX_THREADS) :
+				       xb_usage_error("find", "-j: at least 1");
+			*threads = (unsigned int)v;
+		} else if (!strncmp(a, "--format", 8) && (!a[8] || a[8] == '=')) {
+			val = a[8] ? a + 9 : *i + 1 < argc ? argv[++*i] : "";
+			if (!strcmp(val, "jsonl"))
+				*record = XBULK_FIND_RECORD_JSONL;
+			else if (!strcmp(val, "csv"))
+				*record = XBULK_FIND_RECORD_CSV;
+			else
+				return xb_usage_error("find", "--format: unknown "
+						      "format '%s' (jsonl or "
+						      "csv)", val);
+		} else {
+			break;
+		}
+	}
+	return 0;
+}
+
+static int
+csv_header(enum xbulk_find_record record)
+{
+	int fd = xb_stdout_fd();
+	size_t n = strlen(xbulk_bulkstat_csv_header) - 2;
+
+	if (record != XBULK_FIND_RECORD_CSV || fd < 0)
+		return 0;
+	if (write(fd, xbulk_bulkstat_csv_header, n) != (ssize_t)n ||
+	    write(fd, xbulk_find_csv_header_tail,
+		  strlen(xbulk_find_csv_header_tail)) < 0)
+		return -errno;
+	return 0;
+}
+
+int
+xb_cmd_find(int argc, char **argv)
+{
+	struct find_ctx c = { 0 };
+	struct xbulk_find_opts o = {
+		.warnings = isatty(STDIN_FILENO), .warn = warn,
+		.problem = problem, .readlink = read_link, .arg = &c,
+	};
+	enum xbulk_find_record record = XBULK_FIND_RECORD_NONE;
+	unsigned int threads = xb_online_cpus();
+	struct xbulk_fs fs = { .fd = -1 };
+	char err[1024];
+	struct stat st;
+	int i, ret, status;
+
+	ret = own_options(argc, argv, &i, &threads, &record);
+	if (ret)
+		return ret < 0 ? XB_EXIT_OK : ret;
+	clock_gettime(CLOCK_REALTIME, &o.now);
+	if (xbulk_find_parse(argc - i, argv + i, &o, &c.find, err, sizeof(err),
+			     &status)) {
+		fprintf(stderr, "xbulk find: %s\n", err);
+		return status;
+	}
+	xbulk_find_set_record(c.find, record);
+	ret = open_fs(c.find, &fs);
+	if (!ret && fstat(fs.fd, &st))
+		ret = XB_EXIT_FAILURE;
+	if (!ret)
+		ret = open_outputs(c.find, st.st_dev);
+	if (!ret) {
+		xbulk_find_set_fs(c.find, fs.blocklog, st.st_dev);
+		ret = build_names(&c, &fs, threads,
+				  xbulk_find_fields(c.find));
+	}
+	if (!ret && csv_header(record))
+		ret = xb_write_error("find", -errno);
+	if (!ret)
+		ret = walk_all(&c);
+	if (!ret) {
+		int werr = xbulk_find_flush(c.find);
+
+		if (werr)
+			ret = xb_write_error("find", werr);
+	}
+	if (!ret && xbulk_find_problems(c.find))
+		ret = XB_EXIT_FAILURE;
+	xbulk_names_free(c.names);
+	xbulk_find_free(c.find);
+	xbulk_fs_close(&fs);
+	return ret ? ret : c.status;
+}

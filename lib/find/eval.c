@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Evaluating a compiled find expression on one file (GNU find 4.9's
+ * pred.c semantics), and the same tree three-valued on a bare bulkstat
+ * record: the pre-filter that drops inodes no name can make act.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "find.h"
+
+/* Three-valued results: a test on a record without its name. */
+enum { V_FALSE = 0, V_TRUE = 1, V_UNKNOWN = 2 };
+
+/* What an evaluation asked of the walk. */
+struct xf_state {
+	bool	prune;
+	bool	quit;
+};
+
+char
+xf_type_letter(uint32_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG: return 'f';
+	case S_IFDIR: return 'd';
+	case S_IFLNK: return 'l';
+	case S_IFSOCK: return 's';
+	case S_IFBLK: return 'b';
+	case S_IFCHR: return 'c';
+	case S_IFIFO: return 'p';
+	default: return 'U';
+	}
+}
+
+uint64_t
+xf_blocks512(const struct xbulk_find *f, const struct xbulk_find_file *file)
+{
+	unsigned int log = file->blocklog ? file->blocklog : f->blocklog;
+
+	return file->bs->bs_blocks << (log - 9);
+}
+
+/* The record's value of an XF_NUM or XF_SIZE field. */
+static uint64_t
+field_value(const struct xbulk_find *f, const struct xfs_bulkstat *bs,
+	    enum xf_field field)
+{
+	switch (field) {
+	case XF_FLD_UID: return bs->bs_uid;
+	case XF_FLD_GID: return bs->bs_gid;
+	case XF_FLD_NLINK: return bs->bs_nlink;
+	case XF_FLD_INO: return bs->bs_ino;
+	case XF_FLD_SIZE: return bs->bs_size;
+	case XF_FLD_EXTENTS: return bs->bs_extents64;
+	case XF_FLD_AEXTENTS: return bs->bs_aextents;
+	case XF_FLD_PROJID: return bs->bs_projectid;
+	case XF_FLD_EXTSIZE:
+		return (uint64_t)bs->bs_extsize_blks << f->blocklog;
+	case XF_FLD_COWEXTSIZE:
+		return (uint64_t)bs->bs_cowextsize_blks << f->blocklog;
+	}
+	return 0;
+}
+
+static bool
+compare(enum xf_cmp cmp, uint64_t v, uint64_t n)
+{
+	return cmp == XF_CMP_GT ? v > n : cmp == XF_CMP_LT ? v < n : v == n;
+}
+
+/* find's ts_difference(): a - b in seconds, as a double. */
+static double
+ts_diff(int64_t asec, int64_t ansec, struct timespec b)
+{
+	return ((double)asec - (double)b.tv_sec) + 1e-9 * (double)(ansec -
+								   b.tv_nsec);
+}
+
+/*
+ * -used N: accessed N days after the status change (find 4.9 never
+ * matches a file accessed before it changed).  @n's reference is -N days
+ * with the comparison inverted, as for the other times.
+ */
+static int
+test_used(const struct xf_node *n, int64_t sec, int64_t nsec)
+{
+	double d = (double)sec + 1e-9 * (double)nsec;
+	double days = -((double)n->u.time.ref.tv_sec +
+			1e-9 * (double)n->u.time.ref.tv_nsec);
+
+	if (sec < 0)
+		return V_FALSE;
+	switch (n->u.time.cmp) {
+	case XF_CMP_LT:
+		return d > days;
+	case XF_CMP_GT:
+		return d < days;
+	default:
+		return d > days - 86400 && d <= days;
+	}
+}
+
+/* -atime and friends: find's pred_timewindow(). */
+static int
+test_time(const struct xf_node *n, const struct xfs_bulkstat *bs)
+{
+	int64_t sec, nsec;
+	double d;
+
+	switch (n->u.time.which) {
+	case XF_T_ATIME:
+		sec = bs->bs_atime;
+		nsec = bs->bs_atime_nsec;
+		break;
+	case XF_T_BTIME:
+		if (bs->bs_version < XFS_BULKSTAT_VERSION_V5)
+			return V_FALSE;		/* no birth time (v1) */
+		sec = bs->bs_btime;
+		nsec = bs->bs_btime_nsec;
+		break;
+	case XF_T_CTIME:
+		sec = bs->bs_ctime;
+		nsec = bs->bs_ctime_nsec;
+		break;
+	case XF_T_MTIME:
+		sec = bs->bs_mtime;
+		nsec = bs->bs_mtime_nsec;
+		break;
+	default:			/* -used: atime - ctime */
+		sec = bs->bs_atime - bs->bs_ctime;
+		nsec = (int64_t)bs->bs_atime_nsec - bs->bs_ctime_nsec;
+		if (nsec < 0) {
+			nsec += 1000000000;
+			sec--;
+		}
+		return test_used(n, sec, nsec);
+	}
+	if (sec == n->u.time.ref.tv_sec && nsec == n->u.time.ref.tv_nsec)
+		d = 0;
+	else
+		d = ts_diff(sec, nsec, n->u.time.ref);
+	switch (n->u.time.cmp) {
+	case XF_CMP_GT:
+		return d > 0;
+	case XF_CMP_LT:
+		return d < 0;
+	default:
+		return d > 0 && d <= (double)n->u.time.window;
+	}
+}
+
+static int
+test_perm(const struct xf_node *n, uint32_t mode)
+{
+	uint32_t want = n->u.perm.mode[S_ISDIR(mode) != 0];
+
+	switch (n->u.perm.kind) {
+	case '-':
+		return (mode & want) == want;
+	case '/':
+		return !want || (mode & want);
+	default:
+		return (mode & 07777) == want;
+	}
+}
+
+/* The name -name matches: the base name, trailing slashes stripped. */
+static const char *
+base_name(const struct xbulk_find_file *file, char *buf, size_t size)
+{
+	const char *p = file->path;
+	size_t end = file->pathlen, start;
+
+	if (file->depth > 0)
+		return p + file->name_off;
+	while (end > 1 && p[end - 1] == '/')
+		end--;
+	start = end;
+	while (start > 0 && p[start - 1] != '/')
+		start--;
+	if (start == end)		/* "/" or "//" */
+		start = end - 1;
+	if (end - start >= size)
+		return "";
+	memcpy(buf, p + start, end - start);
+	buf[end - start] = 0;
+	return buf;
+}
+
+/* -xtype: the type of what a symlink points to (find's stat fallback). */
+static int
+xtype(struct xbulk_find *f, const struct xbulk_find_file *file,
+      uint32_t mode)
+{
+	struct stat st;
+
+	if (!S_ISLNK(mode))
+		return (int)mode;
+	if (!stat(file->path, &st))
+		return (int)st.st_mode;
+	if (errno == ENOENT || errno == ENOTDIR)
+		return (int)mode;
+	f->problems++;
+	if (f->opts.problem)
+		f->opts.problem(f->opts.arg, file->path, -errno);
+	return -1;
+}
+
+/*
+ * A test on a file, or on a bare record when @file is NULL (then tests
+ * that need the name give V_UNKNOWN).
+ */
+static int
+test(struct xbulk_find *f, const struct xf_node *n,
+     const struct xbulk_find_file *file, const struct xfs_bulkstat *bs)
+{
+	uint32_t mode = bs->bs_mode;
+	const char *s;
+	char buf[4096];
+	int m;
+
+	switch (n->kind) {
+	case XF_TRUE:
+		return V_TRUE;
+	case XF_FALSE:
+		return V_FALSE;
+	case XF_TYPE:
+		return (n->u.types >> ((mode & S_IFMT) >> 12)) & 1;
+	case XF_SIZE:
+		return compare(n->u.num.cmp,
+			       (field_value(f, bs, n->u.num.field) +
+				n->u.num.unit - 1) / n->u.num.unit, n->u.num.n);
+	case XF_NUM:
+		return compare(n->u.num.cmp,
+			       field_value(f, bs, n->u.num.field), n->u.num.n);
+	case XF_TIME:
+	case XF_NEWER:
+		return test_time(n, bs);
+	case XF_PERM:
+		return test_perm(n, mode);
+	case XF_XFLAG:
+		return (bs->bs_xflags & n->u.xflags) == n->u.xflags;
+	case XF_SAMEFILE:
+		return bs->bs_ino == n->u.same.ino &&
+		       (file && file->dev ? file->dev : f->dev) == n->u.same.dev;
+	case XF_EMPTY:
+		if (S_ISREG(mode))
+			return bs->bs_size == 0;
+		if (!S_ISDIR(mode))
+			return V_FALSE;
+		return file ? file->nentries == 0 : V_UNKNOWN;
+	case XF_LNAME:
+		if (!S_ISLNK(mode))
+			return V_FALSE;
+		break;
+	case XF_XTYPE:
+		if (!S_ISLNK(mode))
+			return (n->u.types >> ((mode & S_IFMT) >> 12)) & 1;
+		break;
+	default:
+		break;
+	}
+	if (!file)
+		return V_UNKNOWN;
+	switch (n->kind) {
+	case XF_NAME:
+		return !fnmatch(n->u.match.pattern,
+				base_name(file, buf, sizeof(buf)),
+				n->u.match.flags);
+	case XF_PATH:
+		return !fnmatch(n->u.match.pattern, file->path,
+				n->u.match.flags);
+	case XF_REGEX:
+		return re_match(n->u.regex, file->path, (int)file->pathlen, 0,
+				NULL) == (int)file->pathlen;
+	case XF_LNAME:
+		s = xf_readlink(f, file);
+		return s && !fnmatch(n->u.match.pattern, s, n->u.match.flags);
+	case XF_XTYPE:
+		m = xtype(f, file, mode);
+		return m >= 0 && ((n->u.types >> ((m & S_IFMT) >> 12)) & 1);
+	case XF_NOUSER:
+		return !xf_id_name(&f->users, bs->bs_uid);
+	case XF_NOGROUP:
+		return !xf_id_name(&f->groups, bs->bs_gid);
+	case XF_FSTYPE:
+		return !strcmp(file->fstype ? file->fstype : "xfs",
+			       n->u.fstype);
+	case XF_ACCESS:
+		return !faccessat(AT_FDCWD, file->path, n->u.access, 0);
+	default:
+		return V_FALSE;
+	}
+}
+
+/* The path with odd characters as '?' on a terminal, then @end. */
+static int
+print_path(struct xf_stream *out, const struct xbulk_find_file *file,
+	   char end)
+{
+	int err;
+
+	if (end) {
+		err = xf_put_name(out, file->path, file->pathlen);
+		return err ? err : xf_put(out, &end, 1);
+	}
+	return xf_put(out, file->path, file->pathlen + 1);
+}
+
+static bool
+act(struct xbulk_find *f, const struct xf_node *n,
+    const struct xbulk_find_file *file, struct xf_state *st)
+{
+	switch (n->kind) {
+	case XF_PRINT:
+		if (f->record)
+			xf_record(f, n->u.act.out, file);
+		else
+			print_path(n->u.act.out, file, n->u.act.end);
+		break;
+	case XF_PRINTF:
+		xf_format_run(f, n->u.act.fmt, n->u.act.out, file);
+		break;
+	case XF_LS:
+		xf_ls(f, n->u.act.out, file);
+		break;
+	case XF_PRUNE:
+		if (!f->post && S_ISDIR(file->bs->bs_mode))
+			st->prune = true;
+		break;
+	case XF_QUIT:
+		st->quit = true;
+		break;
+	default:
+		return test(f, n, file, file->bs) == V_TRUE;
+	}
+	return true;
+}
+
+static bool
+eval(struct xbulk_find *f, const struct xf_node *n,
+     const struct xbulk_find_file *file, struct xf_state *st)
+{
+	bool l;
+
+	switch (n->kind) {
+	case XF_AND:
+		return eval(f, n->left, file, st) && !st->quit &&
+		       eval(f, n->right, file, st);
+	case XF_OR:
+		l = eval(f, n->left, file, st);
+		return l || (!st->quit && eval(f, n->right, file, st));
+	case XF_COMMA:
+		eval(f, n->left, file, st);
+		return !st->quit && eval(f, n->right, file, st);
+	case XF_NOT:
+		return !eval(f, n->right, file, st);
+	default:
+		return act(f, n, file, st);
+	}
+}
+
+int
+xbulk_find_eval(struct xbulk_find *f, const struct xbulk_find_file *file,
+		bool post)
+{
+	struct xf_state st = { false, false };
+	bool dir = S_ISDIR(file->bs->bs_mode);
+	bool at_max = f->maxdepth >= 0 && file->depth >= (unsigned)f->maxdepth;
+	int ret = 0;
+
+	if (post && (!f->post || at_max))
+		return 0;
+	if (f->post && dir && !post && !at_max)
+		return 0;		/* -depth: after the contents */
+	if (file->depth >= (unsigned)f->mindepth &&
+	    (f->maxdepth < 0 || file->depth <= (unsigned)f->maxdepth))
+		eval(f, f->root, file, &st);
+	if (dir && (at_max || st.prune))
+		ret = XBULK_FIND_PRUNE;
+	if (st.quit)
+		ret = XBULK_FIND_QUIT;
+	if (f->streams[0]->err)
+		return f->streams[0]->err;
+	return ret;
+}
+
+/* The pre-filter's view of a subtree: its value and whether it may act. */
+struct xf_pre {
+	int	val;
+	bool	acts;
+};
+
+static struct xf_pre
+pre(const struct xbulk_find *f, const struct xf_node *n,
+    const struct xfs_bulkstat *bs)
+{
+	struct xf_pre l, r;
+
+	switch (n->kind) {
+	case XF_AND:
+	case XF_OR:
+		l = pre(f, n->left, bs);
+		if (l.val == (n->kind == XF_OR ? V_TRUE : V_FALSE))
+			return l;
+		r = pre(f, n->right, bs);
+		r.acts = r.acts || l.acts;
+		if (l.val == V_UNKNOWN && r.val != l.val)
+			r.val = r.val == (n->kind == XF_OR) ? r.val : V_UNKNOWN;
+		return r;
+	case XF_COMMA:
+		l = pre(f, n->left, bs);
+		r = pre(f, n->right, bs);
+		r.acts = r.acts || l.acts;
+		return r;
+	case XF_NOT:
+		r = pre(f, n->right, bs);
+		if (r.val != V_UNKNOWN)
+			r.val = !r.val;
+		return r;
+	case XF_PRINT:
+	case XF_PRINTF:
+	case XF_LS:
+	case XF_QUIT:
+		return (struct xf_pre){ V_TRUE, true };
+	case XF_PRUNE:			/* no effect on a non-directory */
+		return (struct xf_pre){ V_TRUE, false };
+	default:
+		return (struct xf_pre){
+			test((struct xbulk_find *)f, n, NULL, bs), false };
+	}
+}
+
+bool
+xbulk_find_keep(void *arg, const struct xfs_bulkstat *bs)
+{
+	const struct xbulk_find *f = arg;
+
+	return pre(f, f->root, bs).acts;
+}
+
+void
+xbulk_find_set_fs(struct xbulk_find *f, unsigned int blocklog, uint64_t dev)
+{
+	f->blocklog = blocklog < 9 ? 9 : blocklog;
+	f->dev = dev;
+}
+
+uint64_t
+xbulk_find_problems(const struct xbulk_find *f)
+{
+	return f->problems;
+}
+
+const char *
+xf_readlink(struct xbulk_find *f, const struct xbulk_find_file *file)
+{
+	long n = -ENOSYS;
+
+	if (f->linkcap && f->opts.readlink)
+		n = f->opts.readlink(f->opts.arg, file, f->linkbuf,
+				     f->linkcap - 1);
+	if (n < 0) {
+		f->problems++;
+		if (f->opts.problem)
+			f->opts.problem(f->opts.arg, file->path, (int)n);
+		return NULL;
+	}
+	f->linkbuf[n] = 0;
+	return f->linkbuf;
+}
+
+void
+xbulk_find_bs_from_statx(struct xfs_bulkstat *bs, const struct statx *s)
+{
+	memset(bs, 0, sizeof(*bs));
+	bs->bs_ino = s->stx_ino;
+	bs->bs_mode = s->stx_mode;
+	bs->bs_nlink = s->stx_nlink;
+	bs->bs_uid = s->stx_uid;
+	bs->bs_gid = s->stx_gid;
+	bs->bs_size = s->stx_size;
+	bs->bs_blocks = s->stx_blocks;
+	bs->bs_rdev = (s->stx_rdev_major << 18) | s->stx_rdev_minor;
+	bs->bs_atime = s->stx_atime.tv_sec;
+	bs->bs_atime_nsec = s->stx_atime.tv_nsec;
+	bs->bs_mtime = s->stx_mtime.tv_sec;
+	bs->bs_mtime_nsec = s->stx_mtime.tv_nsec;
+	bs->bs_ctime = s->stx_ctime.tv_sec;
+	bs->bs_ctime_nsec = s->stx_ctime.tv_nsec;
+	bs->bs_btime = s->stx_btime.tv_sec;
+	bs->bs_btime_nsec = s->stx_btime.tv_nsec;
+	bs->bs_version = s->stx_mask & STATX_BTIME ? XFS_BULKSTAT_VERSION_V5 :
+						     XFS_BULKSTAT_VERSION_V1;
+}

@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * find expressions: the compiled form shared by lib/find's files.
+ *
+ * parse.c turns the command line into a tree of struct xf_node, once;
+ * eval.c walks the tree per file; printf.c runs -printf's compiled steps;
+ * ls.c writes -ls lines.  Nothing on the per-file path parses or
+ * allocates.
+ */
+#ifndef XBULK_FIND_H
+#define XBULK_FIND_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "xbulk.h"
+
+enum xf_kind {
+	/* operators */
+	XF_AND, XF_OR, XF_NOT, XF_COMMA,
+	/* tests */
+	XF_TRUE, XF_FALSE,
+	XF_NAME,	/* -name -iname: fnmatch on the base name */
+	XF_PATH,	/* -path -ipath -wholename -iwholename */
+	XF_LNAME,	/* -lname -ilname: fnmatch on the link target */
+	XF_REGEX,	/* -regex -iregex */
+	XF_TYPE,	/* -type: set of S_IFMT >> 12 */
+	XF_XTYPE,	/* -xtype: the same, following symlinks */
+	XF_SIZE,	/* -size */
+	XF_EMPTY,
+	XF_TIME,	/* -atime -mtime -ctime -amin ... -used */
+	XF_NEWER,	/* -newer -anewer -cnewer -newerXY */
+	XF_NUM,		/* -uid -gid -links -inum, XFS numbers */
+	XF_NOUSER, XF_NOGROUP,
+	XF_PERM,
+	XF_SAMEFILE,
+	XF_FSTYPE,
+	XF_ACCESS,	/* -readable -writable -executable */
+	XF_XFLAG,	/* -xfs-xflag: all of a set of FS_XFLAG_* */
+	/* actions */
+	XF_PRINT,	/* -print -print0 -fprint -fprint0 */
+	XF_PRINTF,	/* -printf -fprintf */
+	XF_LS,		/* -ls -fls */
+	XF_PRUNE,
+	XF_QUIT,
+};
+
+enum xf_cmp { XF_CMP_EQ, XF_CMP_LT, XF_CMP_GT };
+
+/* Which number of the record an XF_NUM or XF_SIZE node compares. */
+enum xf_field {
+	XF_FLD_UID, XF_FLD_GID, XF_FLD_NLINK, XF_FLD_INO, XF_FLD_SIZE,
+	XF_FLD_EXTENTS, XF_FLD_AEXTENTS, XF_FLD_PROJID, XF_FLD_EXTSIZE,
+	XF_FLD_COWEXTSIZE,
+};
+
+/* Which time of the record. */
+enum xf_time { XF_T_ATIME, XF_T_BTIME, XF_T_CTIME, XF_T_MTIME, XF_T_USED };
+
+struct xf_stream;
+struct xf_format;
+
+struct xf_node {
+	enum xf_kind		kind;
+	struct xf_node		*left, *right;	/* operators (NOT: right) */
+	uint32_t		fields;		/* XBULK_F_* this subtree needs */
+	bool			acts;		/* the subtree has an action */
+	union {
+		struct {			/* NAME PATH LNAME */
+			const char	*pattern;
+			int		flags;	/* FNM_CASEFOLD */
+		} match;
+		regex_t			*regex;
+		uint32_t		types;	/* TYPE XTYPE: bit per S_IFMT>>12 */
+		struct {			/* SIZE NUM */
+			enum xf_field	field;
+			enum xf_cmp	cmp;
+			uint64_t	n;
+			uint64_t	unit;	/* SIZE: bytes per unit */
+		} num;
+		struct {			/* TIME NEWER */
+			enum xf_time	which;
+			enum xf_cmp	cmp;
+			struct timespec	ref;
+			int64_t		window;	/* seconds (TIME EQ) */
+		} time;
+		struct {
+			int		kind;	/* 0 exact, '-' all, '/' any */
+			uint32_t	mode[2];	/* [0] files, [1] dirs */
+		} perm;
+		struct {			/* SAMEFILE */
+			uint64_t	ino;
+			uint64_t	dev;
+		} same;
+		const char		*fstype;
+		int			access;	/* R_OK W_OK X_OK */
+		uint64_t		xflags;	/* XFLAG */
+		struct {			/* PRINT PRINTF LS */
+			struct xf_stream	*out;
+			struct xf_format	*fmt;	/* PRINTF */
+			char			end;	/* PRINT: '\n' or 0 */
+		} act;
+	} u;
+};
+
+/* An output of the expression: stdout or a -fprint FILE. */
+struct xf_stream {
+	struct xbulk_out	out;
+	const char		*name;		/* NULL: stdout */
+	bool			tty;		/* quote odd names */
+	int			err;		/* first write error */
+};
+
+/* Longest user or group name kept (longer ones print as numbers). */
+#define XF_ID_NAME_MAX	256
+
+/* uid or gid -> name, filled from NSS as they are met. */
+struct xf_idcache {
+	struct xf_id {
+		uint32_t	id;
+		bool		used;
+		bool		known;
+		char		name[XF_ID_NAME_MAX];
+	} *slot;
+	size_t		mask;		/* slots - 1 */
+	size_t		used;
+	bool		group;
+};
+
+/* -ls's column widths, which grow as wider values are met (find's). */
+struct xf_ls_widths {
+	int	ino, blocks, owner, group, major, minor, size;
+};
+
+struct xbulk_find {
+	struct xf_node		*root;
+	/* options */
+	bool			post;		/* -depth */
+	int			maxdepth;	/* -1: none */
+	int			mindepth;
+	bool			warnings;
+	/* the PATH operands */
+	char			**paths;
+	size_t			npaths;
+	/* outputs: [0] is stdout, then -fprint files in command order */
+	struct xf_stream	**streams;
+	size_t			nstreams;
+	/* compiled -regex patterns (regfree() them) */
+	regex_t			**regexes;
+	size_t			nregexes;
+	/* everything the parser allocated, freed together */
+	void			**allocs;
+	size_t			nallocs, allocs_cap;
+	/* the filesystem */
+	unsigned int		blocklog;
+	uint64_t		dev;
+	/* now, for -mtime -ls and friends */
+	struct timespec		now;
+	struct xf_idcache	users, groups;
+	struct xbulk_find_opts	opts;
+	uint64_t		problems;	/* non-fatal, for exit 1 */
+	struct xf_ls_widths	ls;
+	enum xbulk_find_record	record;		/* --format */
+	char			*linkbuf;	/* readlink results */
+	size_t			linkcap;
+};
+
+/* parse.c's helpers for the argument parsers (args.c). */
+struct xf_parser {
+	struct xbulk_find	*find;
+	char			**argv;
+	int			argc;
+	int			i;		/* next argument */
+	const char		*pred;		/* the predicate being parsed */
+	int			regex_syntax;	/* -regextype */
+	struct timespec		day_start;	/* options.cur_day_start */
+	bool			full_days;	/* -daystart seen */
+	const char		*first_nonoption;
+	char			*err;		/* message buffer */
+	size_t			errlen;
+	int			status;		/* exit status of the error */
+};
+
+/* Keep @p with the find's other allocations; NULL: out of memory. */
+void *xf_keep(struct xbulk_find *f, void *p);
+void *xf_zalloc(struct xbulk_find *f, size_t size);
+/* A zeroed pattern buffer with a fastmap, regfree()d with the find. */
+regex_t *xf_regex_new(struct xbulk_find *f);
+
+/* Set the parser's error message; returns -EINVAL. */
+int xf_fail(struct xf_parser *ps, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* A warning, if warnings are on. */
+void xf_warn(struct xf_parser *ps, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* A warning whatever -warn says (find prints some always). */
+void xf_warn_always(struct xf_parser *ps, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* args.c: the primaries' arguments.  Each returns 0 or -EINVAL. */
+int xf_parse_primary(struct xf_parser *ps, const char *name,
+		     struct xf_node **out);
+/* Is @name one of find's options (-depth ...)?  Handles it if so. */
+int xf_parse_option(struct xf_parser *ps, const char *name, bool *handled);
+
+/* mode.c */
+/* -perm's MODE (gnulib mode_compile/mode_adjust): files and dirs. */
+int xf_parse_mode(const char *s, uint32_t *file_mode, uint32_t *dir_mode);
+/* ls -l's ten characters ("drwxr-xr-x") of @mode at @p. */
+void xf_mode_string(uint32_t mode, char *p);
+
+/* time.c */
+/* -newermt DATE: ISO 8601 forms and @EPOCH, in local time. */
+int xf_parse_date(const char *s, struct timespec *ts);
+/* -printf's %a %c %t: "Wed Nov 30 15:42:09.5834523710 2022" */
+size_t xf_ctime_format(char *dst, int64_t sec, uint32_t nsec);
+/* -printf's %Ak etc: strftime %k, with find's fractional seconds. */
+size_t xf_date_format(char *dst, size_t size, int64_t sec, uint32_t nsec,
+		      char k);
+/* -ls's date column. */
+size_t xf_ls_date(char *dst, int64_t mtime, int64_t now);
+/* Local time of @sec; false if it cannot be represented. */
+bool xf_localtime(int64_t sec, struct tm *tm);
+
+/* ids.c */
+void xf_ids_init(struct xf_idcache *c, bool group);
+void xf_ids_free(struct xf_idcache *c);
+/* Name of @id, or NULL if NSS has none. */
+const char *xf_id_name(struct xf_idcache *c, uint32_t id);
+
+/* eval.c */
+/* Type letter of find's %y and -type ("f", "d", ..., "U"). */
+char xf_type_letter(uint32_t mode);
+/* st_blocks (512-byte units) of a record. */
+uint64_t xf_blocks512(const struct xbulk_find *f,
+		      const struct xbulk_find_file *file);
+/* The symlink target of @file into f->linkbuf, or NULL (a problem). */
+const char *xf_readlink(struct xbulk_find *f,
+			const struct xbulk_find_file *file);
+/* The major and minor numbers of bs_rdev (sysv_encode_dev()). */
+static inline uint32_t
+xf_rdev_major(uint32_t rdev)
+{
+	return rdev >> 18;
+}
+
+static inline uint32_t
+xf_rdev_minor(uint32_t rdev)
+{
+	return rdev & 0x3ffff;
+}
+
+/* output.c */
+int xf_put(struct xf_stream *s, const char *p, size_t len);
+int xf_put_name(struct xf_stream *s, const char *p, size_t len);
+int xf_stream_flush(struct xf_stream *s);
+
+/* printf.c */
+struct xf_format *xf_format_compile(struct xf_parser *ps, const char *fmt,
+				    uint32_t *fields);
+int xf_format_run(struct xbulk_find *f, const struct xf_format *fmt,
+		  struct xf_stream *out, const struct xbulk_find_file *file);
+
+/* record.c: --format's record and path for -print. */
+int xf_record(struct xbulk_find *f, struct xf_stream *out,
+	      const struct xbulk_find_file *file);
+
+/* ls.c */
+int xf_ls(struct xbulk_find *f, struct xf_stream *out,
+	  const struct xbulk_find_file *file);
+#define XF_LS_FIELDS	(XBULK_F_SIZE | XBULK_F_BLOCKS | XBULK_F_MTIME | \
+			 XBULK_F_OWNER | XBULK_F_NLINK | XBULK_F_RDEV)
+
+#endif /* XBULK_FIND_H */

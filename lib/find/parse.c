@@ -1,0 +1,558 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * find's command line into an expression tree, once: leading options,
+ * PATH operands, then the expression with GNU find 4.9's grammar
+ * (precedence from loose to tight: ',', -o, -a (also implicit), !, then
+ * parentheses and primaries), its messages, and the -print it adds when
+ * the expression has no action.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "find.h"
+
+/* Tokens of the expression: operators, or a primary already parsed. */
+enum xf_tok { T_PRIMARY, T_AND, T_OR, T_NOT, T_COMMA, T_OPEN, T_CLOSE };
+
+struct xf_token {
+	enum xf_tok	tok;
+	const char	*text;		/* as typed, for messages */
+	struct xf_node	*node;		/* T_PRIMARY */
+};
+
+struct xf_tokens {
+	struct xf_token	*v;
+	size_t		n, pos;
+	bool		has_action;	/* one that inhibits the -print */
+};
+
+void *
+xf_keep(struct xbulk_find *f, void *p)
+{
+	if (!p)
+		return NULL;
+	if (f->nallocs == f->allocs_cap) {
+		size_t cap = f->allocs_cap ? 2 * f->allocs_cap : 32;
+		void **v = realloc(f->allocs, cap * sizeof(*v));
+
+		if (!v) {
+			free(p);
+			return NULL;
+		}
+		f->allocs = v;
+		f->allocs_cap = cap;
+	}
+	f->allocs[f->nallocs++] = p;
+	return p;
+}
+
+void *
+xf_zalloc(struct xbulk_find *f, size_t size)
+{
+	return xf_keep(f, calloc(1, size));
+}
+
+regex_t *
+xf_regex_new(struct xbulk_find *f)
+{
+	regex_t **v = realloc(f->regexes, (f->nregexes + 1) * sizeof(*v));
+	regex_t *re;
+
+	if (!v)
+		return NULL;
+	f->regexes = v;
+	re = calloc(1, sizeof(*re));
+	if (!re)
+		return NULL;
+	re->fastmap = malloc(256);
+	if (!re->fastmap) {
+		free(re);
+		return NULL;
+	}
+	v[f->nregexes++] = re;
+	return re;
+}
+
+int
+xf_fail(struct xf_parser *ps, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ps->err, ps->errlen, fmt, ap);
+	va_end(ap);
+	if (!ps->status)
+		ps->status = XBULK_FIND_EXIT_BAD;
+	return -EINVAL;
+}
+
+static void __attribute__((format(printf, 2, 0)))
+vwarn(struct xf_parser *ps, const char *fmt, va_list ap)
+{
+	char msg[1024];
+
+	if (!ps->find->opts.warn)
+		return;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	ps->find->opts.warn(ps->find->opts.arg, msg);
+}
+
+void
+xf_warn(struct xf_parser *ps, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!ps->find->warnings)
+		return;
+	va_start(ap, fmt);
+	vwarn(ps, fmt, ap);
+	va_end(ap);
+}
+
+void
+xf_warn_always(struct xf_parser *ps, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(ps, fmt, ap);
+	va_end(ap);
+}
+
+/* find's looks_like_expression(): is @arg part of the expression? */
+static bool
+looks_like_expression(const char *arg, bool leading)
+{
+	switch (arg[0]) {
+	case '-':
+		return arg[1] != 0;	/* "-" alone is a file name */
+	case ')':
+	case ',':
+		return !arg[1] && !leading;
+	case '(':
+	case '!':
+		return !arg[1];
+	default:
+		return false;
+	}
+}
+
+static struct xf_node *
+new_node(struct xbulk_find *f, enum xf_kind kind, struct xf_node *l,
+	 struct xf_node *r)
+{
+	struct xf_node *n = xf_zalloc(f, sizeof(*n));
+
+	if (!n)
+		return NULL;
+	n->kind = kind;
+	n->left = l;
+	n->right = r;
+	n->fields = (l ? l->fields : 0) | (r ? r->fields : 0);
+	n->acts = (l && l->acts) || (r && r->acts);
+	return n;
+}
+
+static int
+push_token(struct xf_tokens *t, enum xf_tok tok, const char *text,
+	   struct xf_node *node)
+{
+	struct xf_token *v = realloc(t->v, (t->n + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	t->v = v;
+	v[t->n++] = (struct xf_token){ tok, text, node };
+	return 0;
+}
+
+static const struct {
+	const char	*text;
+	enum xf_tok	tok;
+} operators[] = {
+	{ "!", T_NOT }, { "-not", T_NOT }, { "(", T_OPEN }, { ")", T_CLOSE },
+	{ ",", T_COMMA }, { "-a", T_AND }, { "-and", T_AND }, { "-o", T_OR },
+	{ "-or", T_OR },
+};
+
+/* Read the expression's words into tokens, parsing each primary. */
+static int
+tokenize(struct xf_parser *ps, struct xf_tokens *t)
+{
+	int err;
+
+	while (ps->i < ps->argc) {
+		const char *arg = ps->argv[ps->i];
+		struct xf_node *node = NULL;
+		bool handled = false;
+		size_t k;
+
+		if (!looks_like_expression(arg, false))
+			return xf_fail(ps, "paths must precede expression: `%s'",
+				       arg);
+		for (k = 0; k < sizeof(operators) / sizeof(operators[0]); k++)
+			if (!strcmp(arg, operators[k].text))
+				break;
+		ps->i++;
+		if (k < sizeof(operators) / sizeof(operators[0])) {
+			if (!ps->first_nonoption)
+				ps->first_nonoption = arg;
+			err = push_token(t, operators[k].tok, arg, NULL);
+			if (err)
+				return err;
+			continue;
+		}
+		ps->pred = arg;
+		err = xf_parse_option(ps, arg, &handled);
+		if (err)
+			return err;
+		if (handled) {
+			/* Options count as -true, but -daystart as nothing. */
+			if (strcmp(arg, "-daystart")) {
+				node = new_node(ps->find, XF_TRUE, NULL, NULL);
+				if (!node)
+					return -ENOMEM;
+				err = push_token(t, T_PRIMARY, arg, node);
+			}
+		} else {
+			if (!ps->first_nonoption)
+				ps->first_nonoption = arg;
+			err = xf_parse_primary(ps, arg, &node);
+			if (err)
+				return err;
+			if (node->kind == XF_PRINT || node->kind == XF_PRINTF ||
+			    node->kind == XF_LS)
+				t->has_action = true;
+			err = push_token(t, T_PRIMARY, arg, node);
+		}
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int parse_expr(struct xf_parser *ps, struct xf_tokens *t,
+		      int min_prec, struct xf_node **out);
+
+/* What find says when an operand is missing after @op (a token). */
+static int
+missing_operand(struct xf_parser *ps, struct xf_tokens *t,
+		const struct xf_token *op)
+{
+	if (t->pos < t->n)	/* a ')' */
+		return xf_fail(ps, "expected an expression between '%s' and "
+			       "')'", op->text);
+	if (t->has_action)
+		return xf_fail(ps, "invalid expression");
+	return xf_fail(ps, "expected an expression after '%s'", op->text);
+}
+
+/* An operand: ! operand | ( expr ) | primary. */
+static int
+parse_unary(struct xf_parser *ps, struct xf_tokens *t, struct xf_node **out)
+{
+	const struct xf_token *tok = &t->v[t->pos];
+	struct xf_node *sub;
+	int err;
+
+	switch (tok->tok) {
+	case T_PRIMARY:
+		t->pos++;
+		*out = tok->node;
+		return 0;
+	case T_NOT:
+		t->pos++;
+		if (t->pos >= t->n || t->v[t->pos].tok == T_CLOSE)
+			return missing_operand(ps, t, tok);
+		err = parse_unary(ps, t, &sub);
+		if (err)
+			return err;
+		*out = new_node(ps->find, XF_NOT, NULL, sub);
+		return *out ? 0 : -ENOMEM;
+	case T_OPEN:
+		t->pos++;
+		if (t->pos < t->n && t->v[t->pos].tok == T_CLOSE)
+			return xf_fail(ps, "invalid expression; empty "
+				       "parentheses are not allowed.");
+		if (t->pos >= t->n)
+			return xf_fail(ps, "invalid expression; I was "
+				       "expecting to find a ')' somewhere but "
+				       "did not see one.");
+		err = parse_expr(ps, t, 1, out);
+		if (err)
+			return err;
+		if (t->pos >= t->n || t->v[t->pos].tok != T_CLOSE)
+			return xf_fail(ps, "invalid expression; I was "
+				       "expecting to find a ')' somewhere but "
+				       "did not see one.");
+		t->pos++;
+		return 0;
+	case T_CLOSE:
+		return xf_fail(ps, "you have too many ')'");
+	default:
+		return xf_fail(ps, "invalid expression; you have used a binary "
+			       "operator '%s' with nothing before it.",
+			       tok->text);
+	}
+}
+
+/* Binding strength of a binary operator: ',' < -o < -a. */
+static int
+precedence(enum xf_tok tok)
+{
+	return tok == T_COMMA ? 1 : tok == T_OR ? 2 : 3;
+}
+
+/*
+ * Operands joined by operators binding at least @min_prec tight,
+ * left-associative; an operand right after an operand is an implicit -a.
+ */
+static int
+parse_expr(struct xf_parser *ps, struct xf_tokens *t, int min_prec,
+	   struct xf_node **out)
+{
+	struct xf_node *left, *right;
+	int err;
+
+	err = parse_unary(ps, t, &left);
+	if (err)
+		return err;
+	while (t->pos < t->n) {
+		const struct xf_token *op = &t->v[t->pos];
+		enum xf_tok tok = op->tok;
+		enum xf_kind kind;
+
+		if (tok == T_CLOSE)
+			break;
+		if (tok == T_PRIMARY || tok == T_NOT || tok == T_OPEN)
+			tok = T_AND;		/* implicit -a */
+		if (precedence(tok) < min_prec)
+			break;
+		if (tok == op->tok)
+			t->pos++;
+		if (t->pos >= t->n || t->v[t->pos].tok == T_CLOSE)
+			return missing_operand(ps, t, op);
+		err = parse_expr(ps, t, precedence(tok) + 1, &right);
+		if (err)
+			return err;
+		kind = tok == T_COMMA ? XF_COMMA : tok == T_OR ? XF_OR : XF_AND;
+		left = new_node(ps->find, kind, left, right);
+		if (!left)
+			return -ENOMEM;
+	}
+	*out = left;
+	return 0;
+}
+
+/* find's -P -H -L -D -O before the PATHs. */
+static int
+leading_options(struct xf_parser *ps)
+{
+	while (ps->i < ps->argc) {
+		const char *arg = ps->argv[ps->i];
+
+		if (arg[0] != '-' || !arg[1])
+			break;
+		if (!strcmp(arg, "--")) {
+			ps->i++;
+			break;
+		}
+		if (!strcmp(arg, "-P") || (arg[1] == 'O' && !arg[2]) ||
+		    (arg[1] == 'O' && arg[2] >= '0' && arg[2] <= '3' &&
+		     !arg[3])) {
+			ps->i++;
+			continue;
+		}
+		if (!strcmp(arg, "-H") || !strcmp(arg, "-L") ||
+		    !strcmp(arg, "-D")) {
+			ps->status = XBULK_FIND_EXIT_REFUSED;
+			return xf_fail(ps, "%s is not supported: xbulk find "
+				       "never follows symbolic links and has "
+				       "no debug options", arg);
+		}
+		break;
+	}
+	return 0;
+}
+
+static int
+collect_paths(struct xf_parser *ps)
+{
+	struct xbulk_find *f = ps->find;
+	int start = ps->i;
+
+	while (ps->i < ps->argc && !looks_like_expression(ps->argv[ps->i],
+							  true))
+		ps->i++;
+	f->npaths = (size_t)(ps->i - start);
+	if (!f->npaths) {
+		static char dot[] = ".";
+
+		f->paths = xf_zalloc(f, sizeof(char *));
+		if (!f->paths)
+			return -ENOMEM;
+		f->paths[0] = dot;
+		f->npaths = 1;
+		return 0;
+	}
+	f->paths = xf_zalloc(f, f->npaths * sizeof(char *));
+	if (!f->paths)
+		return -ENOMEM;
+	memcpy(f->paths, ps->argv + start, f->npaths * sizeof(char *));
+	return 0;
+}
+
+/* Without an action but -prune and -quit, find prints what is true. */
+static int
+add_default_print(struct xf_parser *ps, struct xf_node **root, bool action)
+{
+	struct xf_node *print;
+
+	if (action)
+		return 0;
+	print = new_node(ps->find, XF_PRINT, NULL, NULL);
+	if (!print)
+		return -ENOMEM;
+	print->acts = true;
+	print->u.act.out = ps->find->streams[0];
+	print->u.act.end = '\n';
+	if (!*root) {
+		*root = print;
+		return 0;
+	}
+	*root = new_node(ps->find, XF_AND, *root, print);
+	return *root ? 0 : -ENOMEM;
+}
+
+static int
+parse_all(struct xf_parser *ps)
+{
+	struct xf_tokens t = { 0 };
+	struct xf_node *root = NULL;
+	int err;
+
+	err = leading_options(ps);
+	if (!err)
+		err = collect_paths(ps);
+	if (!err)
+		err = tokenize(ps, &t);
+	if (!err && t.n) {
+		err = parse_expr(ps, &t, 1, &root);
+		if (!err && t.pos < t.n)
+			err = xf_fail(ps, "you have too many ')'");
+	}
+	if (!err)
+		err = add_default_print(ps, &root, t.has_action);
+	free(t.v);
+	ps->find->root = root;
+	return err;
+}
+
+int
+xbulk_find_parse(int argc, char **argv, const struct xbulk_find_opts *opts,
+		 struct xbulk_find **out, char *errbuf, size_t errlen,
+		 int *status)
+{
+	struct xbulk_find *f = calloc(1, sizeof(*f));
+	struct xf_parser ps = {
+		.find = f, .argv = argv, .argc = argc, .err = errbuf,
+		.errlen = errlen,
+		.regex_syntax = RE_SYNTAX_EMACS | RE_DOT_NEWLINE,
+	};
+	int err;
+
+	*out = NULL;
+	*status = 0;
+	if (errlen)
+		errbuf[0] = 0;
+	if (!f)
+		return -ENOMEM;
+	f->opts = *opts;
+	f->now = opts->now;
+	f->warnings = opts->warnings;
+	f->maxdepth = -1;
+	f->ls = (struct xf_ls_widths){ 9, 6, 8, 8, 3, 3, 8 };
+	f->blocklog = 12;
+	xf_ids_init(&f->users, false);
+	xf_ids_init(&f->groups, true);
+	/* find's cur_day_start before -daystart: a day before now. */
+	ps.day_start = f->now;
+	ps.day_start.tv_sec -= 86400;
+	f->streams = calloc(1, sizeof(*f->streams));
+	if (f->streams)
+		f->streams[0] = xf_zalloc(f, sizeof(struct xf_stream));
+	f->nstreams = 1;
+	/* symlink targets: at most PATH_MAX - 1 bytes on Linux */
+	f->linkcap = 4096;
+	f->linkbuf = malloc(f->linkcap);
+	err = f->streams && f->streams[0] && f->linkbuf &&
+	      !xbulk_out_init(&f->streams[0]->out, 1, 1U << 20) ?
+	      parse_all(&ps) : -ENOMEM;
+	if (err) {
+		*status = ps.status ? ps.status : XBULK_FIND_EXIT_BAD;
+		if (err == -ENOMEM)
+			snprintf(errbuf, errlen, "%s", strerror(ENOMEM));
+		xbulk_find_free(f);
+		return err;
+	}
+	*out = f;
+	return 0;
+}
+
+void
+xbulk_find_free(struct xbulk_find *f)
+{
+	size_t i;
+
+	if (!f)
+		return;
+	for (i = 0; i < f->nstreams; i++)
+		if (f->streams[i])
+			xbulk_out_free(&f->streams[i]->out);
+	for (i = 0; i < f->nregexes; i++) {
+		regfree(f->regexes[i]);
+		free(f->regexes[i]);
+	}
+	for (i = 0; i < f->nallocs; i++)
+		free(f->allocs[i]);
+	free(f->regexes);
+	xf_ids_free(&f->users);
+	xf_ids_free(&f->groups);
+	free(f->streams);
+	free(f->allocs);
+	free(f->linkbuf);
+	free(f);
+}
+
+size_t
+xbulk_find_npaths(const struct xbulk_find *f)
+{
+	return f->npaths;
+}
+
+const char *
+xbulk_find_path(const struct xbulk_find *f, size_t i)
+{
+	return f->paths[i];
+}
+
+bool
+xbulk_find_post_order(const struct xbulk_find *f)
+{
+	return f->post;
+}
+
+int
+xbulk_find_maxdepth(const struct xbulk_find *f)
+{
+	return f->maxdepth;
+}
+
+uint32_t
+xbulk_find_fields(const struct xbulk_find *f)
+{
+	return f->root->fields;
+}

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Read one open directory into a listing (names.h): getdents64 into a
+ * large buffer, the entries packed into the reader's scratch, then put in
+ * GNU find's order and copied once into the reader's listing blocks.  No
+ * allocation per entry: the buffers only grow.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "names.h"
+
+/* A large buffer: fewer calls for big directories, and XFS reads ahead
+ * directory blocks in proportion to it (xfs_dir2_leaf_getdents()). */
+#define DBUF_SIZE	(256U * 1024)
+#define LBLOCK_SIZE	(1U << 20)
+#define NAME_MAX_XFS	255
+
+int
+xbn_reader_init(struct xbn_reader *r, const volatile int *cancel)
+{
+	unsigned int i;
+
+	memset(r, 0, sizeof(*r));
+	r->cancel = cancel;
+	for (i = 0; i < XBN_FD_CACHE; i++)
+		r->fdc[i].fd = -1;
+	r->dbuf_size = DBUF_SIZE;
+	r->dbuf = malloc(r->dbuf_size);
+	return r->dbuf ? 0 : -ENOMEM;
+}
+
+void
+xbn_reader_fini(struct xbn_reader *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < XBN_FD_CACHE; i++) {
+		if (r->fdc[i].fd >= 0)
+			close(r->fdc[i].fd);
+		r->fdc[i].fd = -1;
+	}
+	free(r->dbuf);
+	free(r->scratch);
+	free(r->order);
+	r->dbuf = NULL;
+	r->scratch = NULL;
+	r->order = NULL;
+}
+
+/* @len bytes of listing memory in the reader's blocks, or NULL. */
+static uint8_t *
+listing_alloc(struct xbn_reader *r, size_t len)
+{
+	struct xbn_lblock *b = r->blocks;
+
+	if (!b || b->cap - b->used < len) {
+		size_t cap = len > LBLOCK_SIZE / 4 ? len : LBLOCK_SIZE;
+
+		b = malloc(sizeof(*b) + cap);
+		if (!b)
+			return NULL;
+		b->used = 0;
+		b->cap = cap;
+		r->bytes += sizeof(*b) + cap;
+		/* A big listing gets a block of its own, behind the one
+		 * being filled. */
+		if (cap == len && r->blocks) {
+			b->next = r->blocks->next;
+			r->blocks->next = b;
+		} else {
+			b->next = r->blocks;
+			r->blocks = b;
+		}
+	}
+	b->used += len;
+	return b->data + b->used - len;
+}
+
+struct order_key {
+	uint64_t	ino;
+	uint64_t	off;	/* in readdir order: ties keep it */
+};
+
+static int
+cmp_key(const void *a, const void *b)
+{
+	const struct order_key *x = a, *y = b;
+
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+int
+xbn_order_listing(struct xbn_reader *r, uint8_t *dst, const uint8_t *buf,
+		  size_t len, uint64_t n)
+{
+	struct order_key *k;
+	const uint8_t *e;
+	uint64_t i, b;
+
+	if (n <= XBN_FTS_SORT_OVER) {
+		memcpy(dst, buf, len);
+		return 0;
+	}
+	if (xbn_grow(&r->order, &r->order_cap, n, sizeof(*k)))
+		return -ENOMEM;
+	k = r->order;
+	for (i = 0, e = buf; i < n; i++, e = xbn_ent_next(e)) {
+		k[i].ino = xbn_ent_ino(e);
+		k[i].off = (uint64_t)(e - buf);
+	}
+	for (b = 0; b < n; b += XBN_FTS_BATCH) {
+		uint64_t cnt = n - b < XBN_FTS_BATCH ? n - b : XBN_FTS_BATCH;
+
+		if (cnt > XBN_FTS_SORT_OVER)
+			qsort(k + b, cnt, sizeof(*k), cmp_key);
+	}
+	for (i = 0; i < n; i++) {
+		size_t elen = XBN_ENT_HDR + xbn_ent_namelen(buf + k[i].off);
+
+		memcpy(dst, buf + k[i].off, elen);
+		dst += elen;
+	}
+	return 0;
+}
+
+/* Append the entries of one getdents64 buffer to the scratch listing. */
+static int
+parse(struct xbn_reader *r, struct xbn_dir *d, size_t len, size_t *used,
+      uint64_t *n, int64_t *last_off, uint64_t *dot)
+{
+	size_t pos;
+
+	for (pos = 0; pos < len;) {
+		const struct dirent64 *de = (void *)(r->dbuf + pos);
+		size_t nl = strlen(de->d_name);
+		uint8_t *e;
+
+		pos += de->d_reclen;
+		*last_off = de->d_off;
+		if (de->d_name[0] == '.' &&
+		    (nl == 1 || (nl == 2 && de->d_name[1] == '.'))) {
+			if (nl == 2)
+				d->dotdot = de->d_ino;
+			else
+				*dot = de->d_ino;
+			continue;
+		}
+		if (nl > NAME_MAX_XFS || de->d_reclen == 0)
+			return -EUCLEAN;
+		if (xbn_grow((void **)&r->scratch, &r->scratch_cap,
+			 *used + XBN_ENT_HDR + nl, 1))
+			return -ENOMEM;
+		e = r->scratch + *used;
+		memcpy(e, &de->d_ino, 8);
+		e[8] = (uint8_t)nl;
+		e[9] = de->d_type;
+		memcpy(e + XBN_ENT_HDR, de->d_name, nl);
+		*used += XBN_ENT_HDR + nl;
+		(*n)++;
+	}
+	return 0;
+}
+
+/*
+ * getdents64 until the end.  Every call must move the directory offset
+ * forward (XFS's offsets grow through a directory): a directory that
+ * does not is damaged and its read ends rather than loop.
+ */
+static int
+read_all(struct xbn_reader *r, int fd, struct xbn_dir *d, size_t *used,
+	 uint64_t *n, uint64_t *dot)
+{
+	int64_t last = INT64_MIN;
+
+	for (;;) {
+		int64_t off = last;
+		ssize_t len;
+		int ret;
+
+		if (xbn_cancelled(r->cancel))
+			return -EINTR;
+		len = getdents64(fd, r->dbuf, r->dbuf_size);
+		if (len < 0)
+			return -errno;
+		if (len == 0)
+			return 0;
+		ret = parse(r, d, (size_t)len, used, n, &off, dot);
+		if (ret)
+			return ret;
+		if (off <= last)
+			return -EUCLEAN;
+		last = off;
+	}
+}
+
+int
+xbn_read_fd(struct xbn_reader *r, int fd, struct xbn_dir *d)
+{
+	uint64_t n = 0, dot = 0;
+	size_t used = 0;
+	uint8_t *list;
+	int err;
+
+	err = read_all(r, fd, d, &used, &n, &dot);
+	if (err == -EINTR || err == -ENOENT)
+		return err;
+	if (dot != d->ino && (!err || dot))
+		return -ESTALE;		/* the name leads elsewhere now */
+	if (err) {
+		d->flags |= XBN_DIR_UNREADABLE;
+		d->err = err;
+	} else {
+		d->flags |= XBN_DIR_READ;
+	}
+	if (!n)
+		return 0;
+	list = listing_alloc(r, used);
+	if (!list || xbn_order_listing(r, list, r->scratch, used, n))
+		return -ENOMEM;
+	d->list = list;
+	d->listlen = used;
+	d->nentries = n;
+	return 0;
+}

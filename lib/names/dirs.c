@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The directory table: scan batches register the directories they find.
+ * Records live in blocks of 4096 that never move, so an index stays valid
+ * while others are added; one lock per batch, none per record.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "names.h"
+
+int
+xbn_dirs_init(struct xbn_dirs *t)
+{
+	memset(t, 0, sizeof(*t));
+	/* Only the pointers of blocks in use are ever touched. */
+	t->blk = calloc(XBN_DIR_BLOCKS, sizeof(*t->blk));
+	if (!t->blk)
+		return -ENOMEM;
+	pthread_mutex_init(&t->lock, NULL);
+	return 0;
+}
+
+void
+xbn_dirs_free(struct xbn_dirs *t)
+{
+	uint32_t b;
+
+	if (!t->blk)
+		return;
+	for (b = 0; b < XBN_DIR_BLOCKS && t->blk[b]; b++)
+		free(t->blk[b]);
+	free(t->blk);
+	pthread_mutex_destroy(&t->lock);
+	memset(t, 0, sizeof(*t));
+}
+
+int
+xbn_dirs_add(struct xbn_dirs *t, const struct xfs_bulkstat *bs, uint32_t nbs,
+	     uint32_t n, uint32_t *first)
+{
+	uint32_t b, i, k;
+	int ret = 0;
+
+	pthread_mutex_lock(&t->lock);
+	if ((uint64_t)t->n + n > (uint64_t)XBN_DIR_BLOCKS << XBN_DIR_SHIFT) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (b = t->n >> XBN_DIR_SHIFT;
+	     n && b <= (t->n + n - 1) >> XBN_DIR_SHIFT; b++) {
+		if (t->blk[b])
+			continue;
+		t->blk[b] = calloc(1u << XBN_DIR_SHIFT, sizeof(struct xbn_dir));
+		if (!t->blk[b]) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		t->bytes += sizeof(struct xbn_dir) << XBN_DIR_SHIFT;
+	}
+	*first = t->n;
+	for (i = 0, k = t->n; i < nbs; i++) {
+		struct xbn_dir *d;
+
+		if (!S_ISDIR(bs[i].bs_mode))
+			continue;
+		d = xbn_dir(t, k++);
+		d->ino = bs[i].bs_ino;
+		d->gen = bs[i].bs_gen;
+		d->parent = XBN_NONE;
+		d->mount = XBN_NONE;
+	}
+	t->n += n;
+out:
+	pthread_mutex_unlock(&t->lock);
+	return ret;
+}

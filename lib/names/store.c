@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The inode store: one slot per kept inode, holding the slot header
+ * (inode number, mode, generation or directory index) and only the
+ * bulkstat fields the caller asked for, packed.  Slots go into blocks of
+ * arenas during the scan (a batch takes an arena from a pool, so scan
+ * threads never share one); afterwards a hash table on the inode chunk
+ * number (ino >> 6) finds them: each entry is a run of slots of one chunk,
+ * contiguous in a block, with a 64-bit mask of the inodes it holds, so a
+ * lookup is one probe and a popcount.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+#include "names.h"
+
+#define BS_OFF(f)	((uint16_t)offsetof(struct xfs_bulkstat, f))
+#define BLOCK_BYTES	(1U << 20)
+#define BLOCK_MIN_SLOTS	1024
+
+/* Fields side by side in struct xfs_bulkstat are copied as one piece. */
+_Static_assert(offsetof(struct xfs_bulkstat, bs_gid) ==
+	       offsetof(struct xfs_bulkstat, bs_uid) + 4, "uid, gid");
+_Static_assert(offsetof(struct xfs_bulkstat, bs_extsize_blks) ==
+	       offsetof(struct xfs_bulkstat, bs_cowextsize_blks) + 4, "hints");
+_Static_assert(offsetof(struct xfs_bulkstat, bs_checked) ==
+	       offsetof(struct xfs_bulkstat, bs_version) + 6, "other");
+
+static const struct {
+	uint32_t	flag;
+	uint16_t	src;
+	uint16_t	len;
+} field_pieces[] = {
+	{ XBULK_F_SIZE, BS_OFF(bs_size), 8 },
+	{ XBULK_F_BLOCKS, BS_OFF(bs_blocks), 8 },
+	{ XBULK_F_BLOCKS, BS_OFF(bs_blksize), 4 },
+	{ XBULK_F_ATIME, BS_OFF(bs_atime), 8 },
+	{ XBULK_F_ATIME, BS_OFF(bs_atime_nsec), 4 },
+	{ XBULK_F_MTIME, BS_OFF(bs_mtime), 8 },
+	{ XBULK_F_MTIME, BS_OFF(bs_mtime_nsec), 4 },
+	{ XBULK_F_CTIME, BS_OFF(bs_ctime), 8 },
+	{ XBULK_F_CTIME, BS_OFF(bs_ctime_nsec), 4 },
+	{ XBULK_F_BTIME, BS_OFF(bs_btime), 8 },
+	{ XBULK_F_BTIME, BS_OFF(bs_btime_nsec), 4 },
+	{ XBULK_F_OWNER, BS_OFF(bs_uid), 8 },		/* and bs_gid */
+	{ XBULK_F_PROJID, BS_OFF(bs_projectid), 4 },
+	{ XBULK_F_NLINK, BS_OFF(bs_nlink), 4 },
+	{ XBULK_F_RDEV, BS_OFF(bs_rdev), 4 },
+	{ XBULK_F_XFLAGS, BS_OFF(bs_xflags), 8 },
+	{ XBULK_F_EXTENTS, BS_OFF(bs_extents64), 8 },
+	{ XBULK_F_EXTENTS, BS_OFF(bs_aextents), 4 },
+	{ XBULK_F_HINTS, BS_OFF(bs_cowextsize_blks), 8 }, /* and extsize */
+	{ XBULK_F_OTHER, BS_OFF(bs_version), 8 },	/* to bs_checked */
+};
+
+#define NFIELD_PIECES	(sizeof(field_pieces) / sizeof(field_pieces[0]))
+_Static_assert(NFIELD_PIECES <= XBN_MAX_PIECES, "pieces");
+
+struct xbn_block {
+	struct xbn_block	*next;
+	uint32_t		n;		/* slots used */
+	uint32_t		cap;
+	uint64_t		data[];		/* slots */
+};
+
+int
+xbn_grow(void **buf, size_t *cap, size_t need, size_t unit)
+{
+	size_t n = *cap ? *cap : (64 * 1024 + unit - 1) / unit;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	p = realloc(*buf, n * unit);
+	if (!p)
+		return -ENOMEM;
+	*buf = p;
+	*cap = n;
+	return 0;
+}
+
+void
+xbn_layout_init(struct xbn_layout *l, uint32_t fields)
+{
+	uint16_t len, dst = sizeof(struct xbn_slot);
+	size_t i;
+
+	l->npieces = 0;
+	/* 8-byte pieces first, then 4: each lands on its own alignment. */
+	for (len = 8; len >= 4; len /= 2) {
+		for (i = 0; i < NFIELD_PIECES; i++) {
+			struct xbn_piece *p;
+
+			if (!(fields & field_pieces[i].flag) ||
+			    field_pieces[i].len != len)
+				continue;
+			p = &l->piece[l->npieces++];
+			p->src = field_pieces[i].src;
+			p->dst = dst;
+			p->len = len;
+			dst += len;
+		}
+	}
+	l->slot = (dst + 7u) & ~7u;
+}
+
+int
+xbn_store_init(struct xbn_store *s, uint32_t fields)
+{
+	memset(s, 0, sizeof(*s));
+	xbn_layout_init(&s->lay, fields);
+	return -pthread_mutex_init(&s->lock, NULL);
+}
+
+static void
+free_blocks(struct xbn_block *b)
+{
+	while (b) {
+		struct xbn_block *next = b->next;
+
+		free(b);
+		b = next;
+	}
+}
+
+static void
+free_arenas(struct xbn_arena *a)
+{
+	while (a) {
+		struct xbn_arena *next = a->next;
+
+		free_blocks(a->blocks);
+		free(a);
+		a = next;
+	}
+}
+
+void
+xbn_store_free(struct xbn_store *s)
+{
+	free_arenas(s->pool);
+	free_arenas(s->all);
+	free(s->runs);
+	pthread_mutex_destroy(&s->lock);
+	memset(s, 0, sizeof(*s));
+}
+
+struct xbn_arena *
+xbn_arena_get(struct xbn_store *s)
+{
+	struct xbn_arena *a;
+
+	pthread_mutex_lock(&s->lock);
+	a = s->pool;
+	if (a)
+		s->pool = a->next;
+	pthread_mutex_unlock(&s->lock);
+	if (!a)
+		a = calloc(1, sizeof(*a));
+	return a;
+}
+
+void
+xbn_arena_put(struct xbn_store *s, struct xbn_arena *a)
+{
+	pthread_mutex_lock(&s->lock);
+	a->next = s->pool;
+	s->pool = a;
+	pthread_mutex_unlock(&s->lock);
+}
+
+struct xbn_slot *
+xbn_arena_add(struct xbn_store *s, struct xbn_arena *a)
+{
+	struct xbn_block *b = a->blocks;
+
+	if (!b || b->n == b->cap) {
+		uint32_t cap = BLOCK_BYTES / s->lay.slot;
+		size_t bytes;
+
+		if (cap < BLOCK_MIN_SLOTS)
+			cap = BLOCK_MIN_SLOTS;
+		bytes = sizeof(*b) + (size_t)cap * s->lay.slot;
+		b = malloc(bytes);
+		if (!b)
+			return NULL;
+		b->n = 0;
+		b->cap = cap;
+		b->next = a->blocks;
+		a->blocks = b;
+		__atomic_add_fetch(&s->bytes, bytes, __ATOMIC_RELAXED);
+	}
+	return (struct xbn_slot *)((char *)b->data + (size_t)b->n++ * s->lay.slot);
+}
+
+static struct xbn_slot *
+block_slot(const struct xbn_store *s, const struct xbn_block *b, uint32_t i)
+{
+	return (struct xbn_slot *)((char *)b->data + (size_t)i * s->lay.slot);
+}
+
+/*
+ * Call @fn once per run: slots of one chunk side by side in a block, in
+ * rising inode order (a chunk's inodes come from one unit of the scan,
+ * batch after batch, so they rarely split).
+ */
+static void
+each_run(struct xbn_store *s, void (*fn)(struct xbn_store *s,
+					 const struct xbn_run *r))
+{
+	const struct xbn_arena *a;
+	const struct xbn_block *b;
+
+	for (a = s->all; a; a = a->next) {
+		for (b = a->blocks; b; b = b->next) {
+			struct xbn_run run = { .mask = 0 };
+			uint64_t prev = 0;
+			uint32_t i;
+
+			for (i = 0; i < b->n; i++) {
+				struct xbn_slot *sl = block_slot(s, b, i);
+				uint64_t chunk = sl->ino >> 6;
+
+				if (!run.mask || chunk != run.chunk ||
+				    sl->ino <= prev) {
+					if (run.mask)
+						fn(s, &run);
+					run.chunk = chunk;
+					run.mask = 0;
+					run.base = (char *)sl;
+				}
+				run.mask |= 1ULL << (sl->ino & 63);
+				prev = sl->ino;
+			}
+			if (run.mask)
+				fn(s, &run);
+		}
+	}
+}
+
+static void
+count_run(struct xbn_store *s, const struct xbn_run *r)
+{
+	(void)r;
+	s->nruns++;
+}
+
+static void
+insert_run(struct xbn_store *s, const struct xbn_run *r)
+{
+	uint64_t h = (xbn_hash64(r->chunk) >> 20) & s->runmask;
+
+	while (s->runs[h].mask)
+		h = (h + 1) & s->runmask;
+	s->runs[h] = *r;
+}
+
+int
+xbn_store_index(struct xbn_store *s, uint64_t *kept, uint64_t *dropped)
+{
+	struct xbn_arena *a;
+	uint64_t size = 16;
+
+	/* Every batch is over: all arenas are back in the pool. */
+	s->all = s->pool;
+	s->pool = NULL;
+	*kept = *dropped = 0;
+	for (a = s->all; a; a = a->next) {
+		*kept += a->kept;
+		*dropped += a->dropped;
+	}
+	s->nruns = 0;
+	each_run(s, count_run);
+	while (size < 2 * s->nruns)
+		size *= 2;
+	s->runs = calloc(size, sizeof(*s->runs));
+	if (!s->runs)
+		return -ENOMEM;
+	s->bytes += size * sizeof(*s->runs);
+	s->runmask = size - 1;
+	each_run(s, insert_run);
+	return 0;
+}
+
+int
+xbn_store_each(const struct xbn_store *s,
+	       int (*fn)(void *arg, struct xbn_slot *slot), void *arg)
+{
+	const struct xbn_arena *a;
+	const struct xbn_block *b;
+	uint32_t i;
+	int ret;
+
+	for (a = s->all; a; a = a->next) {
+		for (b = a->blocks; b; b = b->next) {
+			for (i = 0; i < b->n; i++) {
+				ret = fn(arg, block_slot(s, b, i));
+				if (ret)
+					return ret;
+			}
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Walks: the paths under one operand in GNU find's order, from the
+ * listings (already in fts's order) and the accepted parents.  An
+ * explicit stack of directories and one growing path buffer, so depth and
+ * path length are bounded by memory only; no system call and no
+ * allocation per entry (the buffers only grow).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "names.h"
+
+/* Look at the cancel flag once per this many entries. */
+#define CANCEL_EVERY	1024
+
+struct frame {
+	uint32_t	dir;
+	uint32_t	depth;		/* of the directory */
+	const uint8_t	*e;		/* next entry */
+	const uint8_t	*end;
+	size_t		plen;		/* its path's length */
+	size_t		name_off;	/* its entry's name_off */
+};
+
+struct walk {
+	struct xbulk_names	*nm;
+	xbulk_walk_fn		fn;
+	void			*arg;
+	bool			post;
+	uint32_t		mark;
+	uint64_t		count;
+	size_t			sp;		/* frames in use */
+	struct xfs_bulkstat	bs;		/* the store's fields */
+	struct xfs_bulkstat	bad;		/* a bad inode: ino, type */
+};
+
+int
+xbn_bad_err(const struct xbulk_names *nm, uint64_t ino)
+{
+	size_t lo = 0, hi = nm->nbad;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (nm->bad[mid].ino < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < nm->nbad && nm->bad[lo].ino == ino ? nm->bad[lo].err : 0;
+}
+
+/* The fields of @slot in w->bs (the others stay 0). */
+static const struct xfs_bulkstat *
+fill(struct walk *w, const struct xbn_slot *slot, const struct xbn_dir *d)
+{
+	w->bs.bs_ino = slot->ino;
+	w->bs.bs_mode = slot->mode;
+	w->bs.bs_gen = d ? d->gen : slot->aux;
+	xbn_unpack(&w->nm->store.lay, &w->bs, slot);
+	return &w->bs;
+}
+
+static int
+visit(struct walk *w, struct xbulk_entry *e, enum xbulk_visit v)
+{
+	int ret;
+
+	if ((++w->count % CANCEL_EVERY) == 0 && xbn_cancelled(w->nm->cancel))
+		return -EINTR;
+	ret = w->fn(w->arg, e, v);
+	if (ret == XBULK_WALK_PRUNE && (v == XBULK_VISIT_POST ||
+					!S_ISDIR(e->bs->bs_mode)))
+		ret = 0;
+	return ret;
+}
+
+/* Enter directory @d (its entry just visited): push it, or visit its
+ * POST now if it has nothing to show. */
+static int
+enter(struct walk *w, uint32_t di, struct xbulk_entry *e, bool prune)
+{
+	struct xbulk_names *nm = w->nm;
+	const struct xbn_dir *d = xbn_dir(&nm->dirs, di);
+	struct frame *f;
+
+	/* A mount point is a directory with nothing to show */
+	if (prune || !d->list || (d->flags & XBN_DIR_MOUNT))
+		return w->post ? visit(w, e, XBULK_VISIT_POST) : 0;
+	if (xbn_grow(&nm->stack, &nm->stack_cap, w->sp + 1, sizeof(*f)))
+		return -ENOMEM;
+	f = (struct frame *)nm->stack + w->sp++;
+	f->dir = di;
+	f->depth = e->depth;
+	f->e = d->list;
+	f->end = d->list + d->listlen;
+	f->plen = e->pathlen;
+	f->name_off = e->name_off;
+	return 0;
+}
+
+/* A directory's entry: the store's record, or the mount on it. */
+static void
+dir_entry(struct walk *w, struct xbulk_entry *e, const struct xbn_slot *slot,
+	  const struct xbn_dir *d)
+{
+	if (d->flags & XBN_DIR_MOUNT) {
+		e->bs = &w->nm->mounts[d->mount].bs;
+		e->flags = XBULK_ENTRY_MOUNT;
+		return;
+	}
+	e->bs = fill(w, slot, d);
+	e->nentries = d->nentries;
+	if (d->flags & XBN_DIR_UNREADABLE) {
+		e->flags = XBULK_ENTRY_UNREADABLE;
+		e->err = d->err;
+	}
+}
+
+/* The mount on entry @off of directory @p, if any. */
+static const struct xbn_mount *
+mount_at(const struct xbulk_names *nm, uint32_t p, uint64_t off)
+{
+	size_t i;
+
+	for (i = 0; i < nm->nmounts; i++) {
+		if (nm->mounts[i].parent == p && nm->mounts[i].entry_off == off)
+			return &nm->mounts[i];
+	}
+	return NULL;
+}
+
+/* Fill @e for the inode of entry @de; false if a walk does not show it. */
+static bool
+child_entry(struct walk *w, struct xbulk_entry *e, const struct frame *f,
+	    const uint8_t *de, uint32_t *di)
+{
+	struct xbulk_names *nm = w->nm;
+	uint64_t ino = xbn_ent_ino(de), off;
+	unsigned int dt = xbn_ent_dtype(de);
+	const struct xbn_slot *slot = xbn_lookup(&nm->store, ino);
+	const struct xbn_mount *m;
+	struct xbn_dir *d;
+
+	*di = XBN_NONE;
+	if (!slot) {
+		e->err = nm->nbad ? xbn_bad_err(nm, ino) : 0;
+		if (!e->err)
+			return false;	/* dropped by keep, or new */
+		w->bad.bs_ino = ino;
+		w->bad.bs_mode = (uint16_t)DTTOIF(dt);
+		e->bs = &w->bad;
+		e->flags = XBULK_ENTRY_BAD_INODE;
+		return true;
+	}
+	if (dt != DT_UNKNOWN && DTTOIF(dt) != (slot->mode & S_IFMT))
+		return false;		/* the inode was reused */
+	off = (uint64_t)(de - xbn_dir(&nm->dirs, f->dir)->list);
+	d = xbn_slot_dir(nm, slot);
+	if (d) {
+		if (!xbn_is_edge(d, f->dir, off) || d->mark == w->mark ||
+		    (d->flags & XBN_DIR_GONE))
+			return false;
+		d->mark = w->mark;
+		*di = slot->aux;
+		dir_entry(w, e, slot, d);
+		return true;
+	}
+	m = slot->flags & XBN_SLOT_MOUNT ? mount_at(nm, f->dir, off) : NULL;
+	if (m) {
+		e->bs = &m->bs;
+		e->flags = XBULK_ENTRY_MOUNT;
+	} else {
+		e->bs = fill(w, slot, NULL);
+	}
+	return true;
+}
+
+/* Put @f's path and "/" + the entry's name in the buffer. */
+static int
+child_path(struct walk *w, struct xbulk_entry *e, const struct frame *f,
+	   const uint8_t *de)
+{
+	struct xbulk_names *nm = w->nm;
+	unsigned int nl = xbn_ent_namelen(de);
+	size_t pos = f->plen;
+
+	/* fts: a trailing '/' of the operand is not doubled */
+	if (!f->depth && pos && nm->path[pos - 1] == '/')
+		pos--;
+	if (xbn_grow((void **)&nm->path, &nm->path_cap, pos + nl + 2, 1))
+		return -ENOMEM;
+	nm->path[pos++] = '/';
+	memcpy(nm->path + pos, xbn_ent_name(de), nl);
+	nm->path[pos + nl] = '\0';
+	e->path = nm->path;
+	e->name_off = pos;
+	e->pathlen = pos + nl;
+	e->depth = f->depth + 1;
+	return 0;
+}
+
+/* The POST visit of the directory of frame @f, popped. */
+static int
+leave(struct walk *w, const struct frame *f)
+{
+	struct xbulk_names *nm = w->nm;
+	const struct xbn_dir *d = xbn_dir(&nm->dirs, f->dir);
+	struct xbulk_entry e = {
+		.path = nm->path, .pathlen = f->plen, .name_off = f->name_off,
+		.depth = f->depth,
+	};
+
+	if (!w->post)
+		return 0;
+	nm->path[f->plen] = '\0';
+	dir_entry(w, &e, xbn_lookup(&nm->store, d->ino), d);
+	return visit(w, &e, XBULK_VISIT_POST);
+}
+
+static int
+run(struct walk *w)
+{
+	struct xbulk_names *nm = w->nm;
+
+	while (w->sp) {
+		struct frame *f = (struct frame *)nm->stack + w->sp - 1;
+		struct xbulk_entry e = { .bs = NULL };
+		const uint8_t *de = f->e;
+		uint32_t di;
+		int ret;
+
+		if (de >= f->end) {
+			struct frame done = *f;
+
+			w->sp--;
+			ret = leave(w, &done);
+			if (ret)
+				return ret;
+			continue;
+		}
+		f->e = xbn_ent_next(de);
+		if (!child_entry(w, &e, f, de, &di))
+			continue;
+		ret = child_path(w, &e, f, de);
+		if (!ret)
+			ret = visit(w, &e, XBULK_VISIT_PRE);
+		if (ret == XBULK_WALK_PRUNE || (!ret && di != XBN_NONE))
+			ret = enter(w, di, &e, ret == XBULK_WALK_PRUNE);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* The slot of operand @start; -EXDEV, -ESTALE, or stat's error. */
+static int
+find_start(struct xbulk_names *nm, const char *start, unsigned int flags,
+	   struct xbn_slot **slot)
+{
+	struct statx stx;
+	int at = flags & XBULK_WALK_FOLLOW ? 0 : AT_SYMLINK_NOFOLLOW;
+
+	*slot = NULL;
+	if (statx(AT_FDCWD, start, at | AT_NO_AUTOMOUNT,
+		  STATX_TYPE | STATX_INO | STATX_MNT_ID, &stx))
+		return -errno;
+	if (makedev(stx.stx_dev_major, stx.stx_dev_minor) != nm->dev ||
+	    ((stx.stx_mask & STATX_MNT_ID) && stx.stx_mnt_id != nm->mnt_id))
+		return -EXDEV;
+	*slot = xbn_lookup(&nm->store, stx.stx_ino);
+	if (!*slot)
+		/* A file keep dropped comes in no walk; other inodes the
+		 * scan must have seen. */
+		return S_ISDIR(stx.stx_mode) || !nm->filtered ? -ESTALE : 0;
+	if (((*slot)->mode & S_IFMT) != (stx.stx_mode & S_IFMT))
+		return -ESTALE;
+	return 0;
+}
+
+int
+xbulk_names_walk(struct xbulk_names *nm, const char *start,
+		 unsigned int flags, xbulk_walk_fn fn, void *arg)
+{
+	struct walk w = {
+		.nm = nm, .fn = fn, .arg = arg,
+		.post = flags & XBULK_WALK_POST,
+	};
+	struct xbulk_entry e = { .depth = 0 };
+	struct xbn_slot *slot;
+	struct xbn_dir *d;
+	size_t len = strlen(start);
+	int ret;
+
+	ret = find_start(nm, start, flags, &slot);
+	if (ret || !slot)
+		return ret;
+	if (xbn_grow((void **)&nm->path, &nm->path_cap, len + 1, 1))
+		return -ENOMEM;
+	memcpy(nm->path, start, len + 1);
+	e.path = nm->path;
+	e.pathlen = len;
+	w.mark = ++nm->pass;
+	d = xbn_slot_dir(nm, slot);
+	if (!d) {
+		e.bs = fill(&w, slot, NULL);
+		ret = visit(&w, &e, XBULK_VISIT_PRE);
+		return ret == XBULK_WALK_STOP || ret < 0 ? ret : 0;
+	}
+	if (d->flags & XBN_DIR_GONE)
+		return -ESTALE;
+	d->mark = w.mark;
+	dir_entry(&w, &e, slot, d);
+	ret = visit(&w, &e, XBULK_VISIT_PRE);
+	if (ret == 0 || ret == XBULK_WALK_PRUNE)
+		ret = enter(&w, slot->aux, &e, ret == XBULK_WALK_PRUNE);
+	if (!ret)
+		ret = run(&w);
+	return ret == XBULK_WALK_STOP || ret < 0 ? ret : 0;
+}
+
+int
+xbulk_names_readlink(struct xbulk_names *nm, const struct xfs_bulkstat *bs,
+		     char *buf, size_t size)
+{
+	ssize_t len;
+	int fd;
+
+	if (!S_ISLNK(bs->bs_mode))
+		return -EINVAL;
+	fd = xbn_open_handle(nm->mfd, bs->bs_ino, bs->bs_gen,
+			     O_PATH | O_NOFOLLOW);
+	if (fd < 0)
+		return fd;
+	len = readlinkat(fd, "", buf, size);
+	if (len < 0)
+		len = -errno;
+	close(fd);
+	return (int)len;
+}
+
+struct unreached {
+	struct xbn_slot	**v;
+	size_t		n;
+	size_t		cap;
+};
+
+static int
+collect(void *arg, struct xbn_slot *slot)
+{
+	struct unreached *u = arg;
+
+	if (slot->flags & XBN_SLOT_REACHED) {
+		slot->flags &= (uint16_t)~XBN_SLOT_REACHED;
+		return 0;
+	}
+	if (xbn_grow((void **)&u->v, &u->cap, u->n + 1, sizeof(*u->v)))
+		return -ENOMEM;
+	u->v[u->n++] = slot;
+	return 0;
+}
+
+static int
+cmp_slot(const void *a, const void *b)
+{
+	const struct xbn_slot *x = *(struct xbn_slot *const *)a;
+	const struct xbn_slot *y = *(struct xbn_slot *const *)b;
+
+	return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+int
+xbulk_names_unreached(struct xbulk_names *nm,
+		      int (*fn)(void *arg, const struct xfs_bulkstat *bs),
+		      void *arg)
+{
+	struct walk w = { .nm = nm };
+	struct unreached u = { NULL, 0, 0 };
+	uint32_t *stack;
+	size_t i;
+	int ret;
+
+	stack = malloc(((size_t)nm->dirs.n + 1) * sizeof(*stack));
+	if (!stack)
+		return -ENOMEM;
+	xbn_reach(nm, ++nm->pass, stack);
+	free(stack);
+	ret = xbn_store_each(&nm->store, collect, &u);
+	if (!ret && u.n)
+		qsort(u.v, u.n, sizeof(*u.v), cmp_slot);
+	for (i = 0; i < u.n && !ret; i++) {
+		const struct xbn_dir *d = xbn_slot_dir(nm, u.v[i]);
+
+		if (d && (d->flags & XBN_DIR_GONE))
+			continue;
+		if (i % CANCEL_EVERY == 0 && xbn_cancelled(nm->cancel))
+			ret = -EINTR;
+		else
+			ret = fn(arg, fill(&w, u.v[i], d));
+	}
+	free(u.v);
+	return ret;
+}
