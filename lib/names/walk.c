@@ -388,7 +388,7 @@ xbulk_names_unreached(struct xbulk_names *nm,
 	stack = malloc(((size_t)nm->dirs.n + 1) * sizeof(*stack));
 	if (!stack)
 		return -ENOMEM;
-	xbn_reach(nm, ++nm->pass, stack, true);
+	xbn_reach(nm, ++nm->pass, stack);
 	free(stack);
 	ret = xbn_store_each(&nm->store, collect, &u);
 	if (!ret && u.n)
