@@ -768,7 +768,8 @@ enum xbulk_names_problem_kind {
 	/*
 	 * An inode bulkstat could not read (@err as above); the scan went
 	 * on after it.  Its names come in walks flagged
-	 * XBULK_ENTRY_BAD_INODE.  @path is NULL.
+	 * XBULK_ENTRY_BAD_INODE; @path is one of them (NULL if none is
+	 * known).
 	 */
 	XBULK_PROBLEM_BAD_INODE,
 	/*

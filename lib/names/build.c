@@ -95,7 +95,9 @@ bad_inode(void *arg, uint64_t ino, int err)
 	/* Out of memory: the inode goes unnamed, its entries unshown. */
 	if (!xbn_grow((void **)&nm->bad, &b->bad_cap, nm->nbad + 1,
 		      sizeof(*nm->bad)))
-		nm->bad[nm->nbad++] = (struct xbn_bad){ ino, err };
+		nm->bad[nm->nbad++] = (struct xbn_bad){
+			.ino = ino, .err = err, .dir = XBN_NONE,
+		};
 	pthread_mutex_unlock(&b->lock);
 }
 
@@ -129,7 +131,8 @@ scan(struct build *b, struct xbulk_names_result *r)
 
 	ret = xbulk_scan_run(nm->fs, &scan, &r->scan);
 	r->scan_s = now_s() - t0;
-	qsort(nm->bad, nm->nbad, sizeof(*nm->bad), cmp_bad);
+	if (nm->nbad)
+		qsort(nm->bad, nm->nbad, sizeof(*nm->bad), cmp_bad);
 	if (ret) {
 		r->fail = r->scan.fail == XBULK_SCAN_CANCELLED ?
 				  XBULK_NAMES_CANCELLED :
@@ -174,99 +177,6 @@ find_top(struct xbulk_names *nm, const struct xbn_mountinfo *mi)
 						    off));
 	}
 	return nm->top == XBN_NONE ? -ENOENT : 0;
-}
-
-/* Report one problem with its path. */
-static int
-report(struct xbulk_names *nm, const struct xbulk_names_opts *o,
-       const struct xbn_problem *p)
-{
-	struct xbulk_names_problem out = { .kind = p->kind, .err = p->err };
-	const struct xbn_dir *d = NULL;
-	char *path = NULL;
-
-	if (p->dir != XBN_NONE) {
-		d = xbn_dir(&nm->dirs, p->dir);
-		out.ino = d->ino;
-	}
-	switch (p->kind) {
-	case XBULK_PROBLEM_BAD_INODE:
-		out.ino = p->ino;
-		break;
-	case XBULK_PROBLEM_DIR_LINK: {
-		const struct xbn_dir *pd = xbn_dir(&nm->dirs, p->pdir);
-		const uint8_t *e = pd->list + p->off;
-		char *dp = xbn_dir_path(nm, p->pdir);
-		size_t len = dp ? strlen(dp) : 0, nl = xbn_ent_namelen(e);
-
-		out.parent = pd->ino;
-		path = dp ? realloc(dp, len + nl + 2) : NULL;
-		if (path) {
-			path[len] = '/';
-			memcpy(path + len + 1, xbn_ent_name(e), nl);
-			path[len + nl + 1] = '\0';
-		} else {
-			free(dp);
-		}
-		break;
-	}
-	case XBULK_PROBLEM_DOTDOT:
-		out.parent = p->ino;
-		path = xbn_dir_path(nm, p->dir);
-		break;
-	case XBULK_PROBLEM_CYCLE:
-		if (p->pdir != XBN_NONE)
-			out.parent = xbn_dir(&nm->dirs, p->pdir)->ino;
-		break;
-	case XBULK_PROBLEM_UNREADABLE:
-		if (d && d->parent != XBN_NONE)
-			out.parent = xbn_dir(&nm->dirs, d->parent)->ino;
-		path = xbn_dir_path(nm, p->dir);
-		break;
-	}
-	out.path = path;
-	if (o->problem)
-		o->problem(o->arg, &out);
-	free(path);
-	return 0;
-}
-
-/* Count what the directories say; report unreadable ones and the rest. */
-static int
-report_all(struct xbulk_names *nm, const struct xbulk_names_opts *o,
-	   struct xbulk_names_result *r)
-{
-	uint32_t i;
-	size_t k;
-
-	for (i = 0; i < nm->dirs.n; i++) {
-		const struct xbn_dir *d = xbn_dir(&nm->dirs, i);
-
-		r->dirs_read += !!(d->flags & XBN_DIR_READ);
-		r->dirs_gone += !!(d->flags & XBN_DIR_GONE);
-		r->names += d->nentries;
-		if (d->flags & XBN_DIR_UNREADABLE) {
-			struct xbn_problem p = {
-				.kind = XBULK_PROBLEM_UNREADABLE, .err = d->err,
-				.dir = i, .pdir = XBN_NONE,
-			};
-
-			r->dirs_unreadable++;
-			report(nm, o, &p);
-		}
-	}
-	for (k = 0; k < nm->nbad; k++) {
-		struct xbn_problem p = {
-			.kind = XBULK_PROBLEM_BAD_INODE, .err = nm->bad[k].err,
-			.dir = XBN_NONE, .pdir = XBN_NONE, .ino = nm->bad[k].ino,
-		};
-
-		r->bad_inodes++;
-		report(nm, o, &p);
-	}
-	for (k = 0; k < nm->nproblems; k++)
-		report(nm, o, &nm->problems[k]);
-	return 0;
 }
 
 /* Which mount @fs->fd is on, and the mounts inside it. */
@@ -350,7 +260,7 @@ link_and_check(struct build *b, const struct xfs_bulkstat *root,
 	r->dirs = nm->dirs.n;
 	r->mounts = nm->nmounts;
 	r->link_s = now_s() - t0;
-	return report_all(nm, b->o, r);
+	return xbn_report_all(nm, b->o, r);
 }
 
 int

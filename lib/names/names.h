@@ -161,6 +161,17 @@ xbn_hash64(uint64_t v)
 	return v * 0x9e3779b97f4a7c15ULL;
 }
 
+/* Bits set in @v, without the libgcc call __builtin_popcountll() makes
+ * on x86-64 before POPCNT (SWAR, Hacker's Delight 5-1). */
+static inline unsigned int
+xbn_popcount(uint64_t v)
+{
+	v -= (v >> 1) & 0x5555555555555555ULL;
+	v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);
+	v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (unsigned int)((v * 0x0101010101010101ULL) >> 56);
+}
+
 /* The slot of inode @ino, or NULL if it was not kept. */
 static inline struct xbn_slot *
 xbn_lookup(const struct xbn_store *s, uint64_t ino)
@@ -179,7 +190,7 @@ xbn_lookup(const struct xbn_store *s, uint64_t ino)
 			uint64_t below = r->mask & ((1ULL << bit) - 1);
 
 			return (struct xbn_slot *)(r->base +
-				(size_t)__builtin_popcountll(below) *
+				(size_t)xbn_popcount(below) *
 				s->lay.slot);
 		}
 	}
@@ -437,6 +448,8 @@ void xbn_statx_to_bulkstat(struct xfs_bulkstat *bs, const struct statx *stx);
 struct xbn_bad {
 	uint64_t	ino;
 	int		err;
+	uint32_t	dir;		/* where a name of it is, or XBN_NONE */
+	uint64_t	off;
 };
 
 struct xbulk_names {
@@ -498,6 +511,13 @@ struct xbn_edge {
 int xbn_recheck(struct xbulk_names *nm, struct xbulk_names_result *r,
 		uint32_t c, const struct xbn_edge *edges, size_t nedges);
 
+/*
+ * problems.c: count what the directories say in @r and report every
+ * problem through @o->problem, with its path.  Return 0.
+ */
+int xbn_report_all(struct xbulk_names *nm, const struct xbulk_names_opts *o,
+		   struct xbulk_names_result *r);
+
 /* tree.c */
 /*
  * Link every directory to the one parent walks take it under, re-check
@@ -542,12 +562,10 @@ int xbn_mounts_resolve(struct xbulk_names *nm, struct xbn_mountinfo *mi);
 
 /*
  * tree.c: mark (xbn_dir.mark = @mark) every directory a walk from the top
- * enters, and with @slots set XBN_SLOT_REACHED on every inode it shows
- * (not those under mount points).  @stack holds a directory index per
- * directory.  Return how many directories it marked.
+ * enters, and set XBN_SLOT_REACHED on every inode it shows (not those
+ * under mount points).  @stack holds a directory index per directory.
  */
-uint64_t xbn_reach(struct xbulk_names *nm, uint32_t mark, uint32_t *stack,
-		   bool slots);
+void xbn_reach(struct xbulk_names *nm, uint32_t mark, uint32_t *stack);
 /* A bad inode's error, or 0. */
 int xbn_bad_err(const struct xbulk_names *nm, uint64_t ino);
 

@@ -35,7 +35,7 @@
 #include "names.h"
 
 /* How long an idle reader waits before it looks at the cancel flag. */
-#define WAIT_MS		50
+#define WAIT_MS		10
 
 struct item {
 	uint32_t	c;		/* the directory to read */
@@ -88,6 +88,8 @@ pop(struct travel *t, struct item *it)
 		}
 		pthread_cond_timedwait(&t->cond, &t->lock, &ts);
 	}
+	if (!got)
+		pthread_cond_broadcast(&t->cond);	/* the others too */
 	pthread_mutex_unlock(&t->lock);
 	return got;
 }

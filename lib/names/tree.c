@@ -160,7 +160,8 @@ check_all(struct xbulk_names *nm, struct xbulk_names_result *r,
 	uint32_t c;
 	int ret;
 
-	qsort(extra->v, extra->n, sizeof(*extra->v), cmp_edge);
+	if (extra->n)
+		qsort(extra->v, extra->n, sizeof(*extra->v), cmp_edge);
 	for (c = 0; c < nm->dirs.n; c++) {
 		struct xbn_dir *d = xbn_dir(&nm->dirs, c);
 		size_t x0 = x;
@@ -199,16 +200,14 @@ reach_slot(const struct xbulk_names *nm, struct xbn_slot *slot, uint32_t p,
 	slot->flags |= XBN_SLOT_REACHED;
 }
 
-uint64_t
-xbn_reach(struct xbulk_names *nm, uint32_t mark, uint32_t *stack, bool slots)
+void
+xbn_reach(struct xbulk_names *nm, uint32_t mark, uint32_t *stack)
 {
 	struct xbn_dir *td = xbn_dir(&nm->dirs, nm->top);
-	uint64_t n = 1;
 	size_t sp = 0;
 
 	td->mark = mark;
-	if (slots)
-		xbn_lookup(&nm->store, td->ino)->flags |= XBN_SLOT_REACHED;
+	xbn_lookup(&nm->store, td->ino)->flags |= XBN_SLOT_REACHED;
 	stack[sp++] = nm->top;
 	while (sp) {
 		uint32_t p = stack[--sp];
@@ -221,7 +220,7 @@ xbn_reach(struct xbulk_names *nm, uint32_t mark, uint32_t *stack, bool slots)
 			struct xbn_dir *cd;
 			uint32_t c;
 
-			if (slots && xbn_ent_dtype(e) != DT_DIR) {
+			if (xbn_ent_dtype(e) != DT_DIR) {
 				slot = xbn_lookup(&nm->store, xbn_ent_ino(e));
 				if (slot && !S_ISDIR(slot->mode))
 					reach_slot(nm, slot, p, off);
@@ -230,15 +229,11 @@ xbn_reach(struct xbulk_names *nm, uint32_t mark, uint32_t *stack, bool slots)
 			if (!cd || cd->mark == mark || !xbn_is_edge(cd, p, off) ||
 			    (cd->flags & (XBN_DIR_MOUNT | XBN_DIR_GONE)))
 				continue;
-			if (slots)
-				xbn_lookup(&nm->store, cd->ino)->flags |=
-					XBN_SLOT_REACHED;
+			xbn_lookup(&nm->store, cd->ino)->flags |= XBN_SLOT_REACHED;
 			cd->mark = mark;
 			stack[sp++] = c;
-			n++;
 		}
 	}
-	return n;
 }
 
 /* Is @x on a parent loop of at most @len steps? */
@@ -311,24 +306,22 @@ settle_loop(struct xbulk_names *nm, struct xbulk_names_result *r,
 	return 0;
 }
 
-/* Step 3: parent loops among the directories the top does not reach. */
+/*
+ * Step 3: parent loops.  Follow each directory's parents until the top,
+ * a directory without a parent or one already followed: a chain that
+ * comes back to itself is a loop.  Each directory is followed once.
+ */
 static int
 check_loops(struct xbulk_names *nm, struct xbulk_names_result *r,
 	    const struct edges *extra)
 {
-	uint32_t *stack, c, color;
-	uint64_t nreached;
+	uint32_t c, color = 1;
 	int ret = 0;
 
-	stack = malloc((size_t)nm->dirs.n * sizeof(*stack));
-	if (!stack)
-		return -ENOMEM;
 	for (c = 0; c < nm->dirs.n; c++)
 		xbn_dir(&nm->dirs, c)->mark = 0;
-	nreached = xbn_reach(nm, 1, stack, false);
-	free(stack);
-	color = 1;
-	for (c = 0; c < nm->dirs.n && nreached < nm->dirs.n && !ret; c++) {
+	xbn_dir(&nm->dirs, nm->top)->mark = color;
+	for (c = 0; c < nm->dirs.n && !ret; c++) {
 		uint32_t x = c;
 		uint64_t len = 0;
 

@@ -388,10 +388,10 @@ xbulk_names_unreached(struct xbulk_names *nm,
 	stack = malloc(((size_t)nm->dirs.n + 1) * sizeof(*stack));
 	if (!stack)
 		return -ENOMEM;
-	xbn_reach(nm, ++nm->pass, stack, true);
+	xbn_reach(nm, ++nm->pass, stack);
 	free(stack);
 	ret = xbn_store_each(&nm->store, collect, &u);
-	if (!ret)
+	if (!ret && u.n)
 		qsort(u.v, u.n, sizeof(*u.v), cmp_slot);
 	for (i = 0; i < u.n && !ret; i++) {
 		const struct xbn_dir *d = xbn_slot_dir(nm, u.v[i]);

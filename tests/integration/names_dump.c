@@ -3,7 +3,8 @@
  * names_dump: every entry of the names engine's walks, to compare with
  * GNU find on the same tree (tests/integration/test-names.sh).
  *
- *   names_dump [-j N] [-d] [-l] [-k] [-F FIELDS] [-C MS] [-u] MNT [START...]
+ *   names_dump [-j N] [-d] [-l] [-k] [-q] [-F FIELDS] [-C MS] [-u] MNT
+ *              [START...]
  *   names_dump -H PATH
  *
  * Builds the names of the filesystem MNT is on and walks each START
@@ -13,7 +14,8 @@
  * is "ino<TAB>path<TAB>target".  -k keeps directories only (a keep filter
  * that drops every other inode); -F keeps those XBULK_F_* fields
  * (default: size); -u prints the unreached inodes, one "ino" and a NUL
- * each, after the walks.  -C MS sets the cancel flag MS milliseconds in
+ * each, after the walks.  -q walks without printing (to time the engine
+ * alone).  -C MS sets the cancel flag MS milliseconds in
  * and reports how long the engine took to stop.  On stderr: one line per
  * problem and a summary line with the result's counters and peak RSS.
  * Exit: 0, 1 on a failure (or a walk error), 2 on usage.
@@ -43,6 +45,7 @@ static struct {
 	bool	targets;
 	bool	depth;
 	bool	unreadable;	/* exit 1 as find does */
+	bool	quiet;
 	struct xbulk_names *nm;
 	FILE	*out;
 } g;
@@ -54,7 +57,8 @@ print_entry(void *arg, const struct xbulk_entry *e, enum xbulk_visit v)
 	int len;
 
 	(void)arg;
-	if (g.depth != (v == XBULK_VISIT_POST) && S_ISDIR(e->bs->bs_mode))
+	if (g.quiet ||
+	    (g.depth != (v == XBULK_VISIT_POST) && S_ISDIR(e->bs->bs_mode)))
 		return 0;
 	if (e->flags & XBULK_ENTRY_UNREADABLE) {
 		fprintf(stderr, "names_dump: '%s': %s\n", e->path,
@@ -205,7 +209,7 @@ main(int argc, char **argv)
 	int c, ret, i, status = 0;
 
 	g.out = stdout;
-	while ((c = getopt(argc, argv, "j:dlkF:C:uH:")) != -1) {
+	while ((c = getopt(argc, argv, "j:dlkqF:C:uH:")) != -1) {
 		switch (c) {
 		case 'j':
 			o.threads = (unsigned int)atoi(optarg);
@@ -218,6 +222,9 @@ main(int argc, char **argv)
 			break;
 		case 'k':
 			o.keep = keep_none;
+			break;
+		case 'q':
+			g.quiet = true;
 			break;
 		case 'F':
 			o.fields = (uint32_t)strtoul(optarg, NULL, 0);
@@ -277,8 +284,8 @@ main(int argc, char **argv)
 			status = 1;
 	}
 	if (cancel_flag)
-		fprintf(stderr, "names_dump: stopped %.1f ms after the cancel\n",
-			ms_since(&cancel_at));
+		fprintf(stderr, "names_dump: stopped %.1f ms after the "
+			"cancel\n", ms_since(&cancel_at));
 	else if (cancel_ms >= 0)
 		fprintf(stderr, "names_dump: finished before the cancel\n");
 	fflush(g.out);

@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The names engine under churn and on damaged filesystems:
+#   - while two workers create, rename (within and across directories,
+#     directories too) and remove files and directories, repeated
+#     names_dump runs at -j 1, 2 and 3 must each end with exit status 0,
+#     print no path twice, and print every stable entry (a set made
+#     before the churn and never touched) with its right path;
+#   - a directory block made unreadable with xfs_db: the same output as
+#     GNU find, the directory named (problem line and walk entry), exit 1
+#     as find;
+#   - an inode cluster made unreadable: its names still listed as find
+#     lists them (find needs no stat for %i %p), each inode reported with
+#     a path;
+#   - a directory listed by a second directory (a hard link to it, made
+#     with xfs_db): named as damage, not followed, no loop.
+#
+# Environment: NAMES_DUMP; CHURN_SECS (default 12).
+
+. "$(dirname "$0")/lib-names.sh" names-churn
+CHURN_SECS=${CHURN_SECS:-12}
+
+# --- churn ------------------------------------------------------------
+xb_mkfs_mount 1G "-d agcount=4"
+T=$XB_TMP
+M=$XB_MNT
+mkdir "$M/stable" "$M/churn"
+for ((d = 0; d < 16; d++)); do
+	mkdir -p "$M/stable/s$d/sub"
+	(cd "$M/stable/s$d" && for ((i = 0; i < 60; i++)); do
+		: >"f$i"
+	done && : >sub/leaf)
+done
+sync
+find "$M/stable" -printf '%i\t%p\0' | sort -z >"$T/stable"
+echo "$(tr -cd '\0' <"$T/stable" | wc -c) stable entries"
+
+cat >"$T/churn.py" <<'EOF'
+import os, random, sys, time
+root, secs, seed = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
+r = random.Random(seed)
+end = time.time() + secs
+dirs, files, n, ops = [root], [], 0, 0
+while time.time() < end:
+    n += 1
+    op = r.randrange(8)
+    try:
+        if op == 0 and len(dirs) < 300:
+            d = os.path.join(r.choice(dirs), "d%d" % n)
+            os.mkdir(d)
+            dirs.append(d)
+        elif op <= 2 and len(files) < 3000:
+            f = os.path.join(r.choice(dirs), "f%d" % n)
+            open(f, "w").close()
+            files.append(f)
+        elif op == 3 and files:
+            i = r.randrange(len(files))
+            t = os.path.join(r.choice(dirs), "r%d" % n)
+            os.rename(files[i], t)
+            files[i] = t
+        elif op == 4 and len(dirs) > 1:
+            s = dirs[r.randrange(1, len(dirs))]
+            p = r.choice(dirs)
+            if p == s or p.startswith(s + "/"):
+                continue
+            t = os.path.join(p, "m%d" % n)
+            os.rename(s, t)
+            move = lambda x: t + x[len(s):] if x == s or \
+                x.startswith(s + "/") else x
+            dirs = [move(x) for x in dirs]
+            files = [move(x) for x in files]
+        elif op == 5 and files:
+            os.unlink(files.pop(r.randrange(len(files))))
+        elif op == 6 and len(dirs) > 1:
+            i = r.randrange(1, len(dirs))
+            os.rmdir(dirs[i])
+            dirs.pop(i)
+        elif op == 7 and len(dirs) > 1:
+            i = r.randrange(1, len(dirs))
+            s = dirs[i]
+            t = os.path.join(os.path.dirname(s), "n%d" % n)
+            os.rename(s, t)
+            move = lambda x: t + x[len(s):] if x == s or \
+                x.startswith(s + "/") else x
+            dirs = [move(x) for x in dirs]
+            files = [move(x) for x in files]
+        ops += 1
+    except OSError:
+        pass
+print("ops=%d dirs=%d files=%d" % (ops, len(dirs), len(files)))
+EOF
+
+pids=()
+xb_at_exit 'for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done'
+for w in 0 1; do
+	mkdir "$M/churn/w$w"
+	"$PY" "$T/churn.py" "$M/churn/w$w" "$CHURN_SECS" "$w" \
+		>"$T/churn$w.log" 2>&1 &
+	pids+=($!)
+done
+
+runs=0 gone=0 moved=0
+end=$(($(date +%s) + CHURN_SECS))
+while (($(date +%s) < end)); do
+	j=$((runs % 3 + 1))
+	runs=$((runs + 1))
+	rc=0
+	timeout 60 "$DUMP" -j "$j" "$M" >"$T/out" 2>"$T/err" || rc=$?
+	if ((rc != 0)); then
+		rel_fail "run $runs (-j $j): exit status $rc: $(head -n 3 "$T/err")"
+		continue
+	fi
+	twice=$(cut -z -f2- "$T/out" | sort -z | uniq -dz | tr '\0' '\n')
+	if [[ -n $twice ]]; then
+		rel_fail "run $runs (-j $j): paths twice: $(head -n 3 <<<"$twice")"
+		continue
+	fi
+	missing=$(sort -z "$T/out" | comm -z -23 "$T/stable" - | tr '\0' '\n')
+	if [[ -n $missing ]]; then
+		rel_fail "run $runs (-j $j): stable entries missing or" \
+			"misnamed: $(head -n 3 <<<"$missing")"
+		continue
+	fi
+	gone=$((gone + $(sed -n 's/.* gone=\([0-9]*\) .*/\1/p' "$T/err")))
+	moved=$((moved + $(sed -n 's/.* moved=\([0-9]*\) .*/\1/p' "$T/err")))
+	rel_pass
+done
+# the workers must have run all along
+failed=0
+for p in "${pids[@]}"; do
+	wait "$p" || failed=$((failed + 1))
+done
+pids=()
+rel_check "churn workers that failed" 0 "$failed"
+((runs >= 3)) || rel_fail "only $runs runs"
+churn=$(cat "$T"/churn*.log | tr '\n' ' ')
+echo "churn: $churn runs=$runs dirs gone=$gone moved=$moved"
+
+# a last run after the churn: find's bytes again
+find "$M" -xdev -printf '%i\t%p\0' >"$T/find"
+"$DUMP" -j 2 "$M" >"$T/out" 2>"$T/err"
+rel_ok "after the churn: the same bytes as find" cmp -s "$T/find" "$T/out"
+
+# --- damage -------------------------------------------------------------
+xb_mkfs_mount 512M ""
+T=$XB_TMP
+M=$XB_MNT
+mkdir -p "$M/P/y" "$M/X" "$M/Z" "$M/bad" "$M/ok"
+touch "$M/X/f" "$M/P/y/inner" "$M/ok/a"
+(cd "$M/Z" && for ((i = 0; i < 80; i++)); do : >"f$i"; done)
+(cd "$M/bad" && for ((i = 0; i < 200; i++)); do : >"file_$i"; done)
+y=$(stat -c %i "$M/P/y")
+x=$(stat -c %i "$M/X")
+z70=$(stat -c %i "$M/Z/f70")
+bad=$(stat -c %i "$M/bad")
+xb_umount
+# X/f now names directory P/y: a hard link to a directory
+xfs_db -x -c "inode $x" -c "write u3.sfdir3.list[0].inumber.i4 $y" \
+	-c "write u3.sfdir3.list[0].filetype 2" "$XB_IMG" >/dev/null
+# Z/f70's inode cluster unreadable (bad magic, good CRC)
+xfs_db -x -c "inode $z70" -c "write -d core.magic 0" "$XB_IMG" >/dev/null
+# bad's first directory block unreadable
+xfs_db -x -c "inode $bad" -c "dblock 0" -c "write -d dhdr.hdr.magic 0" \
+	"$XB_IMG" >/dev/null 2>&1
+xb_remount
+
+rc=0
+find "$M" -xdev -printf '%i\t%p\0' >"$T/find" 2>"$T/find.err" || rc=$?
+rel_check "find's exit status" 1 "$rc"
+rc=0
+timeout 60 "$DUMP" -j 2 "$M" >"$T/out" 2>"$T/err" || rc=$?
+rel_check "exit status with an unreadable directory" 1 "$rc"
+# find follows X/f into P/y; the engine names it and shows P/y only
+grep -zv "^[0-9]*	$M/X/f\(/\|\$\)" "$T/find" >"$T/find-nolink"
+rel_ok "the same entries as find, but X/f and its contents" \
+	cmp -s "$T/find-nolink" "$T/out"
+rel_ok "unreadable directory named in the walk" \
+	grep -q "names_dump: '$M/bad': Structure needs cleaning" "$T/err"
+rel_ok "unreadable directory named as a problem" \
+	grep -q "^problem unreadable ino=$bad .* err=-117 path=$M/bad\$" \
+	"$T/err"
+rel_ok "bad inode reported with its name" \
+	grep -q "^problem bad-inode ino=$z70 .* path=$M/Z/f70\$" "$T/err"
+rel_ok "directory hard link named, not followed" \
+	grep -q "^problem dir-link ino=$y .* path=$M/X/f\$" "$T/err"
+rel_check "damage count" 1 "$(sed -n 's/.* damage=\([0-9]*\) .*/\1/p' \
+	"$T/err")"
+
+rel_result "secs=$CHURN_SECS runs=$runs gone=$gone moved=$moved $churn"
+rel_done

@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The names engine's pure parts (lib/names/): the XFS handle layout, the
+ * slot layout and packing, the chunk index, fts's order of big
+ * directories, mountinfo parsing, and the tree (parents, paths, names)
+ * on a synthetic filesystem.
+ */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+
+#include "names/names.h"
+
+static void
+test_handle(void **state)
+{
+	union xbn_handle h;
+	const unsigned char want[XBN_HANDLE_BYTES] = {
+		0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11,
+		0xdd, 0xcc, 0xbb, 0xaa,
+	};
+
+	(void)state;
+	xbn_handle_pack(&h, 0x1122334455667788ULL, 0xaabbccdd);
+	assert_int_equal(h.fh.handle_type, 0x81);
+	assert_int_equal(h.fh.handle_bytes, 12);
+	assert_memory_equal(h.fh.f_handle, want, sizeof(want));
+}
+
+static void
+test_popcount(void **state)
+{
+	uint64_t v = 1;
+	int i;
+
+	(void)state;
+	assert_int_equal(xbn_popcount(0), 0);
+	assert_int_equal(xbn_popcount(UINT64_MAX), 64);
+	for (i = 0; i < 1000; i++) {
+		v = v * 6364136223846793005ULL + 1442695040888963407ULL;
+		assert_int_equal(xbn_popcount(v), __builtin_popcountll(v));
+	}
+}
+
+/* A record whose every byte says where it is. */
+static void
+fill_bs(struct xfs_bulkstat *bs)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(*bs); i++)
+		((unsigned char *)bs)[i] = (unsigned char)(i + 1);
+}
+
+static void
+test_layout(void **state)
+{
+	struct xbn_layout l;
+	struct xfs_bulkstat bs, out, want;
+	uint64_t slot[64];
+
+	(void)state;
+	xbn_layout_init(&l, XBULK_F_SIZE);
+	assert_int_equal(l.slot, 24);	/* ino, mode, flags, aux, size */
+	xbn_layout_init(&l, 0);
+	assert_int_equal(l.slot, 16);
+	xbn_layout_init(&l, XBULK_F_OWNER | XBULK_F_MTIME);
+	assert_int_equal(l.slot, 40);	/* 16 + 8 + 8 + 4, to 8 bytes */
+	xbn_layout_init(&l, XBULK_F_ALL);
+	assert_int_equal(l.slot, 16 + 11 * 8 + 9 * 4 + 4);	/* 144 */
+
+	/* only the fields asked for come back; the rest stays 0 */
+	fill_bs(&bs);
+	xbn_layout_init(&l, XBULK_F_SIZE | XBULK_F_NLINK | XBULK_F_OTHER);
+	xbn_pack(&l, slot, &bs);
+	memset(&out, 0, sizeof(out));
+	xbn_unpack(&l, &out, slot);
+	memset(&want, 0, sizeof(want));
+	want.bs_size = bs.bs_size;
+	want.bs_nlink = bs.bs_nlink;
+	want.bs_version = bs.bs_version;
+	want.bs_forkoff = bs.bs_forkoff;
+	want.bs_sick = bs.bs_sick;
+	want.bs_checked = bs.bs_checked;
+	assert_memory_equal(&out, &want, sizeof(out));
+
+	/* everything: every field but the header's */
+	xbn_layout_init(&l, XBULK_F_ALL);
+	xbn_pack(&l, slot, &bs);
+	memset(&out, 0, sizeof(out));
+	xbn_unpack(&l, &out, slot);
+	out.bs_ino = bs.bs_ino;
+	out.bs_gen = bs.bs_gen;
+	out.bs_mode = bs.bs_mode;
+	out.bs_extents = bs.bs_extents;	/* 0 in normalized records */
+	out.bs_pad2 = bs.bs_pad2;
+	memcpy(out.bs_pad, bs.bs_pad, sizeof(out.bs_pad));
+	assert_memory_equal(&out, &bs, sizeof(out));
+}
+
+static struct xbn_slot *
+add(struct xbn_store *s, struct xbn_arena *a, uint64_t ino)
+{
+	struct xbn_slot *slot = xbn_arena_add(s, a);
+
+	assert_non_null(slot);
+	slot->ino = ino;
+	slot->mode = S_IFREG;
+	slot->flags = 0;
+	slot->aux = (uint32_t)ino;
+	a->kept++;
+	return slot;
+}
+
+static void
+test_store(void **state)
+{
+	struct xbn_store s;
+	struct xbn_arena *a, *b;
+	uint64_t ino, kept, dropped;
+
+	(void)state;
+	assert_int_equal(xbn_store_init(&s, XBULK_F_SIZE), 0);
+	a = xbn_arena_get(&s);
+	b = xbn_arena_get(&s);
+	assert_ptr_not_equal(a, b);
+	/* chunk 2 split over two arenas; every third inode dropped */
+	for (ino = 128; ino < 128 + 96; ino++) {
+		if (ino % 3 == 0) {
+			a->dropped++;
+			continue;
+		}
+		add(&s, ino < 128 + 40 ? a : b, ino);
+	}
+	/* far away, alone in its chunk */
+	add(&s, b, 1ULL << 40);
+	xbn_arena_put(&s, a);
+	xbn_arena_put(&s, b);
+	assert_int_equal(xbn_store_index(&s, &kept, &dropped), 0);
+	assert_int_equal(kept, 65);
+	assert_int_equal(dropped, 32);
+	for (ino = 100; ino < 128 + 120; ino++) {
+		struct xbn_slot *slot = xbn_lookup(&s, ino);
+
+		if (ino < 128 || ino >= 128 + 96 || ino % 3 == 0) {
+			assert_null(slot);
+			continue;
+		}
+		assert_non_null(slot);
+		assert_int_equal(slot->ino, ino);
+	}
+	assert_non_null(xbn_lookup(&s, 1ULL << 40));
+	assert_null(xbn_lookup(&s, (1ULL << 40) + 1));
+	xbn_store_free(&s);
+}
+
+/* Append an entry to @buf at *@len. */
+static void
+put(uint8_t *buf, size_t *len, uint64_t ino, unsigned int dt,
+    const char *name)
+{
+	uint8_t *e = buf + *len;
+	size_t nl = strlen(name);
+
+	memcpy(e, &ino, 8);
+	e[8] = (uint8_t)nl;
+	e[9] = (uint8_t)dt;
+	memcpy(e + XBN_ENT_HDR, name, nl);
+	*len += XBN_ENT_HDR + nl;
+}
+
+/* Entries of @n inodes in a scrambled order, listed in fts's order. */
+static uint64_t *
+ordered(uint64_t n)
+{
+	struct xbn_reader r;
+	uint8_t *in = malloc(n * 20), *out = malloc(n * 20);
+	uint64_t *inos = malloc(n * sizeof(*inos)), i;
+	const uint8_t *e;
+	size_t len = 0;
+	char name[16];
+
+	assert_int_equal(xbn_reader_init(&r, NULL), 0);
+	for (i = 0; i < n; i++) {
+		/* i and i ^ 1 share an inode: ties keep readdir order */
+		snprintf(name, sizeof(name), "%llu", (unsigned long long)i);
+		put(in, &len, 1000 + ((i * 7919) % n) / 2 * 2, DT_REG, name);
+	}
+	assert_int_equal(xbn_order_listing(&r, out, in, len, n), 0);
+	for (i = 0, e = out; i < n; i++, e = xbn_ent_next(e))
+		inos[i] = xbn_ent_ino(e);
+	assert_ptr_equal(e, out + len);
+	xbn_reader_fini(&r);
+	free(in);
+	free(out);
+	return inos;
+}
+
+static void
+assert_sorted(const uint64_t *v, uint64_t from, uint64_t to)
+{
+	uint64_t i;
+
+	for (i = from + 1; i < to; i++)
+		assert_true(v[i - 1] <= v[i]);
+}
+
+static bool
+is_sorted(const uint64_t *v, uint64_t from, uint64_t to)
+{
+	uint64_t i;
+
+	for (i = from + 1; i < to; i++) {
+		if (v[i - 1] > v[i])
+			return false;
+	}
+	return true;
+}
+
+static void
+test_order(void **state)
+{
+	uint64_t *v;
+
+	(void)state;
+	/* 10,000 entries: readdir order */
+	v = ordered(10000);
+	assert_false(is_sorted(v, 0, 10000));
+	free(v);
+	/* 10,001: sorted by inode number */
+	v = ordered(10001);
+	assert_sorted(v, 0, 10001);
+	free(v);
+	/* 215,000: batches of 100,000 sorted each, the last 15,000 too */
+	v = ordered(215000);
+	assert_sorted(v, 0, 100000);
+	assert_sorted(v, 100000, 200000);
+	assert_sorted(v, 200000, 215000);
+	assert_false(is_sorted(v, 0, 200000));
+	free(v);
+	/* 105,000: the last batch of 5,000 keeps readdir order */
+	v = ordered(105000);
+	assert_sorted(v, 0, 100000);
+	assert_false(is_sorted(v, 100000, 105000));
+	free(v);
+}
+
+static void
+test_order_ties(void **state)
+{
+	struct xbn_reader r;
+	uint8_t *in = malloc(20000 * 16), *out = malloc(20000 * 16);
+	const uint8_t *e;
+	size_t len = 0;
+	char name[16];
+	int i;
+
+	(void)state;
+	assert_int_equal(xbn_reader_init(&r, NULL), 0);
+	/* hard links of one inode, names in readdir order z..., a... */
+	for (i = 0; i < 20000; i++) {
+		snprintf(name, sizeof(name), "%c%05d", i < 10000 ? 'z' : 'a',
+			 i);
+		put(in, &len, i % 2 ? 5 : 7, DT_REG, name);
+	}
+	assert_int_equal(xbn_order_listing(&r, out, in, len, 20000), 0);
+	e = out;
+	assert_int_equal(xbn_ent_ino(e), 5);
+	assert_memory_equal(xbn_ent_name(e), "z00001", 6);
+	for (i = 0; i < 10000; i++)
+		e = xbn_ent_next(e);
+	assert_int_equal(xbn_ent_ino(e), 7);
+	assert_memory_equal(xbn_ent_name(e), "z00000", 6);
+	xbn_reader_fini(&r);
+	free(in);
+	free(out);
+}
+
+static void
+test_mountinfo(void **state)
+{
+	char line[] = "36 35 98:0 /sub/with\\040space /mnt/a\\011b\\134c "
+		      "rw,noatime master:1 - xfs /dev/loop0 rw\n";
+	char bad[] = "36 x 98:0 / /mnt rw - xfs /dev/loop0 rw";
+	char esc[] = "a\\040b\\012c\\134\\999";
+	uint64_t id, parent;
+	char *root, *mp;
+
+	(void)state;
+	assert_int_equal(xbn_mountinfo_line(line, &id, &parent, &root, &mp), 0);
+	assert_int_equal(id, 36);
+	assert_int_equal(parent, 35);
+	assert_string_equal(root, "/sub/with space");
+	assert_string_equal(mp, "/mnt/a\tb\\c");
+	assert_int_equal(xbn_mountinfo_line(bad, &id, &parent, &root, &mp),
+			 -EINVAL);
+	xbn_unescape(esc);
+	assert_string_equal(esc, "a b\nc\\\\999");
+
+	assert_string_equal(xbn_path_below("/mnt/x", "/mnt/x/a/b"), "a/b");
+	assert_string_equal(xbn_path_below("/", "/a"), "a");
+	assert_null(xbn_path_below("/mnt/x", "/mnt/x"));
+	assert_null(xbn_path_below("/mnt/x", "/mnt/xy/a"));
+	assert_null(xbn_path_below("/mnt/x", "/mnt"));
+}
+
+/*
+ * A synthetic filesystem: / (ino 128) holds "a" (dir 200) and "f" (file
+ * 300); a holds "b" (dir 201) and a hard link "g" to f; b holds "deep"
+ * (dir 202).  Every ".." agrees, so no re-check asks the kernel.
+ */
+struct fake {
+	struct xbulk_names	nm;
+	uint8_t			lists[4][256];
+};
+
+static struct fake *
+fake_fs(void)
+{
+	static const struct {
+		uint64_t	ino;
+		uint16_t	mode;
+	} inodes[] = {
+		{ 128, S_IFDIR }, { 200, S_IFDIR }, { 201, S_IFDIR },
+		{ 202, S_IFDIR }, { 300, S_IFREG },
+	};
+	struct fake *f = calloc(1, sizeof(*f));
+	struct xbulk_names *nm = &f->nm;
+	struct xfs_bulkstat bs[5];
+	struct xbn_arena *a;
+	uint64_t kept, dropped, dotdot[4] = { 128, 128, 200, 201 };
+	size_t len[4] = { 0 };
+	uint32_t first, i;
+
+	assert_int_equal(xbn_store_init(&nm->store, 0), 0);
+	assert_int_equal(xbn_dirs_init(&nm->dirs), 0);
+	memset(bs, 0, sizeof(bs));
+	for (i = 0; i < 5; i++) {
+		bs[i].bs_ino = inodes[i].ino;
+		bs[i].bs_mode = inodes[i].mode;
+	}
+	assert_int_equal(xbn_dirs_add(&nm->dirs, bs, 5, 4, &first), 0);
+	a = xbn_arena_get(&nm->store);
+	for (i = 0; i < 5; i++) {
+		struct xbn_slot *slot = xbn_arena_add(&nm->store, a);
+
+		slot->ino = bs[i].bs_ino;
+		slot->mode = bs[i].bs_mode;
+		slot->flags = 0;
+		slot->aux = i < 4 ? first + i : 0;
+	}
+	xbn_arena_put(&nm->store, a);
+	assert_int_equal(xbn_store_index(&nm->store, &kept, &dropped), 0);
+	put(f->lists[0], &len[0], 200, DT_DIR, "a");
+	put(f->lists[0], &len[0], 300, DT_REG, "f");
+	put(f->lists[1], &len[1], 201, DT_DIR, "b");
+	put(f->lists[1], &len[1], 300, DT_REG, "g");
+	put(f->lists[2], &len[2], 202, DT_DIR, "deep");
+	for (i = 0; i < 4; i++) {
+		struct xbn_dir *d = xbn_dir(&nm->dirs, i);
+
+		d->list = len[i] ? f->lists[i] : NULL;
+		d->listlen = len[i];
+		d->nentries = i < 2 ? 2 : i == 2;
+		d->dotdot = dotdot[i];
+		d->flags = XBN_DIR_READ;
+	}
+	nm->root = nm->top = 0;
+	nm->mountpoint = strdup("/mnt/x");
+	return f;
+}
+
+static void
+fake_free(struct fake *f)
+{
+	free(f->nm.mountpoint);
+	free(f->nm.problems);
+	xbn_store_free(&f->nm.store);
+	xbn_dirs_free(&f->nm.dirs);
+	free(f);
+}
+
+static void
+test_tree(void **state)
+{
+	struct fake *f = fake_fs();
+	struct xbulk_names *nm = &f->nm;
+	struct xbulk_names_result r = { .fail = XBULK_NAMES_OK };
+	uint32_t dir;
+	uint64_t off;
+	char *p;
+
+	(void)state;
+	assert_int_equal(xbn_tree_build(nm, &r), 0);
+	assert_int_equal(r.damage + r.dirs_moved + r.stale_names, 0);
+	assert_int_equal(xbn_dir(&nm->dirs, 0)->parent, XBN_NONE);
+	assert_int_equal(xbn_dir(&nm->dirs, 1)->parent, 0);
+	assert_int_equal(xbn_dir(&nm->dirs, 2)->parent, 1);
+	assert_int_equal(xbn_dir(&nm->dirs, 3)->parent, 2);
+
+	p = xbn_dir_path(nm, 3);
+	assert_string_equal(p, "/mnt/x/a/b/deep");
+	free(p);
+	p = xbn_dir_path(nm, 0);
+	assert_string_equal(p, "/mnt/x");
+	free(p);
+	free(nm->mountpoint);
+	nm->mountpoint = strdup("/");
+	p = xbn_dir_path(nm, 2);
+	assert_string_equal(p, "/a/b");
+	free(p);
+	/* from a bind mount of a: its top */
+	nm->top = 1;
+	p = xbn_dir_path(nm, 3);
+	assert_string_equal(p, "/b/deep");
+	free(p);
+	nm->top = 0;
+
+	assert_int_equal(xbn_resolve(nm, 0, "a/b/deep", &dir, &off), 0);
+	assert_int_equal(dir, 2);
+	assert_int_equal(off, 0);
+	assert_int_equal(xbn_resolve(nm, 0, "//a//g", &dir, &off), 0);
+	assert_int_equal(dir, 1);
+	assert_int_equal(xbn_resolve(nm, 0, "a/nothing", &dir, &off), -ENOENT);
+	assert_int_equal(xbn_resolve(nm, 0, "f/x", &dir, &off), -ENOENT);
+	assert_int_equal(xbn_resolve(nm, 0, "", &dir, &off), -ENOENT);
+	fake_free(f);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_handle),
+		cmocka_unit_test(test_popcount),
+		cmocka_unit_test(test_layout),
+		cmocka_unit_test(test_store),
+		cmocka_unit_test(test_order),
+		cmocka_unit_test(test_order_ties),
+		cmocka_unit_test(test_mountinfo),
+		cmocka_unit_test(test_tree),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
