@@ -42,13 +42,9 @@ echo "$nstable stable entries"
 
 # --- the churn, in the stable directories themselves: worker w cycles
 # through s(w), s(w+3), s(w+6), s(w+9), moving directories between them
-pids=()
-xb_at_exit 'for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done'
 for ((w = 0; w < CHURNERS; w++)); do
-	perl "$TOP/tests/integration/churn.pl" --dirs "$CHURN_SECS" \
-		"$M/s$w" "$M/s$((w + 3))" "$M/s$((w + 6))" "$M/s$((w + 9))" \
-		>"$T/churn$w.log" 2>&1 &
-	pids+=($!)
+	rel_churn_start --dirs "$CHURN_SECS" "$M/s$w" "$M/s$((w + 3))" \
+		"$M/s$((w + 6))" "$M/s$((w + 9))"
 done
 
 summary='^xbulk find: [0-9]+ directories were removed or renamed during the scan and were skipped$'
@@ -98,18 +94,7 @@ while (($(date +%s) < end)); do
 	((n)) || rel_pass
 done
 
-for p in "${pids[@]}"; do
-	rc=0
-	wait "$p" || rc=$?
-	rel_check "churn worker $p exit status" 0 "$rc"
-done
-pids=()
-churn=$(cat "$T"/churn*.log | awk -F'[ =]' '
-	{ for (i = 1; i < NF; i += 2) s[$i] += $(i + 1) }
-	END { printf "creates=%d links=%d renames=%d unlinks=%d mkdirs=%d " \
-	      "dir_renames=%d", s["creates"], s["links"], s["renames"],
-	      s["unlinks"], s["mkdirs"], s["dir_renames"] }')
-echo "churn: $churn"
+rel_churn_wait
 per=
 for cfg in "${configs[@]}"; do
 	per+=" [$cfg]=${nscans[$cfg]:-0}"
@@ -127,5 +112,5 @@ rel_ok "after the churn: find's output" cmp -s "$T/want" "$T/out"
 rel_result "secs=$CHURN_SECS scans=$scans records=$records" \
 	"duplicates=$dups missed_stable=$missed errors=$errors" \
 	"runs_with_skipped_dirs=$skipped stable=$nstable max_scan_ms=$maxms" \
-	"$churn"
+	"$REL_CHURN"
 rel_done

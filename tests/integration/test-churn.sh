@@ -56,12 +56,8 @@ echo "$nstable stable inodes in $(wc -l <"$T/stable-chunks") chunks"
 # --- the churn: each worker cycles through its 4 directories (in
 # different AGs): creates 300 files, hard-links 100, renames 100, removes
 # the previous generation there, makes and removes a directory (churn.pl).
-pids=()
-xb_at_exit 'for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done'
 for ((w = 0; w < CHURNERS; w++)); do
-	perl "$TOP/tests/integration/churn.pl" "$CHURN_SECS" \
-		"$M/churn/w$w"/d{0,1,2,3} >"$T/churn$w.log" 2>&1 &
-	pids+=($!)
+	rel_churn_start "$CHURN_SECS" "$M/churn/w$w"/d{0,1,2,3}
 done
 
 # --- the scans
@@ -129,18 +125,7 @@ while (($(date +%s) < end)); do
 done
 
 # the churn must have run all along
-for p in "${pids[@]}"; do
-	rc=0
-	wait "$p" || rc=$?
-	rel_check "churn worker $p exit status" 0 "$rc"
-done
-pids=()
-churn=$(cat "$T"/churn*.log | awk -F'[ =]' '
-	{ for (i = 1; i < NF; i += 2) s[$i] += $(i + 1) }
-	END { printf "creates=%d links=%d renames=%d unlinks=%d mkdirs=%d",
-	      s["creates"], s["links"], s["renames"], s["unlinks"],
-	      s["mkdirs"] }')
-echo "churn: $churn"
+rel_churn_wait
 per=
 for cfg in "${configs[@]}"; do
 	per+=" [$cfg]=${nscans[$cfg]:-0}"
@@ -158,5 +143,5 @@ rel_check "final scan: records vs inodes of the tree" \
 
 rel_result "secs=$CHURN_SECS scans=$scans records=$records" \
 	"duplicates=$dups out_of_order=$disorder missed_stable=$missed" \
-	"errors=$errors stable=$nstable max_scan_ms=$maxms $churn"
+	"errors=$errors stable=$nstable max_scan_ms=$maxms $REL_CHURN"
 rel_done
