@@ -300,22 +300,38 @@ fields_of(const struct du_run *r)
 	return f;
 }
 
-/* The filesystem of the first PATH (its directory if it is neither a
- * directory nor a regular file). */
+/* Open the filesystem of @path (of its directory if it is neither a
+ * directory nor a regular file); 0 or a negative errno. */
 static int
-open_fs(const char *path, struct xbulk_fs *fs)
+try_fs(const char *path, struct xbulk_fs *fs)
 {
 	char *copy;
 	int err = xbulk_fs_open(fs, path, XBULK_ABI_AUTO);
 
 	if (err != -EINVAL)
-		return xb_open_fs("du", path, XBULK_ABI_AUTO, fs);
+		return err;
 	copy = strdup(path);
 	if (!copy)
-		return XB_EXIT_FAILURE;
-	err = xb_open_fs("du", dirname(copy), XBULK_ABI_AUTO, fs);
+		return -ENOMEM;
+	err = xbulk_fs_open(fs, dirname(copy), XBULK_ABI_AUTO);
 	free(copy);
 	return err;
+}
+
+/*
+ * The filesystem of the first PATH that opens on XFS; the walks name the
+ * others that are not on its mount, as du names what it cannot access.
+ * None: the first PATH's error.
+ */
+static int
+open_fs(char **paths, int npaths, struct xbulk_fs *fs)
+{
+	int i;
+
+	for (i = 0; i < npaths; i++)
+		if (*paths[i] && !try_fs(paths[i], fs))
+			return 0;
+	return xb_open_fs("du", paths[0], XBULK_ABI_AUTO, fs);
 }
 
 /* --svg FILE may not be on the filesystem scanned (it would change it). */
@@ -412,7 +428,7 @@ xb_cmd_du(int argc, char **argv)
 	paths = optind < argc ? argv + optind : dflt;
 	npaths = optind < argc ? argc - optind : 1;
 	r.svg_title = paths[0];
-	ret = open_fs(paths[0], &fs);
+	ret = open_fs(paths, npaths, &fs);
 	if (!ret)
 		ret = check_svg_path(&r, &fs);
 	if (ret)

@@ -88,7 +88,7 @@ walk_error(struct du_run *r, const char *path, int err)
 	}
 	if (err == -EXDEV)
 		xb_error("du", "cannot access '%s': not on the XFS mount of "
-			 "the first PATH", path);
+			 "the other PATHs", path);
 	else if (err == -ESTALE)
 		xb_error("du", "cannot access '%s': changed since the scan",
 			 path);

@@ -86,6 +86,12 @@ add_chunk(struct plan *p, const struct xbulk_fs *fs, enum xbulk_kind kind,
 		p->cur.start = xi->xi_startino;
 		p->cur.count = 0;
 	}
+	/* An empty unit begins in the AG of its first chunk (the range's
+	 * start may lie in an AG with no chunk after it): workers keep to
+	 * their unit's AG. */
+	if (!p->cur.count && xbulk_ino_to_agno(fs, xi->xi_startino) !=
+			     xbulk_ino_to_agno(fs, p->cur.start))
+		p->cur.start = xi->xi_startino;
 	p->cur.count += count;
 	p->cur.last = last_rec;
 	return 0;

@@ -6,12 +6,16 @@
       xbulk du --by KEY -o csv (one PATH) against sums of
       `find -xdev -printf '%i %U %G %y %b %s\\n'`, each inode counted once
       (projid: from xbulk bulkstat -o jsonl by inode number).
+  check_du.py formats DU0 JSONL CSV
+      xbulk du -o jsonl and -o csv have du -0 -B1's records, in order:
+      the path (exactly, from path_b64 where it is not UTF-8) and bytes.
   check_du.py svg FILE
       every box's area is its share of its directory's boxes within 1%,
       and every label's estimated box lies inside its rectangle.
   check_du.py png FILE
       the PNG decodes and is not one colour.
 """
+import base64
 import csv
 import json
 import re
@@ -58,6 +62,35 @@ def by(key, find_out, xbulk_csv, bulkstat=None):
         fail('--by %s: xbulk %s, find %s' % (key, sorted(got.items()),
                                              sorted(want.items())))
     print('by %s: %d groups, %d inodes equal' % (key, len(got), len(seen)))
+
+
+def formats(du0, jsonl, csv_file):
+    with open(du0, 'rb') as f:
+        want = [tuple(reversed(r.split(b'\t', 1)))
+                for r in f.read().split(b'\0')[:-1]]
+    want = [(p, int(n)) for p, n in want]
+    got = []
+    with open(jsonl, 'rb') as f:
+        for line in f:
+            rec = json.loads(line)
+            path = (base64.b64decode(rec['path_b64']) if 'path_b64' in rec
+                    else rec['path'].encode())
+            got.append((path, rec['bytes']))
+    if got != want:
+        fail('-o jsonl: %d records, du -0 %d; first difference %r' %
+             (len(got), len(want),
+              next((g, w) for g, w in zip(got + [None] * len(want), want)
+                   if g != w)))
+    with open(csv_file, newline='', encoding='utf-8',
+              errors='surrogateescape') as f:
+        rows = list(csv.reader(f))
+    if rows[0] != ['path', 'bytes', 'inodes']:
+        fail('-o csv: header %r' % rows[0])
+    got = [(r[0].encode('utf-8', 'surrogateescape'), int(r[1]))
+           for r in rows[1:]]
+    if got != want:
+        fail('-o csv: %d rows, du -0 %d records' % (len(got), len(want)))
+    print('formats: %d records equal in jsonl and csv' % len(want))
 
 
 def boxes(svg_file):
@@ -149,6 +182,8 @@ if __name__ == '__main__':
     cmd = sys.argv[1]
     if cmd == 'by':
         by(*sys.argv[2:])
+    elif cmd == 'formats':
+        formats(*sys.argv[2:])
     elif cmd == 'svg':
         svg(sys.argv[2])
     elif cmd == 'png':

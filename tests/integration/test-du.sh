@@ -8,11 +8,12 @@
 #   quotes, backslash, leading dash, invalid UTF-8), a directory of 3000
 #   entries, symlinks, fifos, devices;
 # - --by uid|gid|projid|type against find -printf sums, each inode once;
+# - -o jsonl and -o csv against du -0's records (check_du.py);
 # - --unreachable: a file deleted while held open and a file hidden under
 #   a mount point, and nothing on the quiet tree;
 # - --svg: xmllint, areas and labels (check_du.py), rsvg-convert to PNG;
 # - bad input: unknown --by, depth out of range, PATH not on XFS, --svg on
-#   the scanned filesystem.
+#   the scanned filesystem; stdout full (exit 1) or gone (141).
 #
 # Environment: XBULK (the binary), ENTRIES (xb_populate's count, 2000).
 
@@ -157,6 +158,18 @@ test_by()
 		"$(grep -c $'\t'"file"$'\t'"$XB_MNT"'$' "$T/by.txt")"
 }
 
+# -o jsonl and csv: the records of du -0 -a -B1, in order, read back by
+# Python's json and csv modules; a name that is not UTF-8 comes back
+# exactly from path_b64.
+test_formats()
+{
+	(cd "$XB_MNT" && du -x -0 -a -B1 .) >"$T/du.0"
+	(cd "$XB_MNT" && "$XBULK" du -a -o jsonl .) >"$T/du.jsonl"
+	(cd "$XB_MNT" && "$XBULK" du -a -o csv .) >"$T/du.csv"
+	rel_ok "-o jsonl and csv: du's records" \
+		"$CHECK" formats "$T/du.0" "$T/du.jsonl" "$T/du.csv"
+}
+
 test_unreachable()
 {
 	local out ino_open ino_hidden
@@ -255,6 +268,7 @@ xb_populate "$XB_MNT" "$ENTRIES"
 (cd "$XB_MNT" && odd_tree)
 test_matrix
 test_by
+test_formats
 test_svg
 test_bad_input
 test_unreachable
