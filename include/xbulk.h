@@ -726,8 +726,8 @@ int xbulk_used_inodes(const struct xbulk_fs *fs, uint32_t agno,
  * Needs CAP_SYS_ADMIN (bulkstat), CAP_DAC_READ_SEARCH (open_by_handle_at,
  * reading every directory) and, for directories the caller does not own,
  * CAP_FOWNER (O_NOATIME; root has all three).  Nothing is ever written to
- * the filesystem and no atime changes.  Pipeline, memory per inode and per name, churn rules:
- * docs/design.md, "Names for inodes".
+ * the filesystem and no directory's atime changes.  Pipeline, memory per
+ * inode and per name, churn rules: docs/design.md, "Names for inodes".
  */
 
 /*

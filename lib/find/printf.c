@@ -334,6 +334,23 @@ base_name(const struct xbulk_find_file *file, const char **p, size_t *len)
 	*len = end - start + (end < file->pathlen);
 }
 
+/*
+ * Where %h looks for the last '/': the whole path, but a PATH operand's
+ * trailing slashes are left out when more than one character precedes
+ * them (find 4.9: "zz/" has %h ".", "a/" has "a", "a//" has "a/").
+ */
+static size_t
+dir_part(const struct xbulk_find_file *file)
+{
+	size_t end = file->pathlen;
+
+	if (file->depth)
+		return end;
+	while (end > 0 && file->path[end - 1] == '/')
+		end--;
+	return end > 1 ? end : file->pathlen;
+}
+
 /* A time directive: %a %c %t, %Ak %Bk %Ck %Tk. */
 static int
 put_time(struct xf_stream *out, const struct step *s,
@@ -473,7 +490,7 @@ directive(struct xbulk_find *f, const struct step *s,
 		base_name(file, &p, &len);
 		return put_spec(out, s, p, len, true);
 	case 'h':
-		p = memrchr(file->path, '/', file->pathlen);
+		p = memrchr(file->path, '/', dir_part(file));
 		if (!p)
 			return put_spec(out, s, ".", 1, true);
 		return put_spec(out, s, file->path,

@@ -236,6 +236,7 @@ time_with_ns(char *dst, size_t size, const char *fmt, const struct tm *tm,
 		return len;
 	memmove(dst + first + 2 + nslen, dst + first + 2, len - first - 2);
 	memcpy(dst + first + 2, ns, nslen);
+	dst[len + nslen] = 0;
 	return len + nslen;
 }
 

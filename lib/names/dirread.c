@@ -50,12 +50,14 @@ xbn_reader_fini(struct xbn_reader *r)
 	r->order = NULL;
 }
 
-/* @len bytes of listing memory in the reader's blocks, or NULL. */
+/* @len bytes of listing memory in the reader's blocks (and
+ * XBN_LIST_SLACK readable after them), or NULL. */
 static uint8_t *
 listing_alloc(struct xbn_reader *r, size_t len)
 {
 	struct xbn_lblock *b = r->blocks;
 
+	len += XBN_LIST_SLACK;
 	if (!b || b->cap - b->used < len) {
 		size_t cap = len > LBLOCK_SIZE / 4 ? len : LBLOCK_SIZE;
 
@@ -75,8 +77,9 @@ listing_alloc(struct xbn_reader *r, size_t len)
 			r->blocks = b;
 		}
 	}
-	b->used += len;
-	return b->data + b->used - len;
+	/* the slack of one listing is the start of the next one */
+	b->used += len - XBN_LIST_SLACK;
+	return b->data + b->used - (len - XBN_LIST_SLACK);
 }
 
 struct order_key {

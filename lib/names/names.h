@@ -290,6 +290,23 @@ xbn_ent_cname(const uint8_t *e, char *name)
 #define XBN_FTS_BATCH		100000
 #define XBN_FTS_SORT_OVER	10000
 
+/*
+ * Bytes readable past a listing's end: walks copy names 16 bytes at a
+ * time (a short copy of variable length costs more than the overread).
+ */
+#define XBN_LIST_SLACK	16
+
+/* Copy a name of @len bytes 16 at a time: @dst has room for that, @src
+ * is readable that far (XBN_LIST_SLACK). */
+static inline void
+xbn_copy_name(char *dst, const char *src, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i += 16)
+		memcpy(dst + i, src + i, 16);
+}
+
 /* Memory for listings: blocks owned by one reader, then by the names. */
 struct xbn_lblock {
 	struct xbn_lblock	*next;

@@ -193,10 +193,10 @@ child_path(struct walk *w, struct xbulk_entry *e, const struct frame *f,
 	/* fts: a trailing '/' of the operand is not doubled */
 	if (!f->depth && pos && nm->path[pos - 1] == '/')
 		pos--;
-	if (xbn_grow((void **)&nm->path, &nm->path_cap, pos + nl + 2, 1))
+	if (xbn_grow((void **)&nm->path, &nm->path_cap, pos + nl + 17, 1))
 		return -ENOMEM;
 	nm->path[pos++] = '/';
-	memcpy(nm->path + pos, xbn_ent_name(de), nl);
+	xbn_copy_name(nm->path + pos, xbn_ent_name(de), nl);
 	nm->path[pos + nl] = '\0';
 	e->path = nm->path;
 	e->name_off = pos;

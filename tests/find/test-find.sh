@@ -67,12 +67,14 @@ while IFS= read -r expr; do
 done < <(xf_expressions)
 
 # PATH forms
-for paths in "d1" "d1/sub ref d2" "ref" "./d1/" "sym-dir" "$T"; do
+fmt='%p %i %s %y [%h][%f][%P][%H] %d\n'
+for paths in "d1" "d1/sub ref d2" "ref" "./d1/" "sym-dir" "$T" "d1//" \
+	     "./" ".//" "d1/sub/" "d1//sub//" "$T/" "d2/c.dat"; do
 	# shellcheck disable=SC2086
-	find $paths -xdev -printf '%p %i %s %y\n' >"$tmp/want" 2>&1 && wrc=0 ||
+	find $paths -xdev -printf "$fmt" >"$tmp/want" 2>&1 && wrc=0 ||
 		wrc=$?
 	# shellcheck disable=SC2086
-	"$XBULK" find $paths -printf '%p %i %s %y\n' >"$tmp/got" 2>&1 &&
+	"$XBULK" find $paths -printf "$fmt" >"$tmp/got" 2>&1 &&
 		grc=0 || grc=$?
 	sed -i 's/^find: /xbulk find: /' "$tmp/want"
 	check "PATHs: $paths"

@@ -31,6 +31,10 @@
 #             ends on a whole record (25 lines each, first `bs_ino = N`,
 #             last `\tbs_extents64 = N`); rel_setup N makes an image of N
 #             entries and the text of a whole scan of it.
+# Churn:      rel_churn_start [--dirs] SECS DIR... starts one churn.pl
+#             worker in the background (killed at exit); rel_churn_wait
+#             waits for them all, checks that each ran to its end, and
+#             sets REL_CHURN to their summed counts ("creates=N ...").
 
 XBULK=${XBULK:-$TOP/build/xbulk}
 XB_RESULTS=${XB_RESULTS:-$TOP/build/reliability-results.txt}
@@ -47,6 +51,9 @@ REL_PID=
 REL_STOPPED=
 REL_NOT_MID=0
 REL_REF_BYTES=0
+REL_CHURN_PIDS=()
+REL_CHURN_LOGS=()
+REL_CHURN=
 
 rel_init()
 {
@@ -408,4 +415,39 @@ rel_threads()
 
 	n=$(awk '/^Threads:/ {print $2}' "/proc/$1/status" 2>/dev/null)
 	echo "${n:-0}"
+}
+
+# ---------------------------------------------------------------------------
+# Churn workers (churn.pl)
+
+rel_churn_start()
+{
+	local log
+
+	log=$(mktemp "${XB_TMP:-/tmp}/churn.XXXXXX")
+	((${#REL_CHURN_PIDS[@]})) ||
+		xb_at_exit 'for p in "${REL_CHURN_PIDS[@]}"; do
+			kill -KILL "$p" 2>/dev/null; done'
+	perl "$TOP/tests/integration/churn.pl" "$@" >"$log" 2>&1 &
+	REL_CHURN_PIDS+=($!)
+	REL_CHURN_LOGS+=("$log")
+}
+
+rel_churn_wait()
+{
+	local p rc
+
+	for p in "${REL_CHURN_PIDS[@]}"; do
+		rc=0
+		wait "$p" || rc=$?
+		rel_check "churn worker $p exit status" 0 "$rc"
+	done
+	REL_CHURN_PIDS=()
+	REL_CHURN=$(cat "${REL_CHURN_LOGS[@]}" | awk -F'[ =]' '
+		{ for (i = 1; i < NF; i += 2) {
+			if (!($i in s)) key[n++] = $i
+			s[$i] += $(i + 1) } }
+		END { for (j = 0; j < n; j++)
+			printf "%s%s=%d", j ? " " : "", key[j], s[key[j]] }')
+	echo "churn: $REL_CHURN"
 }

@@ -205,6 +205,7 @@ main(int argc, char **argv)
 	struct xbulk_fs fs;
 	bool unreached = false;
 	long cancel_ms = -1;
+	struct timespec walk_t0;
 	pthread_t tid;
 	int c, ret, i, status = 0;
 
@@ -265,6 +266,7 @@ main(int argc, char **argv)
 				"cancel\n", ms_since(&cancel_at));
 		return ret == -EINTR ? 130 : 1;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &walk_t0);
 	for (i = optind + 1; i < argc || i == optind + 1; i++) {
 		const char *start = i < argc ? argv[i] : argv[optind];
 
@@ -289,6 +291,7 @@ main(int argc, char **argv)
 	else if (cancel_ms >= 0)
 		fprintf(stderr, "names_dump: finished before the cancel\n");
 	fflush(g.out);
+	fprintf(stderr, "names_dump: walk_ms=%.1f\n", ms_since(&walk_t0));
 	xbulk_names_free(g.nm);
 	xbulk_fs_close(&fs);
 	return status ? status : g.unreadable;

@@ -55,57 +55,9 @@ echo "$nstable stable inodes in $(wc -l <"$T/stable-chunks") chunks"
 
 # --- the churn: each worker cycles through its 4 directories (in
 # different AGs): creates 300 files, hard-links 100, renames 100, removes
-# the previous generation there, makes and removes a directory.
-cat >"$T/churn.pl" <<'EOF'
-use strict;
-use warnings;
-my ($dir, $secs) = @ARGV;
-my $end = time() + $secs;
-my ($gen, $creat, $link, $ren, $unl, $dirs) = (0, 0, 0, 0, 0, 0);
-my %prev;
-while (time() < $end) {
-	my $d = "$dir/d" . ($gen % 4);
-	my @names;
-	for my $i (0 .. 299) {
-		my $f = "$d/f${gen}_$i";
-		open(my $fh, '>', $f) or die "$f: $!";
-		print $fh "x" x ($i % 3) if $i % 5 == 0;
-		close($fh);
-		push @names, $f;
-		$creat++;
-	}
-	for my $i (0 .. 99) {
-		my $l = "$d/l${gen}_$i";
-		link($names[$i], $l) or die "link $l: $!";
-		push @names, $l;
-		$link++;
-	}
-	for my $i (100 .. 199) {
-		my $r = "$d/r${gen}_$i";
-		rename($names[$i], $r) or die "rename $r: $!";
-		$names[$i] = $r;
-		$ren++;
-	}
-	mkdir("$d/sub$gen") or die "mkdir: $!";
-	$dirs++;
-	if (my $old = $prev{$d}) {
-		for my $f (@{$old->{files}}) {
-			unlink($f) or die "unlink $f: $!";
-			$unl++;
-		}
-		rmdir($old->{sub}) or die "rmdir: $!";
-	}
-	$prev{$d} = { files => \@names, sub => "$d/sub$gen" };
-	$gen++;
-}
-print "creates=$creat links=$link renames=$ren unlinks=$unl mkdirs=$dirs\n";
-EOF
-
-pids=()
-xb_at_exit 'for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done'
+# the previous generation there, makes and removes a directory (churn.pl).
 for ((w = 0; w < CHURNERS; w++)); do
-	perl "$T/churn.pl" "$M/churn/w$w" "$CHURN_SECS" >"$T/churn$w.log" 2>&1 &
-	pids+=($!)
+	rel_churn_start "$CHURN_SECS" "$M/churn/w$w"/d{0,1,2,3}
 done
 
 # --- the scans
@@ -173,18 +125,7 @@ while (($(date +%s) < end)); do
 done
 
 # the churn must have run all along
-for p in "${pids[@]}"; do
-	rc=0
-	wait "$p" || rc=$?
-	rel_check "churn worker $p exit status" 0 "$rc"
-done
-pids=()
-churn=$(cat "$T"/churn*.log | awk -F'[ =]' '
-	{ for (i = 1; i < NF; i += 2) s[$i] += $(i + 1) }
-	END { printf "creates=%d links=%d renames=%d unlinks=%d mkdirs=%d",
-	      s["creates"], s["links"], s["renames"], s["unlinks"],
-	      s["mkdirs"] }')
-echo "churn: $churn"
+rel_churn_wait
 per=
 for cfg in "${configs[@]}"; do
 	per+=" [$cfg]=${nscans[$cfg]:-0}"
@@ -202,5 +143,5 @@ rel_check "final scan: records vs inodes of the tree" \
 
 rel_result "secs=$CHURN_SECS scans=$scans records=$records" \
 	"duplicates=$dups out_of_order=$disorder missed_stable=$missed" \
-	"errors=$errors stable=$nstable max_scan_ms=$maxms $churn"
+	"errors=$errors stable=$nstable max_scan_ms=$maxms $REL_CHURN"
 rel_done

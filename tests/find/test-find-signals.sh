@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# SIGINT and SIGTERM end `xbulk find` in every phase, soon after the
+# system call in progress returns (xbulk's rule: within 100 ms; this test
+# asserts a loose 2 s, for a loaded machine, and prints each latency):
+#   - in each phase at a known point: strace delivers the signal when a
+#     given system call returns (-e inject=SYSCALL:signal=SIG:when=N):
+#     the bulkstat scan (an ioctl), the directory reads (a getdents64),
+#     the output (a write), at -j 1 and -j 2;
+#   - wherever it lands: a run slowed to 1% of a CPU (lib-reliability.sh)
+#     is sent the signal at fractions of its length (some land between
+#     the reads and the output, where no system call is made), then
+#     given full speed again;
+# each time: exit status 130 (SIGINT) or 143 (SIGTERM), nothing on
+# stderr, the output whole records (-print0: empty or ending in a NUL),
+# the process and all its threads gone.
+#
+# Environment: XBULK, XB_RESULTS, POPULATE (bench/populate); ENTRIES
+# (default 30000).
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/tests/integration/lib.sh"
+. "$TOP/tests/integration/lib-reliability.sh"
+
+ENTRIES=${ENTRIES:-30000}
+
+rel_init find-signals
+command -v strace >/dev/null || xb_skip "strace is not installed"
+xb_mkfs_mount 1G "-d agcount=4"
+rel_throttle_init
+T=$XB_TMP
+M=$XB_MNT
+POPULATE=${POPULATE:-$TOP/build/bench/populate}
+if [[ -x $POPULATE ]]; then
+	"$POPULATE" -n "$ENTRIES" -t 2 "$M" >/dev/null
+else
+	xb_populate "$M" "$ENTRIES"
+fi
+sync
+echo "$(find "$M" | wc -l) entries"
+
+cases=0 maxms=0
+
+# after TAG SIG RC ERR OUT MS: the checks common to every case
+after()
+{
+	local tag=$1 want=$((128 + $(kill -l "$2")))
+
+	cases=$((cases + 1))
+	((${6} > maxms)) && maxms=$6
+	echo "  [$tag] exit $3, ${6} ms after the signal," \
+		"$(tr -cd '\0' <"$5" | wc -c) paths written"
+	rel_check "[$tag] exit status" "$want" "$3"
+	rel_ok "[$tag] took ${6} ms (> 2000)" test "$6" -le 2000
+	rel_check "[$tag] stderr" "" "$(head -c 500 "$4")"
+	rel_ok "[$tag] output does not end on a whole path" \
+		test ! -s "$5" -o "$(tail -c 1 "$5" | od -An -c | tr -d ' ')" \
+		= '\0'
+}
+
+# --- at a known point of each phase, through strace
+for spec in "scan ioctl 6" "read getdents64 40" "output write 1"; do
+	read -r phase call nth <<<"$spec"
+	for js in "1 INT" "2 TERM" "2 INT"; do
+		read -r j sig <<<"$js"
+		tag="$phase: SIG$sig at $call #$nth, -j $j"
+		rc=0
+		# (LeakSanitizer cannot stop the world under ptrace: the runs
+		# below, without strace, check for leaks)
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		strace -f -ttt -o "$T/trace" \
+			-e trace=ioctl,getdents64,write \
+			-e inject="$call:signal=SIG$sig:when=$nth" \
+			"$XBULK" find -j "$j" "$M" -print0 >"$T/out" \
+			2>"$T/err" || rc=$?
+		# the phase: what the process did before the signal came
+		before=$(sed -n "/--- SIG$sig/q;p" "$T/trace")
+		case $phase in
+		scan)	landed=$(grep -c 'getdents64\|write(1' <<<"$before" ||
+				 true) ;;
+		read)	landed=$(grep -c 'write(1' <<<"$before" || true)
+			grep -q getdents64 <<<"$before" || landed=1 ;;
+		output)	landed=0 ;;
+		esac
+		rel_check "[$tag] the signal came in the $phase phase" 0 \
+			"$landed"
+		# from the signal to the exit, by strace's clock
+		ms=$(awk -v sig="--- SIG$sig" '
+			index($0, sig) && !t0 { t0 = $2 }
+			/\+\+\+ (exited|killed)/ { t1 = $2 }
+			END { printf "%d", (t1 - t0) * 1000 }' "$T/trace")
+		after "$tag" "$sig" "$rc" "$T/err" "$T/out" "$ms"
+	done
+done
+
+# --- wherever it lands: a slowed run, signalled at a fraction of its
+# length
+rel_spawn "$T/out" "$T/err" "$XBULK" find -j 2 "$M" -print0
+t0=$(rel_now_ms)
+rel_wait_exit "$REL_PID" 300
+full=$(($(rel_now_ms) - t0))
+rel_unthrottle
+echo "a slowed run takes $full ms"
+for k in 1 3 5 7 9; do
+	sig=INT
+	((k % 4 == 3)) && sig=TERM
+	tag="SIG$sig at $((k * 10))% of a slowed run, -j 2"
+	rel_spawn "$T/out" "$T/err" "$XBULK" find -j 2 "$M" -print0
+	pid=$REL_PID
+	sleep "$(awk -v ms="$full" -v k="$k" 'BEGIN { print ms * k / 10000 }')"
+	if ! rel_alive "$pid"; then
+		echo "NOTE: [$tag] the run ended before the signal"
+		rel_wait_exit "$pid" 10
+		continue
+	fi
+	kill -"$sig" "$pid"
+	rel_unthrottle
+	rel_wait_exit "$pid" 10
+	after "$tag" "$sig" "$REL_RC" "$T/err" "$T/out" "$REL_MS"
+	rel_gone "$pid" "$tag"
+done
+
+rel_result "cases=$cases max_ms_after_signal=$maxms" \
+	"throttled=$REL_THROTTLED passed=$REL_PASS failed=$REL_FAIL"
+rel_done

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * lib/find: bad expressions get GNU find 4.9's message and exit status
+ * (the messages were printed by find itself, LC_ALL=C); the actions
+ * xbulk refuses get exit status 2; the field mask holds what the
+ * expression and its output read; the pre-filter (xbulk_find_keep) drops
+ * exactly the records no name could make act.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+
+#include "find_harness.h"
+
+static const struct {
+	const char	*args[4];
+	const char	*msg;
+} bad[] = {
+	{ { "-foo" }, "unknown predicate `-foo'" },
+	{ { "-name" }, "missing argument to `-name'" },
+	{ { "(", "-print" }, "invalid expression; I was expecting to find a "
+	  "')' somewhere but did not see one." },
+	{ { "(", ")" }, "invalid expression; empty parentheses are not "
+	  "allowed." },
+	{ { "-print", ")" }, "you have too many ')'" },
+	{ { "-name", "a", "b" }, "paths must precede expression: `b'" },
+	{ { "-type", "x" }, "Unknown argument to -type: x" },
+	{ { "-type", "f,f" }, "Duplicate file type 'f' in the argument list "
+	  "to -type." },
+	{ { "-type", "f," }, "Last file type in list argument to -type is "
+	  "missing, i.e., list is ending on: ','" },
+	{ { "-size", "1x" }, "invalid -size type `x'" },
+	{ { "-size", "-" }, "invalid -size type `-'" },
+	{ { "-size", "abc" }, "Invalid argument `abc' to -size" },
+	{ { "-perm", "abc" }, "invalid mode 'abc'" },
+	{ { "-perm", "+222" }, "invalid mode '+222'" },
+	{ { "-perm", "8" }, "invalid mode '8'" },
+	{ { "-uid", "abc" }, "invalid argument `abc' to `-uid'" },
+	{ { "-links", "1x" }, "invalid argument `1x' to `-links'" },
+	{ { "-mtime", "abc" }, "invalid argument `abc' to `-mtime'" },
+	{ { "-used", "x" }, "Invalid argument x to -used" },
+	{ { "-mmin" }, "missing argument to `-mmin'" },
+	{ { "-maxdepth", "-1" }, "Expected a positive decimal integer "
+	  "argument to -maxdepth, but got '-1'" },
+	{ { "-printf", "%" }, "error: % at end of format string" },
+	{ { "-printf", "%{" }, "error: the format directive `%{' is reserved "
+	  "for future use" },
+	{ { "!" }, "expected an expression after '!'" },
+	{ { "-print", "-o" }, "invalid expression" },
+	{ { "-newerta", "x" }, "invalid predicate `-newerta'" },
+	{ { "-regex", "a\\(" }, "failed to compile regular expression "
+	  "'a\\(': Unmatched ( or \\(" },
+	{ { "-newer", "/nonexistent/x" }, "'/nonexistent/x': No such file or "
+	  "directory" },
+	{ { "-newermt", "yesterday" }, "I cannot figure out how to interpret "
+	  "'yesterday' as a date or time" },
+};
+
+static void
+test_bad_expressions(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct xfh h;
+		const char *const *args = bad[i].args;
+
+		if (xfh_parse(&h, args) != -EINVAL)
+			fail_msg("%s: accepted", args[0]);
+		if (strcmp(h.err, bad[i].msg))
+			fail_msg("%s: '%s', find says '%s'", args[0], h.err,
+				 bad[i].msg);
+		assert_int_equal(h.status, XBULK_FIND_EXIT_BAD);
+	}
+}
+
+/* What xbulk refuses: exit status 2 and a message saying what instead. */
+static void
+test_refused(void **state)
+{
+	static const struct {
+		const char *arg, *hint;
+	} refused[] = {
+		{ "-exec", "xargs -0" }, { "-execdir", "xargs -0" },
+		{ "-ok", "xargs -0" }, { "-okdir", "xargs -0" },
+		{ "-delete", "xargs -0" }, { "-H", "never follows" },
+		{ "-L", "never follows" }, { "-follow", "never follows" },
+		{ "-files0-from", "as arguments" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		struct xfh h;
+
+		assert_int_equal(xfh_parse(&h, XFH_ARGS(refused[i].arg, "x")),
+				 -EINVAL);
+		assert_int_equal(h.status, XBULK_FIND_EXIT_REFUSED);
+		if (!strstr(h.err, refused[i].hint))
+			fail_msg("%s: '%s'", refused[i].arg, h.err);
+	}
+}
+
+/* The fields each expression reads: no more (memory per inode) and no
+ * less (a field not kept reads as 0). */
+static void
+test_field_mask(void **state)
+{
+	static const struct {
+		const char	*args[4];
+		uint32_t	fields;
+	} t[] = {
+		{ { "-print" }, 0 },
+		{ { "-name", "x", "-print0" }, 0 },
+		{ { "-type", "f" }, 0 },
+		{ { "-size", "+1M" }, XBULK_F_SIZE },
+		{ { "-empty" }, XBULK_F_SIZE },
+		{ { "-mtime", "+30" }, XBULK_F_MTIME },
+		{ { "-amin", "5" }, XBULK_F_ATIME },
+		{ { "-used", "1" }, XBULK_F_ATIME | XBULK_F_CTIME },
+		{ { "-user", "0" }, XBULK_F_OWNER },
+		{ { "-nogroup" }, XBULK_F_OWNER },
+		{ { "-links", "2" }, XBULK_F_NLINK },
+		{ { "-perm", "-u+s" }, 0 },
+		{ { "-xfs-extents", "+1" }, XBULK_F_EXTENTS },
+		{ { "-xfs-xflag", "immutable" }, XBULK_F_XFLAGS },
+		{ { "-xfs-projid", "7" }, XBULK_F_PROJID },
+		{ { "-printf", "%s %u %Tk\n" }, XBULK_F_SIZE | XBULK_F_OWNER |
+		  XBULK_F_MTIME },
+		{ { "-printf", "%b %n %Xe %Xp\n" }, XBULK_F_BLOCKS |
+		  XBULK_F_NLINK | XBULK_F_EXTENTS | XBULK_F_PROJID },
+		{ { "-size", "+1", "-o", "-mtime" }, 0 },	/* bad: skipped */
+		{ { "-ls" }, XBULK_F_SIZE | XBULK_F_BLOCKS | XBULK_F_MTIME |
+		  XBULK_F_OWNER | XBULK_F_NLINK | XBULK_F_RDEV },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct xfh h;
+
+		if (xfh_parse(&h, t[i].args))
+			continue;
+		if (xbulk_find_fields(h.f) != t[i].fields)
+			fail_msg("%s %s: fields 0x%x, want 0x%x", t[i].args[0],
+				 t[i].args[1] ? t[i].args[1] : "",
+				 xbulk_find_fields(h.f), t[i].fields);
+		xfh_free(&h);
+	}
+}
+
+/*
+ * The pre-filter: true when the record may make an action run, whatever
+ * its name; false only when no name can.  Each case on a small (10 B)
+ * and a big (2 MiB) regular file of mode 0644.
+ */
+static void
+test_prefilter(void **state)
+{
+	static const struct {
+		const char	*args[8];
+		bool		small, big;
+	} t[] = {
+		{ { "-print" }, true, true },
+		{ { "-size", "+1M" }, false, true },
+		{ { "-type", "d" }, false, false },
+		{ { "-type", "f", "-size", "+1M" }, false, true },
+		/* unknown (a name) and false is false; or true is true */
+		{ { "-name", "x", "-size", "+1M" }, false, true },
+		{ { "-size", "+1M", "-o", "-name", "x" }, true, true },
+		{ { "-size", "+1M", "-o", "-false" }, false, true },
+		{ { "!", "-size", "+1M" }, true, false },
+		{ { "!", "-name", "x" }, true, true },
+		{ { "-depth", "-size", "-2M" }, true, false },
+		/* an action before the false test still runs */
+		{ { "-print", ",", "-false" }, true, true },
+		{ { "-size", "+1M", "-print", ",", "-name", "x" }, false, true },
+		{ { "-false" }, false, false },
+		{ { "-quit" }, true, true },
+		/* -prune alone does nothing to a file: only the -print */
+		{ { "-size", "+1M", "-prune" }, false, true },
+		{ { "-path", "./d", "-prune", "-o", "-size", "+1M", "-print" },
+		  false, true },
+		{ { "-empty" }, false, false },
+		{ { "-perm", "-u+w", "-size", "-2k" }, true, false },
+		/* tests that need more than the record: kept */
+		{ { "-nouser", "-size", "+1M" }, false, true },
+		{ { "-size", "+1M", "-a", "-readable" }, false, true },
+		{ { "-fstype", "xfs", "-o", "-size", "+1M" }, true, true },
+		/* times are the record's: known */
+		{ { "-newer", "/", "-o", "-size", "+1M" }, false, true },
+	};
+	struct xfs_bulkstat small = xfh_file(0644, 10);
+	struct xfs_bulkstat big = xfh_file(0644, 2 << 20);
+	size_t i;
+
+	(void)state;
+	small.bs_mtime = big.bs_mtime = 0;	/* older than "/" */
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct xfh h;
+
+		assert_int_equal(xfh_parse(&h, t[i].args), 0);
+		if (xbulk_find_keep(h.f, &small) != t[i].small ||
+		    xbulk_find_keep(h.f, &big) != t[i].big)
+			fail_msg("case %zu (%s %s ...): small %d big %d", i,
+				 t[i].args[0], t[i].args[1] ? t[i].args[1] : "",
+				 xbulk_find_keep(h.f, &small),
+				 xbulk_find_keep(h.f, &big));
+		xfh_free(&h);
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bad_expressions),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_field_mask),
+		cmocka_unit_test(test_prefilter),
+	};
+
+	xfh_setup();
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
