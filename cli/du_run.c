@@ -48,7 +48,8 @@ on_counted(void *arg, const struct xbulk_entry *e,
 	if (!err && r->top) {
 		if (dir == r->top_dirs)
 			err = xbulk_top_add(&r->best, r->inodes ? sum->inodes
-						     : sum->bytes, e->path);
+						     : sum->bytes, sum,
+					    e->path);
 		return err;
 	}
 	if (!err && (!e->depth || ((dir || r->all) &&
@@ -176,13 +177,8 @@ finish(struct du_run *r)
 		du_print_line(r, "total", &total);
 	}
 	xbulk_top_sort(&r->best);
-	for (i = 0; i < r->best.n; i++) {
-		struct xbulk_du_sum s = {
-			r->best.heap[i].bytes, r->best.heap[i].bytes,
-		};
-
-		du_print_line(r, r->best.heap[i].path, &s);
-	}
+	for (i = 0; i < r->best.n; i++)
+		du_print_line(r, r->best.heap[i].path, &r->best.heap[i].sum);
 	return r->svg ? write_svg(r) : 0;
 }
 

@@ -1310,10 +1310,12 @@ struct xbulk_agg_dirs {
 	xbulk_agg_dir_fn	fn;
 	void			*arg;
 	struct xbulk_agg_table	total;	/* every operand (du -c) */
-	struct xbulk_agg_table	*lvl;	/* max_depth + 1 tables */
+	struct xbulk_agg_table	*lvl;	/* one per depth reached, at most
+					   max_depth + 1 */
+	size_t			nlvl;
 };
 
-/** xbulk_agg_dirs_init() - Return: 0 or -ENOMEM. */
+/** xbulk_agg_dirs_init() - Return: 0 (tables come as depths are reached). */
 int xbulk_agg_dirs_init(struct xbulk_agg_dirs *d, struct xbulk_agg *agg,
 			unsigned int max_depth, xbulk_agg_dir_fn fn,
 			void *arg);
@@ -1328,10 +1330,11 @@ void xbulk_agg_dirs_free(struct xbulk_agg_dirs *d);
 /* ------------------------------------------------------------------ */
 
 struct xbulk_top_item {
-	uint64_t	bytes;
-	uint64_t	seq;		/* order of arrival: ties keep the
+	uint64_t		key;	/* what it is ranked by */
+	struct xbulk_du_sum	sum;
+	uint64_t		seq;	/* order of arrival: ties keep the
 					   first */
-	char		*path;
+	char			*path;
 };
 
 /* The @want largest of what was added (a min-heap of @want items). */
@@ -1343,8 +1346,13 @@ struct xbulk_top {
 
 /** xbulk_top_init() - keep the @want largest.  Return: 0 or -ENOMEM. */
 int xbulk_top_init(struct xbulk_top *t, size_t want);
-/** xbulk_top_add() - Return: 0 or -ENOMEM (copies @path). */
-int xbulk_top_add(struct xbulk_top *t, uint64_t bytes, const char *path);
+/**
+ * xbulk_top_add() - offer @path, ranked by @key (du --top: its bytes, or
+ * with --inodes its inodes), with its @sum.
+ * Return: 0 or -ENOMEM (copies @path).
+ */
+int xbulk_top_add(struct xbulk_top *t, uint64_t key,
+		  const struct xbulk_du_sum *sum, const char *path);
 /** xbulk_top_sort() - the items largest first (ties: first added). */
 void xbulk_top_sort(struct xbulk_top *t);
 void xbulk_top_free(struct xbulk_top *t);

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "xbulk.h"
@@ -18,19 +19,42 @@ xbulk_agg_dirs_init(struct xbulk_agg_dirs *d, struct xbulk_agg *agg,
 	*d = (struct xbulk_agg_dirs){
 		.agg = agg, .max_depth = max_depth, .fn = fn, .arg = arg,
 	};
-	d->lvl = calloc((size_t)max_depth + 1, sizeof(*d->lvl));
-	return d->lvl ? 0 : -ENOMEM;
+	return 0;
+}
+
+/* Tables for depths 0..@level (-d 4294967295 costs only the depths the
+ * tree has). */
+static int
+reach(struct xbulk_agg_dirs *d, size_t level)
+{
+	size_t n = d->nlvl ? d->nlvl : 16;
+	struct xbulk_agg_table *t;
+
+	if (level < d->nlvl)
+		return 0;
+	while (n <= level)
+		n *= 2;
+	if (n > (size_t)d->max_depth + 1)
+		n = (size_t)d->max_depth + 1;
+	t = realloc(d->lvl, n * sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	memset(t + d->nlvl, 0, (n - d->nlvl) * sizeof(*t));
+	d->lvl = t;
+	d->nlvl = n;
+	return 0;
 }
 
 void
 xbulk_agg_dirs_free(struct xbulk_agg_dirs *d)
 {
-	unsigned int i;
+	size_t i;
 
-	for (i = 0; d->lvl && i <= d->max_depth; i++)
+	for (i = 0; i < d->nlvl; i++)
 		xbulk_agg_table_free(&d->lvl[i]);
 	free(d->lvl);
 	d->lvl = NULL;
+	d->nlvl = 0;
 	xbulk_agg_table_free(&d->total);
 }
 
@@ -47,6 +71,9 @@ xbulk_agg_dirs_charge(struct xbulk_agg_dirs *d, const struct xbulk_entry *e)
 
 	if (level > d->max_depth)
 		level = d->max_depth;
+	err = reach(d, level);
+	if (err)
+		return err;
 	t = &d->lvl[level];
 	err = xbulk_agg_key(d->agg, e, &key);
 	if (!err)

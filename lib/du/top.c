@@ -13,7 +13,7 @@
 static bool
 below(const struct xbulk_top_item *a, const struct xbulk_top_item *b)
 {
-	return a->bytes != b->bytes ? a->bytes < b->bytes : a->seq > b->seq;
+	return a->key != b->key ? a->key < b->key : a->seq > b->seq;
 }
 
 static void
@@ -53,9 +53,11 @@ xbulk_top_init(struct xbulk_top *t, size_t want)
 }
 
 int
-xbulk_top_add(struct xbulk_top *t, uint64_t bytes, const char *path)
+xbulk_top_add(struct xbulk_top *t, uint64_t key,
+	      const struct xbulk_du_sum *sum, const char *path)
 {
-	struct xbulk_top_item it = { .bytes = bytes, .seq = t->seq++ };
+	struct xbulk_top_item it = { .key = key, .sum = *sum,
+				     .seq = t->seq++ };
 	size_t i;
 
 	if (!t->want)

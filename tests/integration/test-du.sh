@@ -156,6 +156,11 @@ test_by()
 	"$XBULK" du --by type -d 1 "$XB_MNT" >"$T/by.txt"
 	rel_check "--by type -d 1 names the top" 1 \
 		"$(grep -c $'\t'"file"$'\t'"$XB_MNT"'$' "$T/by.txt")"
+	# -d past the tree's depth costs only its depth (not 2^32 tables).
+	"$XBULK" du --by type -d 4294967295 "$XB_MNT" >"$T/by.max" ||
+		rel_fail "--by -d 4294967295 failed"
+	"$XBULK" du --by type -d 200 "$XB_MNT" >"$T/by.200"
+	rel_ok "--by -d 4294967295: as -d 200" cmp -s "$T/by.max" "$T/by.200"
 }
 
 # -o jsonl and csv: the records of du -0 -a -B1, in order, read back by
@@ -168,6 +173,11 @@ test_formats()
 	(cd "$XB_MNT" && "$XBULK" du -a -o csv .) >"$T/du.csv"
 	rel_ok "-o jsonl and csv: du's records" \
 		"$CHECK" formats "$T/du.0" "$T/du.jsonl" "$T/du.csv"
+	# --top's rows carry each entry's own inodes, not its bytes again.
+	"$XBULK" du --top 3 -o csv "$XB_MNT" >"$T/top.csv"
+	rel_check "--top -o csv: three files of one inode each" "1 1 1" \
+		"$(awk -F'[,\r]' 'NR > 1 { printf "%s%s", s, $3; s = " " }' \
+			"$T/top.csv")"
 }
 
 test_unreachable()

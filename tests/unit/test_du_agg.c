@@ -132,13 +132,20 @@ test_top(void **state)
 	(void)state;
 	assert_int_equal(xbulk_top_init(&t, 4), 0);
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct xbulk_du_sum s = { sizes[i] * 512, 100 + i };
+
 		snprintf(path, sizeof(path), "p%zu", i);
-		assert_int_equal(xbulk_top_add(&t, sizes[i], path), 0);
+		assert_int_equal(xbulk_top_add(&t, sizes[i], &s, path), 0);
 	}
 	xbulk_top_sort(&t);
 	assert_int_equal(t.n, 4);
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 4; i++) {
+		/* Each item keeps its own sums, not only its key. */
 		assert_string_equal(t.heap[i].path, want[i]);
+		assert_int_equal(t.heap[i].sum.inodes,
+				 100 + (uint64_t)(want[i][1] - '0'));
+		assert_int_equal(t.heap[i].sum.bytes, t.heap[i].key * 512);
+	}
 	xbulk_top_free(&t);
 }
 
