@@ -6,6 +6,7 @@
  * inodes no path reaches.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <locale.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "du.h"
 
@@ -57,22 +59,24 @@ static const char help[] =
 "   -j, --threads <n>\n"
 "               Scan and read directories with N threads (default:\n"
 "               online CPUs).\n"
-"   --by <key>  A table of inodes, disk usage and apparent size per uid,\n"
-"               gid, projid, type, ext, age or size-class, largest\n"
-"               first: for each PATH, or each directory down to -d N.\n"
-"   --time <word>\n"
-"               The time --by age and --color-by age look at: mtime\n"
-"               (default), atime, ctime or birth.\n"
-"   --top <n>   Print the N largest files by disk usage.\n"
+"   --by <uid|gid|projid|type|ext|age|size-class>\n"
+"               Instead of du's lines, a table of disk usage, apparent\n"
+"               size and inodes per group, largest first: for each PATH,\n"
+"               or each directory down to -d N.\n"
+"   --time <mtime|atime|ctime|birth>\n"
+"               The time --by age and --color-by age look at (default:\n"
+"               mtime).\n"
+"   --top <n>   Instead of du's lines, the N largest files.\n"
 "   --top-dirs  With --top: the N largest directories.\n"
-"   -o, --format <fmt>\n"
-"               text (default), jsonl or csv.\n"
+"   -o, --format <text|jsonl|csv>\n"
+"               Output: du's lines (default), JSON Lines or CSV.\n"
 "   --svg <file>\n"
 "               Draw a treemap of disk usage into FILE (not on the\n"
 "               filesystem scanned).\n"
 "   --svg-depth <n>\n"
-"               Levels of boxes in the treemap (default: -d N, else 3).\n"
-"   --color-by <what>\n"
+"               Levels of boxes in the treemap (default: -d N if N is\n"
+"               1 or more, else 3).\n"
+"   --color-by <owner|age>\n"
 "               Treemap colours by owner (default) or age.\n"
 "   --unreachable\n"
 "               List and sum the inodes no path from the mount's top\n"
@@ -149,12 +153,44 @@ parse_units(struct du_run *r, const char *arg)
 	return xb_usage_error("du", "invalid -B argument '%s'", arg);
 }
 
+/* A number of @opt from 1 (0 is refused: it would mean nothing). */
 static int
 parse_count(const char *opt, const char *arg, uint64_t max, uint64_t *v)
 {
 	int err = xb_parse_u64(arg, max, v);
 
-	return err ? xb_bad_number("du", opt, arg, err, max) : 0;
+	if (err)
+		return xb_bad_number("du", opt, arg, err, max);
+	return *v ? 0 : xb_usage_error("du", "%s: must be at least 1", opt);
+}
+
+/*
+ * getopt's complaint (opterr is 0): one line, naming the option.  A long
+ * option is the last element getopt took; a short one is optopt (its
+ * element may not be finished: "-Za").
+ */
+static int
+bad_option(int c, char **argv)
+{
+	char opt[3] = { '-', (char)optopt, '\0' };
+	const char *last = argv[optind - 1], *eq = strchr(last, '=');
+	bool is_long = !optopt || optopt > 255 ||
+		       (c == ':' && !strncmp(last, "--", 2));
+	const char *name = is_long ? last : opt;
+	size_t i;
+
+	/* "--all=x": getopt gives --all's value as optopt. */
+	for (i = 0; c == '?' && eq && !strncmp(last, "--", 2) &&
+		    longopts[i].name; i++)
+		if (longopts[i].val == optopt &&
+		    !strncmp(longopts[i].name, last + 2, eq - last - 2))
+			return xb_usage_error("du", "option '%.*s' takes "
+					      "no value", (int)(eq - last),
+					      last);
+
+	if (c == ':')
+		return xb_usage_error("du", "option '%s' needs a value", name);
+	return xb_usage_error("du", "unknown option '%s'", name);
 }
 
 /* The options; returns 0, an exit status, or -1 after --help. */
@@ -170,8 +206,9 @@ parse_options(struct du_run *r, int argc, char **argv)
 	uint64_t v;
 	int c, i, ret;
 
-	while ((c = getopt_long(argc, argv, "0abB:cd:hj:klmo:sSt:xX:", longopts,
-				NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":0abB:cd:hj:klmo:sSt:xX:",
+				longopts, NULL)) != -1) {
 		ret = 0;
 		switch (c) {
 		case '0': r->nul = true; break;
@@ -184,8 +221,10 @@ parse_options(struct du_run *r, int argc, char **argv)
 			break;
 		case 'c': r->total = true; break;
 		case 'd':
-			ret = parse_count("-d", optarg, UINT32_MAX,
-					  &r->max_depth);
+			ret = xb_parse_u64(optarg, UINT32_MAX, &r->max_depth);
+			if (ret)
+				ret = xb_bad_number("du", "-d", optarg, ret,
+						    UINT32_MAX);
 			r->depth_given = true;
 			break;
 		case 'h':
@@ -243,7 +282,7 @@ parse_options(struct du_run *r, int argc, char **argv)
 			fputs(help, stdout);
 			return -1;
 		default:
-			return xb_usage_error("du", "unknown option");
+			return bad_option(c, argv);
 		}
 		if (ret)
 			return ret;
@@ -255,18 +294,27 @@ parse_options(struct du_run *r, int argc, char **argv)
 		return xb_usage_error("du",
 			"summarizing conflicts with --max-depth=%llu",
 			(unsigned long long)r->max_depth);
+	if (summarize && r->depth_given)
+		xb_error("du", "warning: summarizing is the same as using "
+			 "--max-depth=0");
+	/* The treemap's depth is -d's, not -s's: -s draws the levels
+	 * below each PATH all the same. */
+	if (!r->svg_depth)
+		r->svg_depth = r->depth_given && r->max_depth &&
+			       r->max_depth <= 64
+			       ? (unsigned int)r->max_depth : 3;
 	if (summarize) {
 		r->max_depth = 0;
 		r->depth_given = true;
 	}
 	if (r->top_dirs && !r->top)
 		return xb_usage_error("du", "--top-dirs needs --top N");
+	ret = du_check_conflicts(r);
+	if (ret)
+		return ret;
 	if (r->inodes && r->apparent)
 		xb_error("du", "warning: options --apparent-size and -b are "
 			 "ineffective with --inodes");
-	if (!r->svg_depth)
-		r->svg_depth = r->depth_given && r->max_depth <= 64
-			       ? (unsigned int)r->max_depth : 3;
 	return 0;
 }
 
@@ -334,30 +382,51 @@ open_fs(char **paths, int npaths, struct xbulk_fs *fs)
 	return xb_open_fs("du", paths[0], XBULK_ABI_AUTO, fs);
 }
 
-/* --svg FILE may not be on the filesystem scanned (it would change it). */
+/*
+ * Open --svg FILE before the scan, so that a FILE that cannot be written
+ * fails at once.  It may not be on the filesystem scanned (writing it
+ * would change what is measured); a new FILE is made with O_EXCL, so a
+ * symbolic link cannot lead it there.
+ */
 static int
-check_svg_path(const struct du_run *r, const struct xbulk_fs *fs)
+open_svg(struct du_run *r, const struct xbulk_fs *fs)
 {
 	struct stat fst, st;
 	char *copy;
-	int ret = 0;
+	int fd = -1, err = 0;
+	bool exists;
 
 	if (!r->svg_path)
 		return 0;
+	if (!*r->svg_path)
+		return xb_usage_error("du", "--svg: empty file name");
 	copy = strdup(r->svg_path);
 	if (!copy || fstat(fs->fd, &fst)) {
 		free(copy);
+		xb_error("du", "%s", strerror(errno));
 		return XB_EXIT_FAILURE;
 	}
-	if (stat(r->svg_path, &st) && stat(dirname(copy), &st))
-		ret = xb_usage_error("du", "--svg: %s: %s", r->svg_path,
-				     strerror(errno));
-	else if (st.st_dev == fst.st_dev)
-		ret = xb_usage_error("du", "--svg: %s is on the filesystem "
-				     "being scanned; write it elsewhere",
-				     r->svg_path);
+	exists = !stat(r->svg_path, &st);
+	if (!exists && (errno != ENOENT || stat(dirname(copy), &st)))
+		err = errno;
 	free(copy);
-	return ret;
+	if (!err && st.st_dev == fst.st_dev)
+		return xb_usage_error("du", "--svg: %s is on the filesystem "
+				      "being scanned; write it elsewhere",
+				      r->svg_path);
+	if (!err)
+		fd = open(r->svg_path, O_WRONLY | O_CLOEXEC | O_NOCTTY |
+			  (exists ? O_TRUNC : O_CREAT | O_EXCL), 0666);
+	if (!err && fd >= 0)
+		r->svg_file = fdopen(fd, "w");
+	if (!err && !r->svg_file)
+		err = errno;
+	if (!err)
+		return 0;
+	if (fd >= 0)
+		close(fd);
+	xb_error("du", "--svg: %s: %s", r->svg_path, strerror(err));
+	return XB_EXIT_FAILURE;
 }
 
 static void
@@ -391,6 +460,14 @@ build(struct du_run *r, struct xbulk_fs *fs, const char *path,
 	struct xbulk_names_result res;
 	int err = xbulk_names_build(fs, &o, &r->names, &res);
 
+	/* Churn: what a removed or renamed directory held is not in the
+	 * figures, so they are not whole (find says the same). */
+	if (!err && res.dirs_gone) {
+		xb_error("du", "%llu directories were removed or renamed "
+			 "during the scan and were skipped",
+			 (unsigned long long)res.dirs_gone);
+		r->failed = true;
+	}
 	if (!err)
 		return 0;
 	if (err == -EINTR)
@@ -425,12 +502,15 @@ xb_cmd_du(int argc, char **argv)
 	ret = parse_options(&r, argc, argv);
 	if (ret)
 		return ret < 0 ? XB_EXIT_OK : ret;
+	/* du always prints: with stdout closed, fail before the scan. */
+	if (xb_stdout_fd() < 0)
+		return xb_write_error("du", -EBADF);
 	paths = optind < argc ? argv + optind : dflt;
 	npaths = optind < argc ? argc - optind : 1;
 	r.svg_title = paths[0];
 	ret = open_fs(paths, npaths, &fs);
 	if (!ret)
-		ret = check_svg_path(&r, &fs);
+		ret = open_svg(&r, &fs);
 	if (ret)
 		goto out;
 	r.blocklog = fs.blocklog;
@@ -449,6 +529,8 @@ xb_cmd_du(int argc, char **argv)
 	if (!ret && r.failed)
 		ret = XB_EXIT_FAILURE;
 out:
+	if (r.svg_file)
+		fclose(r.svg_file);
 	while (r.nexclude)
 		free(r.exclude[--r.nexclude]);
 	free(r.exclude);

@@ -25,6 +25,7 @@ struct du_run {
 	size_t			top;		/* --top N, 0 none */
 	bool			top_dirs;
 	const char		*svg_path;
+	FILE			*svg_file;	/* opened before the scan */
 	const char		*svg_title;	/* the first PATH */
 	unsigned int		svg_depth;
 	enum xbulk_color_by	color;
@@ -71,6 +72,8 @@ int du_add_exclude_file(struct du_run *r, const char *file);
 /* Is @e's path excluded (du: the pattern matches the path or a part of
  * it after a '/')?  The xbulk_du_opts.exclude hook. */
 bool du_excluded(void *arg, const struct xbulk_entry *e);
+/* Options that cannot go together: 0 or XB_EXIT_USAGE after a message. */
+int du_check_conflicts(const struct du_run *r);
 
 /* --- du_out.c ----------------------------------------------------- */
 

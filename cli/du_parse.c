@@ -2,7 +2,8 @@
 /*
  * xbulk du's -t/--threshold, --exclude and -X/--exclude-from, read as GNU
  * du reads them (gnulib xstrtoimax() with the suffixes "kKmMGTPEZY0";
- * exclude_fnmatch() without anchoring).
+ * exclude_fnmatch() without anchoring), and the options that cannot go
+ * together.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -125,4 +126,33 @@ du_excluded(void *arg, const struct xbulk_entry *e)
 				return true;
 	}
 	return false;
+}
+
+/*
+ * Options that cannot go together: each pair names what the run would
+ * otherwise leave out silently.
+ */
+int
+du_check_conflicts(const struct du_run *r)
+{
+	const struct {
+		bool		both;
+		const char	*what, *why;
+	} no[] = {
+		{ r->unreachable && r->top, "--unreachable and --top", "" },
+		{ r->unreachable && r->svg_path, "--unreachable and --svg",
+		  "" },
+		{ r->by_given && r->top, "--by and --top", "" },
+		{ r->separate_dirs && r->svg_path, "-S and --svg",
+		  " (a treemap needs whole subtrees)" },
+		{ r->nul && r->format != XB_FORMAT_TEXT,
+		  "-0 and -o jsonl or csv", "" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		if (no[i].both)
+			return xb_usage_error("du", "%s cannot be combined%s",
+					      no[i].what, no[i].why);
+	return 0;
 }

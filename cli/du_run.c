@@ -87,7 +87,9 @@ walk_error(struct du_run *r, const char *path, int err)
 		xb_error("du", "%s", strerror(ENOMEM));
 		return XB_EXIT_FAILURE;
 	}
-	if (err == -EXDEV)
+	if (!*path)
+		xb_error("du", "invalid zero-length file name");
+	else if (err == -EXDEV)
 		xb_error("du", "cannot access '%s': not on the XFS mount of "
 			 "the other PATHs", path);
 	else if (err == -ESTALE)
@@ -147,14 +149,10 @@ teardown(struct du_run *r)
 static int
 write_svg(struct du_run *r)
 {
-	FILE *f = fopen(r->svg_path, "we");
-	int err;
+	FILE *f = r->svg_file;
+	int err = xbulk_svg_write(r->svg, f);
 
-	if (!f) {
-		xb_error("du", "--svg: %s: %s", r->svg_path, strerror(errno));
-		return XB_EXIT_FAILURE;
-	}
-	err = xbulk_svg_write(r->svg, f);
+	r->svg_file = NULL;
 	if (fclose(f) && !err)
 		err = -errno;
 	if (!err)
@@ -254,7 +252,9 @@ du_unreachable(struct du_run *r)
 	err = xbulk_names_unreached(r->names, on_unreached, r);
 	if (!err && r->by_given)
 		err = du_print_table(r, "(unreachable)", &r->table);
-	else if (!err)
+	else if (!err && r->format == XB_FORMAT_TEXT)
+		/* JSON Lines and CSV rows are the inodes alone: the total
+		 * would be a row of another shape. */
 		du_print_line(r, "total", &r->lost);
 	xbulk_agg_table_free(&r->table);
 	xbulk_agg_free(&r->agg);

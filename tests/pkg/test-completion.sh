@@ -147,6 +147,14 @@ test_values()
 	expect "find's primaries (a list line of its --help)" "-maxdepth" \
 		xbulk find /mnt -maxd
 	expect "du's long options" "--max-depth" xbulk du -s --max-
+	expect "du's -o values" "text jsonl csv" xbulk du -o ''
+	expect "du's --by values" "uid gid projid type ext age size-class" \
+		xbulk du --by ''
+	expect "du's --color-by values" "owner age" xbulk du --color-by ''
+	expect "du's --time values" "mtime atime ctime birth" \
+		xbulk du -s --time ''
+	expect "du's --svg completes files" "$TMP/files/stats.json" \
+		xbulk du --svg "$TMP/files/st"
 	expect "no PATH once find's expression began" "" \
 		xbulk find /mnt -name ''
 
