@@ -1375,7 +1375,8 @@ void xbulk_treemap_squarify(const double *sizes, size_t n,
 			    struct xbulk_rect *out);
 
 enum xbulk_color_by {
-	XBULK_COLOR_OWNER,	/* a hue per uid */
+	XBULK_COLOR_OWNER,	/* a colour for each of the 10 owners of
+				   the most bytes drawn, one for the rest */
 	XBULK_COLOR_AGE,	/* the age classes of --by age */
 };
 
@@ -1386,8 +1387,8 @@ struct xbulk_svg_opts {
 	int64_t		now;		/* seconds since the epoch */
 	unsigned int	width, height;	/* pixels; 0: 1280 x 800 */
 	const char	*title;		/* the heading; any bytes */
-	/* The name of a uid for tooltips (NULL or returning NULL: the
-	 * number). */
+	/* The name of a uid for tooltips and the legend (NULL or
+	 * returning NULL: the number). */
 	const char	*(*owner_name)(void *arg, uint32_t uid);
 	void		*arg;
 };
@@ -1396,7 +1397,7 @@ struct xbulk_svg_opts {
  * The picture: fed du's counted entries (xbulk_du_fn calls), it keeps a
  * box for each entry down to @depth, at most XBULK_SVG_KEEP per directory
  * (the largest; the rest, and what is too small to draw, is drawn as one
- * "other" box per directory), then writes an SVG file.
+ * hatched "N more" box per directory), then writes an SVG file.
  */
 struct xbulk_svg;
 
@@ -1412,10 +1413,12 @@ int xbulk_svg_charge(struct xbulk_svg *svg, const struct xbulk_entry *e,
  * one <g> per box (attributes data-id, data-parent, data-bytes,
  * data-kind dir|file|other, and data-inner "x y w h" for a directory
  * whose boxes are drawn inside) holding a <title> tooltip (path, size,
- * owner, time), a <rect> and a label <text> where it fits: its estimated
- * box, 0.62 em per character wide from the baseline's start and from
- * 1 em above the baseline to 0.25 em below, lies inside the rect.
- * Return: 0, or the negative errno of writing @f.
+ * owner, time), a <rect> and a label <text> where it fits: its box, as
+ * wide as DejaVu Sans sets it (any character not ASCII taken as 1.03 em)
+ * from the baseline's start and from 1 em above the baseline to 0.25 em
+ * below, lies inside the rect; then a legend of the colours.
+ * Return: 0, the negative errno of writing @f, or -ENOMEM (then boxes
+ * are missing).
  */
 int xbulk_svg_write(struct xbulk_svg *svg, FILE *f);
 void xbulk_svg_free(struct xbulk_svg *svg);

@@ -121,6 +121,7 @@ xbulk_svg_charge(struct xbulk_svg *svg, const struct xbulk_entry *e,
 		return -ENOMEM;
 	}
 	n->bytes = sum->bytes;
+	n->inodes = sum->inodes;
 	n->uid = e->bs->bs_uid;
 	n->time = xbulk_time_of(e->bs, svg->o.time);
 	n->dir = S_ISDIR(e->bs->bs_mode);
@@ -134,8 +135,10 @@ xbulk_svg_charge(struct xbulk_svg *svg, const struct xbulk_entry *e,
 			if (n->kids[i]->time > n->time)
 				n->time = n->kids[i]->time;
 	}
-	if (!e->depth)
+	if (!e->depth) {
 		svg->total += n->bytes;
+		svg->total_inodes += n->inodes;
+	}
 	err = push(&svg->lvl[e->depth], n);
 	if (err)
 		svg_node_free(n);

@@ -6,11 +6,14 @@
 #ifndef XBULK_DU_SVG_H
 #define XBULK_DU_SVG_H
 
+#include <stdio.h>
+
 #include "xbulk.h"
 
 struct svg_node {
 	char		*path;
 	uint64_t	bytes;		/* subtree's disk usage */
+	uint64_t	inodes;		/* ... and inodes */
 	int64_t		time;		/* newest of its boxes */
 	uint32_t	uid;
 	bool		dir;
@@ -28,8 +31,18 @@ struct xbulk_svg {
 	struct xbulk_svg_opts	o;
 	struct svg_level	*lvl;	/* o.depth + 2 */
 	uint64_t		total;
+	uint64_t		total_inodes;
 };
 
 void svg_node_free(struct svg_node *n);
+
+/* --- svgtext.c ---------------------------------------------------- */
+
+/* Bytes of @s as XML text: markup escaped, control characters and bytes
+ * that are not UTF-8 as U+FFFD. */
+void svg_put_text(FILE *f, const char *s);
+/* Pixels @s takes at @font_size px as svg_put_text() writes it, never
+ * less than DejaVu Sans draws it (kerning aside). */
+double svg_text_width(const char *s, double font_size);
 
 #endif

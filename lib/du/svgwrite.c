@@ -2,8 +2,9 @@
 /*
  * The treemap drawn as SVG: operands side by side in the canvas, each
  * directory's boxes inside it under a header strip, boxes too small to
- * see merged into the directory's "other" box, labels only where their
- * estimated size fits, a <title> tooltip on every box.
+ * see merged into the directory's hatched "more" box, labels only where
+ * they fit, a <title> tooltip on every box, and a legend of the colours:
+ * the largest owners by name, or the age classes.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,118 +17,165 @@
 #define LEGEND_H	22.0	/* legend strip */
 #define HEADER		15.0	/* a directory's label strip */
 #define PAD		2.0	/* around a directory's boxes */
-#define MIN_AREA	12.0	/* px^2: smaller boxes go to "other" */
-#define EM_WIDTH	0.62	/* estimated glyph width, em */
+#define MIN_AREA	12.0	/* px^2: smaller boxes go to "more" */
+#define LEGEND_FONT	11.0
 
 /* Age classes' colours, new (green) to old (red): --by age's classes. */
-static const char *const age_color[XBULK_AGE_CLASSES] = {
-	"#1a9850", "#66bd63", "#a6d96a", "#d9ef8b", "#fee08b", "#fdae61",
-	"#f46d43",
+static const unsigned int age_rgb[XBULK_AGE_CLASSES] = {
+	0x1a9850, 0x66bd63, 0xa6d96a, 0xd9ef8b, 0xfee08b, 0xfdae61, 0xf46d43,
 };
+
+/*
+ * Owners' colours, the owner of the most bytes drawn first (ColorBrewer
+ * Set2 and Set3): apart from each other, light enough for black labels.
+ * Owners past them share OWNER_REST.
+ */
+#define OWNER_COLORS	10
+static const unsigned int owner_rgb[OWNER_COLORS] = {
+	0x66c2a5, 0xfc8d62, 0x8da0cb, 0xe78ac3, 0xa6d854, 0xffd92f, 0xe5c494,
+	0x80b1d3, 0xbc80bd, 0xfb8072,
+};
+#define OWNER_REST	0xcccccc
+
+/* The "more" boxes: light grey, hatched, unlike any owner or age. */
+static const char more_defs[] =
+	"<defs><pattern id=\"more\" width=\"6\" height=\"6\" "
+	"patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
+	"<rect width=\"6\" height=\"6\" fill=\"#eeeeee\"/>"
+	"<rect width=\"2\" height=\"6\" fill=\"#c4c4c4\"/></pattern></defs>\n";
+
+struct owner {
+	uint32_t	uid;
+	uint64_t	bytes;		/* of the boxes drawn in its colour */
+};
+
 struct writer {
 	const struct xbulk_svg	*svg;
 	FILE			*f;
 	unsigned long		next_id;
 	struct xbulk_units	units;	/* -h */
+	struct owner		owner[OWNER_COLORS];
+	size_t			nowners;
+	uint64_t		rest_bytes;	/* owners past them */
+	int			err;	/* -ENOMEM: something left out */
 };
 
-/* Bytes of @s as XML text: markup escaped, control characters and bytes
- * that are not UTF-8 as U+FFFD. */
+/* "#rrggbb" of @rgb, mixed 65% towards white if @light. */
 static void
-put_text(FILE *f, const char *s)
+color_text(unsigned int rgb, bool light, char *buf)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	unsigned int c[3] = { rgb >> 16, (rgb >> 8) & 255, rgb & 255 };
+	int i;
 
-	while (*p) {
-		unsigned char c = *p;
-		size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2
-			   : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-		size_t i;
-
-		for (i = 1; i < len; i++)
-			if ((p[i] & 0xc0) != 0x80)
-				len = 0;
-		if (!len || (len == 1 && c < 0x20 && c != '\t')) {
-			fputs("\xef\xbf\xbd", f);
-			p++;
-			continue;
-		}
-		switch (c) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fwrite(p, 1, len, f); break;
-		}
-		p += len;
-	}
+	for (i = 0; light && i < 3; i++)
+		c[i] += (255 - c[i]) * 65 / 100;
+	sprintf(buf, "#%02x%02x%02x", c[0], c[1], c[2]);
 }
 
-/* Characters of @s as put_text() writes them (one per UTF-8 start). */
-static size_t
-text_chars(const char *s)
-{
-	size_t n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
-}
-
-/* @v modulo @m, for @v >= 0. */
-static double
-wrap(double v, double m)
-{
-	return v - m * (double)(long long)(v / m);
-}
-
-/* A box's fill: its owner's hue or its age's colour; @light for a
- * directory seen around its boxes. */
+/* A box's fill: its owner's or its age's colour; @light for a directory
+ * seen around its boxes. */
 static void
-fill_of(const struct xbulk_svg *svg, const struct svg_node *n, bool light,
+fill_of(const struct writer *w, const struct svg_node *n, bool light,
 	char *buf)
 {
-	double l = light ? 0.88 : 0.62, s = 0.45, h, c, x, m;
-	static const int big[6] = { 0, 1, 1, 2, 2, 0 };
-	static const int mid[6] = { 1, 0, 2, 1, 0, 2 };
-	double rgb[3];
-	int sector;
+	const struct xbulk_svg *svg = w->svg;
+	unsigned int rgb = OWNER_REST;
+	size_t i;
 
 	if (svg->o.color == XBULK_COLOR_AGE) {
-		strcpy(buf, light ? "#f0f0f0"
-				  : age_color[xbulk_age_class(svg->o.now,
-							    n->time)]);
-		return;
+		rgb = age_rgb[xbulk_age_class(svg->o.now, n->time)];
+	} else {
+		for (i = 0; i < w->nowners; i++)
+			if (w->owner[i].uid == n->uid)
+				rgb = owner_rgb[i];
 	}
-	/* HSL to RGB; the golden angle spreads consecutive uids. */
-	h = wrap((double)n->uid * 137.508, 360.0) / 60.0;
-	c = (1 - (2 * l > 1 ? 2 * l - 1 : 1 - 2 * l)) * s;
-	x = c * (1 - (wrap(h, 2.0) > 1 ? wrap(h, 2.0) - 1
-				       : 1 - wrap(h, 2.0)));
-	m = l - c / 2;
-	sector = (int)h;
-	rgb[0] = rgb[1] = rgb[2] = m;
-	/* The largest channel gets c, the middle one x. */
-	rgb[big[sector]] += c;
-	rgb[mid[sector]] += x;
-	sprintf(buf, "#%02x%02x%02x", (int)(rgb[0] * 255 + 0.5),
-		(int)(rgb[1] * 255 + 0.5), (int)(rgb[2] * 255 + 0.5));
+	color_text(rgb, light, buf);
 }
 
-/* The label "name size" (or "name") at @fs px if its estimated box fits
- * in @r with a pixel to spare; @top: in a directory's header strip. */
+static size_t
+count_leaves(const struct svg_node *n)
+{
+	size_t i, k = !n->nkids;
+
+	for (i = 0; i < n->nkids; i++)
+		k += count_leaves(n->kids[i]);
+	return k;
+}
+
+static void
+gather_leaves(const struct svg_node *n, struct owner *v, size_t *k)
+{
+	size_t i;
+
+	if (!n->nkids)
+		v[(*k)++] = (struct owner){ n->uid, n->bytes };
+	for (i = 0; i < n->nkids; i++)
+		gather_leaves(n->kids[i], v, k);
+}
+
+static int
+cmp_uid(const void *pa, const void *pb)
+{
+	const struct owner *a = pa, *b = pb;
+
+	return (a->uid > b->uid) - (a->uid < b->uid);
+}
+
+static int
+cmp_owner_bytes(const void *pa, const void *pb)
+{
+	const struct owner *a = pa, *b = pb;
+
+	if (a->bytes != b->bytes)
+		return a->bytes < b->bytes ? 1 : -1;
+	return cmp_uid(pa, pb);
+}
+
+/* The owners of the most bytes in boxes without boxes inside (what the
+ * picture is coloured with), most first. */
+static void
+rank_owners(struct writer *w, const struct svg_node *top)
+{
+	size_t n = count_leaves(top), k = 0, m = 0, i;
+	struct owner *v = malloc((n ? n : 1) * sizeof(*v));
+
+	if (!v) {
+		w->err = -ENOMEM;
+		return;
+	}
+	gather_leaves(top, v, &k);
+	qsort(v, k, sizeof(*v), cmp_uid);
+	for (i = 0; i < k; i++) {
+		if (m && v[m - 1].uid == v[i].uid)
+			v[m - 1].bytes += v[i].bytes;
+		else
+			v[m++] = v[i];
+	}
+	qsort(v, m, sizeof(*v), cmp_owner_bytes);
+	for (i = 0; i < m; i++) {
+		if (i < OWNER_COLORS)
+			w->owner[w->nowners++] = v[i];
+		else
+			w->rest_bytes += v[i].bytes;
+	}
+	free(v);
+}
+
+/* The label "name size" (or "name") at 11 or 9 px if it fits in @r
+ * with a pixel to spare; @top: in a directory's header strip. */
 static void
 label(struct writer *w, const char *name, const char *size,
       const struct xbulk_rect *r, bool top)
 {
 	static const double sizes[] = { 11, 9 };
-	size_t i, nn = text_chars(name), ns = strlen(size);
+	size_t i;
 
 	for (i = 0; i < 2 * 2; i++) {
 		double fs = sizes[i % 2];
 		bool with_size = i < 2;
-		size_t chars = nn + (with_size ? 1 + ns : 0);
-		double tw = EM_WIDTH * fs * (double)chars;
+		double tw = svg_text_width(name, fs) +
+			    (with_size ? svg_text_width(" ", fs) +
+					 svg_text_width(size, fs) : 0);
 		double x = r->x + 3, y = r->y + 2 + fs;
 
 		if (top && fs * 1.25 + 2 > HEADER)
@@ -136,7 +184,7 @@ label(struct writer *w, const char *name, const char *size,
 			continue;
 		fprintf(w->f, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%g\">",
 			x, y, fs);
-		put_text(w->f, name);
+		svg_put_text(w->f, name);
 		if (with_size)
 			fprintf(w->f, " %s", size);
 		fputs("</text>", w->f);
@@ -144,31 +192,43 @@ label(struct writer *w, const char *name, const char *size,
 	}
 }
 
+static const char *
+owner_name(const struct writer *w, uint32_t uid, char *num)
+{
+	const char *name = w->svg->o.owner_name
+		? w->svg->o.owner_name(w->svg->o.arg, uid) : NULL;
+
+	if (name)
+		return name;
+	sprintf(num, "%u", uid);
+	return num;
+}
+
 static void
 tooltip(struct writer *w, const char *prefix, const char *what,
 	uint64_t bytes, const struct svg_node *n)
 {
-	char size[XBULK_UNITS_MAX], when[32];
-	const char *owner = NULL;
+	static const char *const time_name[XBULK_TIME_NR] = {
+		[XBULK_TIME_MTIME] = "mtime", [XBULK_TIME_ATIME] = "atime",
+		[XBULK_TIME_CTIME] = "ctime", [XBULK_TIME_BTIME] = "birth",
+	};
+	char size[XBULK_UNITS_MAX], when[32], num[16];
 	time_t t;
 	struct tm tm;
 
 	xbulk_units_format(size, bytes, &w->units);
 	fprintf(w->f, "<title>%s", prefix);
-	put_text(w->f, what);
+	svg_put_text(w->f, what);
 	fprintf(w->f, "\n%s (%llu bytes)", size, (unsigned long long)bytes);
 	if (n) {
-		if (w->svg->o.owner_name)
-			owner = w->svg->o.owner_name(w->svg->o.arg, n->uid);
 		fputs("\nowner: ", w->f);
-		if (owner)
-			put_text(w->f, owner);
-		else
-			fprintf(w->f, "%u", n->uid);
+		svg_put_text(w->f, owner_name(w, n->uid, num));
 		t = (time_t)n->time;
 		if (gmtime_r(&t, &tm) &&
 		    strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm))
-			fprintf(w->f, "\nnewest: %s", when);
+			fprintf(w->f, "\n%s%s: %s",
+				n->nkids ? "newest " : "",
+				time_name[w->svg->o.time], when);
 	}
 	fputs("</title>", w->f);
 }
@@ -192,28 +252,40 @@ base_name(const char *path)
 static void draw(struct writer *w, const struct svg_node *n,
 		 const struct xbulk_rect *r, unsigned long parent, bool top);
 
-/* The "other" box of directory @dir: its own inode, and its boxes not
- * kept or too small to draw. */
+/* The "more" box of directory @dir: @inodes in entries not kept or too
+ * small to draw, and the directory's own blocks. */
 static void
-draw_other(struct writer *w, const struct svg_node *dir, uint64_t bytes,
-	   const struct xbulk_rect *r, unsigned long parent)
+draw_more(struct writer *w, const struct svg_node *dir, uint64_t bytes,
+	  uint64_t inodes, const struct xbulk_rect *r, unsigned long parent)
 {
-	char size[XBULK_UNITS_MAX];
+	char size[XBULK_UNITS_MAX], name[40];
 	unsigned long id = w->next_id++;
 
 	xbulk_units_format(size, bytes, &w->units);
 	fprintf(w->f, "<g data-id=\"%lu\" data-parent=\"%lu\" "
 		"data-bytes=\"%llu\" data-kind=\"other\">", id, parent,
 		(unsigned long long)bytes);
-	tooltip(w, "other: small entries of ", dir->path, bytes, NULL);
-	rect(w->f, r, "#bdbdbd");
-	label(w, "other", size, r, false);
+	if (inodes)
+		snprintf(name, sizeof(name), "%llu more",
+			 (unsigned long long)inodes);
+	else
+		strcpy(name, "the directory");
+	fprintf(w->f, "<title>%s", name);
+	if (inodes)
+		fputs(" (too small to draw) in ", w->f);
+	else
+		fputs(" itself: ", w->f);
+	svg_put_text(w->f, *dir->path ? dir->path : "the PATHs");
+	fprintf(w->f, "\n%s (%llu bytes)</title>", size,
+		(unsigned long long)bytes);
+	rect(w->f, r, "url(#more)");
+	label(w, name, size, r, false);
 	fputs("</g>\n", w->f);
 }
 
 struct item {
 	double			size;
-	const struct svg_node	*node;	/* NULL: the other box */
+	const struct svg_node	*node;	/* NULL: the more box */
 };
 
 static int
@@ -230,24 +302,29 @@ draw_kids(struct writer *w, const struct svg_node *n,
 	  const struct xbulk_rect *inner, unsigned long id)
 {
 	double area = inner->w * inner->h, scale = area / (double)n->bytes;
-	uint64_t other = n->bytes;
+	uint64_t more = n->bytes;
+	/* The entries of the more box: the directory's own inode aside. */
+	uint64_t more_inodes = n->inodes - (*n->path != '\0');
 	struct item *items = malloc((n->nkids + 1) * sizeof(*items));
 	double *sizes = malloc((n->nkids + 1) * sizeof(*sizes));
 	struct xbulk_rect *out = malloc((n->nkids + 1) * sizeof(*out));
 	size_t i, k = 0;
 
-	if (!items || !sizes || !out)
+	if (!items || !sizes || !out) {
+		w->err = -ENOMEM;
 		goto out;
+	}
 	for (i = 0; i < n->nkids; i++) {
 		const struct svg_node *c = n->kids[i];
 
 		if (!c->bytes || (double)c->bytes * scale < MIN_AREA)
 			continue;
 		items[k++] = (struct item){ (double)c->bytes, c };
-		other -= c->bytes;
+		more -= c->bytes;
+		more_inodes -= c->inodes;
 	}
-	if (other)
-		items[k++] = (struct item){ (double)other, NULL };
+	if (more)
+		items[k++] = (struct item){ (double)more, NULL };
 	qsort(items, k, sizeof(*items), cmp_items);
 	for (i = 0; i < k; i++)
 		sizes[i] = items[i].size;
@@ -256,7 +333,7 @@ draw_kids(struct writer *w, const struct svg_node *n,
 		if (items[i].node)
 			draw(w, items[i].node, &out[i], id, false);
 		else
-			draw_other(w, n, other, &out[i], id);
+			draw_more(w, n, more, more_inodes, &out[i], id);
 	}
 out:
 	free(items);
@@ -285,7 +362,7 @@ draw(struct writer *w, const struct svg_node *n, const struct xbulk_rect *r,
 			inner.y, inner.w, inner.h);
 	fputc('>', w->f);
 	tooltip(w, "", n->path, n->bytes, n);
-	fill_of(w->svg, n, open, fill);
+	fill_of(w, n, open, fill);
 	rect(w->f, r, fill);
 	label(w, top ? n->path : base_name(n->path), size, r, open);
 	fputs("</g>\n", w->f);
@@ -293,28 +370,60 @@ draw(struct writer *w, const struct svg_node *n, const struct xbulk_rect *r,
 		draw_kids(w, n, &inner, id);
 }
 
+/* One legend entry at *@x if it fits before @right: a swatch of @fill
+ * and @text; false if it does not fit. */
+static bool
+legend_item(struct writer *w, double *x, double y, double right,
+	    const char *fill, const char *text)
+{
+	double tw = svg_text_width(text, LEGEND_FONT);
+
+	if (*x + 18 + tw > right)
+		return false;
+	fprintf(w->f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" "
+		"height=\"14\" fill=\"%s\" stroke=\"#999999\" "
+		"stroke-width=\"0.5\"/><text x=\"%.1f\" y=\"%.1f\" "
+		"font-size=\"%g\">", *x, y + 4, fill, *x + 18, y + 15,
+		LEGEND_FONT);
+	svg_put_text(w->f, text);
+	fputs("</text>\n", w->f);
+	*x += 18 + tw + 14;
+	return true;
+}
+
 static void
 legend(struct writer *w, double y)
 {
 	const struct xbulk_agg ages = { .by = XBULK_BY_AGE };
-	double x = 8;
-	int k;
+	double x = 8, right = w->svg->o.width - 8;
+	char fill[16], text[96 + XBULK_UNITS_MAX], size[XBULK_UNITS_MAX];
+	char num[16];
+	bool fits = true;
+	size_t k;
 
-	if (w->svg->o.color != XBULK_COLOR_AGE) {
-		fprintf(w->f, "<text x=\"8\" y=\"%.1f\" font-size=\"11\">"
-			"colour: owner (see each box's tooltip); grey: other"
-			"</text>\n", y + 15);
-		return;
+	if (w->svg->o.color == XBULK_COLOR_AGE) {
+		for (k = 0; fits && k < XBULK_AGE_CLASSES; k++) {
+			color_text(age_rgb[k], false, fill);
+			fits = legend_item(w, &x, y, right, fill,
+					   xbulk_agg_label(&ages, k));
+		}
 	}
-	for (k = 0; k < XBULK_AGE_CLASSES; k++) {
-		fprintf(w->f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" "
-			"height=\"14\" fill=\"%s\"/><text x=\"%.1f\" "
-			"y=\"%.1f\" font-size=\"11\">",
-			x, y + 4, age_color[k], x + 18, y + 15);
-		put_text(w->f, xbulk_agg_label(&ages, (uint64_t)k));
-		fputs("</text>\n", w->f);
-		x += 70;
+	for (k = 0; fits && k < w->nowners; k++) {
+		xbulk_units_format(size, w->owner[k].bytes, &w->units);
+		snprintf(text, sizeof(text), "%.64s %s",
+			 owner_name(w, w->owner[k].uid, num), size);
+		color_text(owner_rgb[k], false, fill);
+		fits = legend_item(w, &x, y, right, fill, text);
 	}
+	if (fits && w->rest_bytes) {
+		xbulk_units_format(size, w->rest_bytes, &w->units);
+		snprintf(text, sizeof(text), "other owners %s", size);
+		color_text(OWNER_REST, false, fill);
+		fits = legend_item(w, &x, y, right, fill, text);
+	}
+	if (fits)
+		legend_item(w, &x, y, right, "url(#more)",
+			    "too small to draw");
 }
 
 int
@@ -329,21 +438,24 @@ xbulk_svg_write(struct xbulk_svg *svg, FILE *f)
 			      XBULK_HUMAN_BASE_1024 },
 	};
 	struct svg_node top = {
-		.path = (char *)"", .bytes = svg->total, .dir = true,
+		.path = (char *)"", .bytes = svg->total,
+		.inodes = svg->total_inodes, .dir = true,
 		.kids = roots->v, .nkids = roots->n,
 	};
 	char size[XBULK_UNITS_MAX];
 
+	if (svg->o.color == XBULK_COLOR_OWNER)
+		rank_owners(&w, &top);
 	xbulk_units_format(size, svg->total, &w.units);
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
 		"width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
-		"font-family=\"DejaVu Sans, Verdana, sans-serif\">\n"
+		"font-family=\"DejaVu Sans, Verdana, sans-serif\">\n%s"
 		"<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" "
 		"fill=\"#ffffff\"/>\n<text x=\"8\" y=\"17\" font-size=\"14\">",
 		svg->o.width, svg->o.height, svg->o.width, svg->o.height,
-		svg->o.width, svg->o.height);
-	put_text(f, svg->o.title ? svg->o.title : "xbulk du");
+		more_defs, svg->o.width, svg->o.height);
+	svg_put_text(f, svg->o.title ? svg->o.title : "xbulk du");
 	fprintf(f, " (%s)</text>\n", size);
 	/* The operands share the canvas as a directory's boxes do. */
 	fprintf(f, "<g data-id=\"0\" data-bytes=\"%llu\" data-kind=\"top\" "
@@ -355,6 +467,6 @@ xbulk_svg_write(struct xbulk_svg *svg, FILE *f)
 	legend(&w, H - LEGEND_H);
 	fputs("</svg>\n", f);
 	if (fflush(f) || ferror(f))
-		return -EIO;
-	return 0;
+		return errno ? -errno : -EIO;
+	return w.err;
 }

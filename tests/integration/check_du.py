@@ -11,7 +11,13 @@
       the path (exactly, from path_b64 where it is not UTF-8) and bytes.
   check_du.py svg FILE
       every box's area is its share of its directory's boxes within 1%,
-      and every label's estimated box lies inside its rectangle.
+      every label, as wide as DejaVu Sans (the font the SVG asks for)
+      sets it, lies inside its rectangle, and the legend inside the
+      picture.
+  check_du.py owners FILE
+      --color-by owner: every box without boxes inside has the legend's
+      colour of the owner its tooltip names, and the legend's owner
+      colours are far apart (RGB distance 60 or more).
   check_du.py png FILE
       the PNG decodes and is not one colour.
 """
@@ -93,6 +99,17 @@ def formats(du0, jsonl, csv_file):
     print('formats: %d records equal in jsonl and csv' % len(want))
 
 
+def font_widths():
+    """Advance widths of DejaVu Sans in em, by character; characters the
+    font lacks come from another font: 1 em."""
+    from fontTools.ttLib import TTFont
+    font = TTFont('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf')
+    cmap, hmtx = font.getBestCmap(), font['hmtx']
+    em = font['head'].unitsPerEm
+    return lambda ch: (hmtx[cmap[ord(ch)]][0] / em if ord(ch) in cmap
+                       else 1.0)
+
+
 def boxes(svg_file):
     tree = ET.parse(svg_file)
     ns = '{http://www.w3.org/2000/svg}'
@@ -145,18 +162,63 @@ def svg(svg_file):
                     y + h > iy + ih + e:
                 fail('box %s lies outside its directory' % k['id'])
             checked += 1
+    width = font_widths()
     for b in bx.values():
         if not b['text']:
             continue
         tx, ty, fs, text = b['text']
         x, y, w, h = b['rect']
-        tw = 0.62 * fs * len(text)
+        tw = fs * sum(width(ch) for ch in text)
         if tx < x or tx + tw > x + w or ty - fs < y or ty + 0.25 * fs > y + h:
-            fail('label %r of box %s does not fit' % (text, b['id']))
+            fail('label %r of box %s does not fit: %.1f px in %.1f' %
+                 (text, b['id'], tw, w - (tx - x)))
         labels += 1
+    root = ET.parse(svg_file).getroot()
+    ns = '{http://www.w3.org/2000/svg}'
+    for t in root.findall(ns + 'text'):
+        fs = float(t.get('font-size'))
+        right = float(t.get('x')) + fs * sum(width(ch) for ch in t.text)
+        if right > float(root.get('width')):
+            fail('legend text %r ends at %.1f, past the picture' %
+                 (t.text, right))
     if not checked or not labels:
         fail('no boxes (%d) or no labels (%d)' % (checked, labels))
     print('svg: %d boxes proportional, %d labels inside' % (checked, labels))
+
+
+def owners(svg_file):
+    ns = '{http://www.w3.org/2000/svg}'
+    root = ET.parse(svg_file).getroot()
+    legend, swatch = {}, None
+    for el in root:
+        if el.tag == ns + 'rect' and el.get('stroke') == '#999999':
+            swatch = el.get('fill')
+        elif el.tag == ns + 'text' and swatch:
+            legend[el.text.rsplit(' ', 1)[0]] = swatch
+            swatch = None
+    colours = [c for n, c in legend.items()
+               if c.startswith('#') and n != 'other owners']
+    if len(colours) < 2:
+        fail('legend: %r, not two owners or more' % legend)
+    rgb = [tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in colours]
+    for i, a in enumerate(rgb):
+        for b in rgb[i + 1:]:
+            if sum((x - y) ** 2 for x, y in zip(a, b)) < 60 ** 2:
+                fail('owner colours %r and %r are too alike' % (a, b))
+    boxes = 0
+    for g in root.iter(ns + 'g'):
+        if g.get('data-kind') not in ('file', 'dir') or g.get('data-inner'):
+            continue
+        owner = [line[7:] for line in g.find(ns + 'title').text.split('\n')
+                 if line.startswith('owner: ')][0]
+        want = legend.get(owner, legend.get('other owners'))
+        got = g.find(ns + 'rect').get('fill')
+        if got != want:
+            fail('box %s of %s: fill %s, the legend says %s' %
+                 (g.get('data-id'), owner, got, want))
+        boxes += 1
+    print('owners: %d boxes in the colours of %d owners' %
+          (boxes, len(colours)))
 
 
 def png(png_file):
@@ -186,6 +248,8 @@ if __name__ == '__main__':
         formats(*sys.argv[2:])
     elif cmd == 'svg':
         svg(sys.argv[2])
+    elif cmd == 'owners':
+        owners(sys.argv[2])
     elif cmd == 'png':
         png(sys.argv[2])
     else:

@@ -37,6 +37,9 @@ rel_init du
 for tool in xmllint rsvg-convert python3; do
 	command -v "$tool" >/dev/null || xb_skip "$tool not installed (scripts/deps)"
 done
+/usr/bin/python3 -c 'import fontTools' 2>/dev/null &&
+	[[ -r /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]] ||
+	xb_skip "python3-fonttools or fonts-dejavu-core not installed (scripts/deps)"
 
 # Files du has no trouble with but a careless tool would: made in the
 # current directory.
@@ -249,12 +252,15 @@ test_unreachable()
 
 test_svg()
 {
-	local svg=$T/map.svg
+	local svg=$T/map.svg w=MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMM
 
-	"$XBULK" du -s --svg "$svg" --svg-depth 3 "$XB_MNT" >/dev/null ||
+	# The README's command: -s prints one line and draws three levels.
+	"$XBULK" du -s --svg "$svg" "$XB_MNT" >/dev/null ||
 		rel_fail "--svg failed"
+	rel_ok "-s --svg: boxes below PATH" grep -q 'data-kind="file"' "$svg"
 	rel_ok "--svg: xmllint reads it" xmllint --noout "$svg"
 	rel_ok "--svg: areas and labels" "$CHECK" svg "$svg"
+	rel_ok "--svg: owners' colours and legend" "$CHECK" owners "$svg"
 	"$XBULK" du -s --svg "$T/age.svg" --svg-depth 2 --color-by age \
 		"$XB_MNT" \
 		>/dev/null || rel_fail "--color-by age failed"
@@ -263,6 +269,17 @@ test_svg()
 		rsvg-convert -o "$T/map.png" "$svg"
 	rel_ok "--svg: the PNG is not blank" "$CHECK" png "$T/map.png"
 	cp "$T/map.png" "${XB_DU_PNG:-/dev/null}" 2>/dev/null || true
+	# Two boxes 638 px wide whose labels of wide capitals are 0.62 em a
+	# character in a naive estimate (fits) but wider in DejaVu Sans.
+	mkdir "$XB_MNT/wide"
+	xfs_io -f -c 'falloc 0 50m' "$XB_MNT/wide/$w" >/dev/null
+	xfs_io -f -c 'falloc 0 50m' "$XB_MNT/wide/N$w" >/dev/null
+	chown 4321 "$XB_MNT/wide/N$w"
+	"$XBULK" du -s --svg-depth 1 --svg "$T/wide.svg" "$XB_MNT/wide" \
+		>/dev/null
+	rel_ok "--svg: wide labels fit" "$CHECK" svg "$T/wide.svg"
+	rel_ok "--svg: two owners, two colours" "$CHECK" owners "$T/wide.svg"
+	rm -r "$XB_MNT/wide"
 }
 
 # expect STATUS PATTERN ARGS...: xbulk du ARGS exits STATUS, stderr says
@@ -352,9 +369,11 @@ test_usage()
 }
 
 # --svg FILE is opened before the scan: what cannot be written fails at
-# once, exit 1 and no du lines.
+# once, exit 1 and no du lines; /dev/full after them.
 test_svg_file()
 {
+	local rc=0
+
 	expect 1 "--svg: $T: Is a directory" --svg "$T" "$XB_MNT"
 	expect 1 "--svg: $T/none/x.svg: No such file" --svg "$T/none/x.svg" \
 		"$XB_MNT"
@@ -364,6 +383,11 @@ test_svg_file()
 		"$XB_MNT"
 	rel_ok "--svg through a symlink: nothing on the scanned fs" \
 		test ! -e "$XB_MNT/via-link.svg"
+	"$XBULK" du -s --svg /dev/full "$XB_MNT" >"$T/bad.out" \
+		2>"$T/bad.err" || rc=$?
+	rel_check "--svg /dev/full: exit status" 1 "$rc"
+	rel_ok "--svg /dev/full: the message" \
+		grep -q "/dev/full: No space left on device" "$T/bad.err"
 }
 
 # A directory removed between the scan and its reading (strace makes
