@@ -21,9 +21,12 @@ static volatile int caught_signal;
 static void __attribute__((format(printf, 2, 0)))
 vmessage(const char *cmd, const char *fmt, va_list ap)
 {
+	/* One whole line: workers of a parallel scan report at once. */
+	flockfile(stderr);
 	fprintf(stderr, "xbulk %s: ", cmd);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
+	funlockfile(stderr);
 }
 
 void

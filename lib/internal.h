@@ -87,12 +87,14 @@ void xbulk_scan_bounds(const struct xbulk_fs *fs,
 /**
  * xbulk_req_call() - one bulkstat or inumbers call of @scan's kind, timed:
  * its latency goes to @lat (the calling thread's own histograms; NULL:
- * none) and to the live maximum of @scan->live.  The one place where the
- * scan engine calls the kernel for records.
+ * none), to the live maximum of @scan->live and is added to *@call_ns
+ * (NULL: not wanted).  The one place where the scan engine calls the
+ * kernel for records.
  * Return: what the call returned (0 or -errno).
  */
 int xbulk_req_call(struct xbulk_fs *fs, const struct xbulk_scan *scan,
-		   struct xbulk_scan_lat *lat, struct xfs_bulk_ireq *hdr);
+		   struct xbulk_scan_lat *lat, struct xfs_bulk_ireq *hdr,
+		   uint64_t *call_ns);
 
 /* Count @records and @calls in the scan's live counters, if it has any. */
 static inline void
@@ -170,6 +172,52 @@ int xbulk_plan_units(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 		     uint64_t target, uint8_t *ag_state, uint64_t *ag_faults,
 		     struct xbulk_unit **units, size_t *nunits,
 		     uint64_t *calls);
+
+/* --- lib/sched.c: which unit a free worker takes ---------------- */
+
+/* The parallel scan's scheduler; every call under the caller's lock. */
+#define XBULK_SCHED_LEVELS	64	/* workers in one AG it tells apart */
+
+struct xbulk_sched_level {
+	uint64_t	ns;		/* kernel time of the units done */
+	uint64_t	recs;		/* with this many workers in their AG */
+};
+
+struct xbulk_sched {
+	uint32_t	*agno;		/* per unit: its AG */
+	uint8_t		*state;		/* per unit: free, level, done */
+	size_t		nunits;
+	size_t		first_free;	/* units before it: none free */
+	unsigned int	*ag_busy;	/* per AG: workers in it */
+	struct xbulk_sched_level level[XBULK_SCHED_LEVELS];
+};
+
+/* Set up for @n units; 0 or -ENOMEM. */
+int xbulk_sched_init(struct xbulk_sched *s, const struct xbulk_fs *fs,
+		     const struct xbulk_unit *units, size_t n);
+void xbulk_sched_free(struct xbulk_sched *s);
+
+/* Has unit @k been taken (or given up)? */
+bool xbulk_sched_taken(const struct xbulk_sched *s, size_t k);
+
+/* Are units left to take? */
+bool xbulk_sched_left(struct xbulk_sched *s);
+
+/*
+ * The unit a free worker takes now, into *@k: the first free one of an AG
+ * no worker is in; else, where one more worker in an AG has paid (or is
+ * to be tried), one of the AG with the fewest workers; with @pressed
+ * (ordered output filling its pool) the first free one it may take.
+ * Unit @head (the one being written) is taken first whatever the rules,
+ * so the writer never waits for them.  False: none to take now (wait, or
+ * none left).
+ */
+bool xbulk_sched_take(struct xbulk_sched *s, size_t head, bool pressed,
+		      size_t *k);
+
+/* Unit @k ended after @records in @call_ns of kernel calls. */
+void xbulk_sched_done(struct xbulk_sched *s, size_t k, uint64_t records,
+		      uint64_t call_ns);
 
 /* --- lib/pscan.c ------------------------------------------------- */
 

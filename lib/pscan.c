@@ -4,12 +4,10 @@
  * them into fixed-size output chunks; the calling thread writes the chunks
  * unit by unit, in inode order, so the bytes equal a serial scan's.
  *
- * No two workers are in one AG at a time: a worker takes the first unit
- * not yet taken whose AG no other worker is in.  Uncached inode lookups
- * take their AG's AGI buffer lock, and two workers in one AG were 2-4x
- * slower than one (docs/performance.md).  This keeps the head unit always
- * taken or takeable: a worker in the head's AG could only be on an earlier
- * unit, and those are all written.
+ * Which unit a free worker takes is lib/sched.c's choice: one per AG
+ * while AGs are free, sharing an AG only while that pays; the head unit
+ * (the one being written) is taken first whatever its AG, so the writer
+ * never waits for a rule.
  *
  * Memory is bounded by a pool of POOL_CHUNKS chunks.  A worker ahead of the
  * unit being written (the head) may take a chunk only while fewer than
@@ -49,8 +47,8 @@ struct chunk {
 struct unit_out {
 	struct chunk		*first;
 	struct chunk		*last;
-	uint32_t		agno;		/* the unit's AG */
-	bool			taken;		/* by a worker */
+	uint64_t		start_past;	/* the unit before it in its
+						   AG emitted up to here */
 	bool			done;
 	enum xbulk_scan_fail	fail;
 	int			err;
@@ -81,11 +79,7 @@ struct pscan {
 	size_t			stop_after;	/* first failed unit */
 	bool			abort;		/* output failed: stop all */
 	unsigned int		in_use;		/* chunks out of the pool */
-	size_t			first_untaken;	/* units before it: taken */
-	unsigned int		*ag_busy;	/* workers in each AG */
-	uint64_t		*ag_next;	/* where the AG's last unit
-						   stopped: its next unit
-						   starts there */
+	struct xbulk_sched	sched;		/* which unit is next */
 	struct chunk		*free_chunks;
 };
 
@@ -201,23 +195,47 @@ unit_start(struct pscan *ps, size_t k)
 	uint64_t start;
 
 	pthread_mutex_lock(&ps->lock);
-	start = ps->ag_next[ps->outs[k].agno];
+	start = ps->outs[k].start_past;
 	pthread_mutex_unlock(&ps->lock);
 	return start > ps->units[k].start ? start : ps->units[k].start;
 }
 
+/*
+ * The first @n records of a call of unit @k end past the unit: keep those
+ * of the AG's next unit if it has not started (it will start past them),
+ * else leave them to its worker.  Returns the records to keep.
+ */
+static uint32_t
+keep_past_end(struct pscan *ps, size_t k, const void *recs, uint32_t n)
+{
+	size_t rec_size = ps->ops->rec_size;
+	size_t next = k + 1;
+
+	pthread_mutex_lock(&ps->lock);
+	if (next < ps->nunits && ps->sched.agno[next] == ps->sched.agno[k] &&
+	    !xbulk_sched_taken(&ps->sched, next)) {
+		n = xbulk_count_to(recs, rec_size, n, ps->units[next].end);
+		if (n)
+			ps->outs[next].start_past =
+			    xbulk_rec_ino(recs, rec_size, n - 1) + 1;
+	} else {
+		n = xbulk_count_to(recs, rec_size, n, ps->units[k].end);
+	}
+	pthread_mutex_unlock(&ps->lock);
+	return n;
+}
+
 static void
 unit_finish(struct pscan *ps, size_t k, struct xbulk_out *out,
-	    uint64_t next, enum xbulk_scan_fail fail, int err)
+	    enum xbulk_scan_fail fail, int err, uint64_t records,
+	    uint64_t call_ns)
 {
 	struct unit_out *uo = &ps->outs[k];
 
 	pthread_mutex_lock(&ps->lock);
 	queue_locked(ps, k, out);
 	uo->done = true;
-	ps->ag_busy[uo->agno]--;
-	if (next > ps->ag_next[uo->agno])
-		ps->ag_next[uo->agno] = next;
+	xbulk_sched_done(&ps->sched, k, records, call_ns);
 	if (err && err != -ECANCELED) {
 		uo->fail = fail;
 		uo->err = err;
@@ -238,10 +256,11 @@ unit_finish(struct pscan *ps, size_t k, struct xbulk_out *out,
  * The planned count includes allocated inodes bulkstat does not report
  * (the realtime bitmap and summary inodes beside the root, quota
  * inodes), so the last call can return records of the AG's next unit.
- * They are kept, not dropped: the next unit of an AG starts only after
- * this one ends (one worker per AG), and starts past them.  Dropping them
- * would make the kernel read those inodes twice, and the second lookup,
- * a cache hit, keeps them in the inode cache (fstests xfs/177's count).
+ * They are kept, not dropped, while the AG's next unit has not started
+ * (it then starts past them): dropping them would make the kernel read
+ * those inodes twice, and the second lookup, a cache hit, keeps them in
+ * the inode cache (fstests xfs/177's count).  When another worker shares
+ * the AG and has started the next unit already, they are its records.
  * XFS_BULK_IREQ_AGNO keeps every call in the unit's AG.
  *
  * An AG the kernel cannot walk is given up: this unit ends, later ones of
@@ -259,8 +278,8 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k,
 		.fd = -1, .flush = sink_flush, .priv = &sink,
 	};
 	enum xbulk_scan_fail fail = XBULK_SCAN_OK;
-	uint32_t agno = ps->outs[k].agno;
-	uint64_t remaining = u->count, next;
+	uint32_t agno = ps->sched.agno[k];
+	uint64_t remaining = u->count, next, call_ns = 0;
 	uint64_t last = xbulk_agino_to_ino(ps->fs, agno + 1, 0) - 1;
 	int err = 0;
 
@@ -281,10 +300,12 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k,
 						      ps->icount_max;
 		__atomic_add_fetch(&ps->calls, 1, __ATOMIC_RELAXED);
 		xbulk_live_add(scan->live, 0, 1);
-		f.err = xbulk_req_call(ps->fs, scan, lat, hdr);
+		f.err = xbulk_req_call(ps->fs, scan, lat, hdr, &call_ns);
 		good = xbulk_answer_good(ps->ops, hdr, recs, cursor, f.err,
 					 &f.ino);
 		n = xbulk_count_to(recs, ps->ops->rec_size, good, last);
+		if (n && xbulk_rec_ino(recs, ps->ops->rec_size, n - 1) > u->end)
+			n = keep_past_end(ps, k, recs, n);
 		if (n) {
 			__atomic_add_fetch(&ps->records, n, __ATOMIC_RELAXED);
 			xbulk_live_add(scan->live, n, 0);
@@ -317,7 +338,7 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k,
 		}
 		break;
 	}
-	unit_finish(ps, k, &out, hdr->ino, fail, err);
+	unit_finish(ps, k, &out, fail, err, u->count - remaining, call_ns);
 }
 
 /* Wait for a change, or CANCEL_POLL_MS for a cancel to be noticed. */
@@ -335,30 +356,24 @@ wait_a_while_locked(struct pscan *ps)
 	pthread_cond_timedwait(&ps->cond, &ps->lock, &ts);
 }
 
-/* The first unit not taken whose AG no worker is in.  Called locked. */
+/* The unit to work on now (lib/sched.c).  Called locked. */
 static bool
 pick_unit_locked(struct pscan *ps, size_t *k)
 {
-	size_t i;
+	/* Ordered output running ahead of the writer: stay near it. */
+	bool pressed = ps->in_use >= (POOL_CHUNKS - HEAD_RESERVE) / 2;
 
-	while (ps->first_untaken < ps->nunits &&
-	       ps->outs[ps->first_untaken].taken)
-		ps->first_untaken++;
-	for (i = ps->first_untaken; i < ps->nunits; i++) {
-		struct unit_out *uo = &ps->outs[i];
+	while (xbulk_sched_take(&ps->sched, ps->head, pressed, k)) {
+		uint32_t agno = ps->sched.agno[*k];
 
-		if (uo->taken || ps->ag_busy[uo->agno])
-			continue;
 		/* An AG given up: its units end before they begin */
-		if (__atomic_load_n(&ps->ag_state[uo->agno],
-				    __ATOMIC_RELAXED) & XBULK_AG_STOPPED) {
-			uo->taken = uo->done = true;
+		if (__atomic_load_n(&ps->ag_state[agno], __ATOMIC_RELAXED) &
+		    XBULK_AG_STOPPED) {
+			xbulk_sched_done(&ps->sched, *k, 0, 0);
+			ps->outs[*k].done = true;
 			pthread_cond_broadcast(&ps->cond);
 			continue;
 		}
-		uo->taken = true;
-		ps->ag_busy[uo->agno]++;
-		*k = i;
 		return true;
 	}
 	return false;
@@ -373,7 +388,7 @@ next_unit(struct pscan *ps, size_t *k)
 	pthread_mutex_lock(&ps->lock);
 	while (!ps->abort && !xbulk_cancelled(ps->scan)) {
 		got = pick_unit_locked(ps, k);
-		if (got || ps->first_untaken >= ps->nunits)
+		if (got || !xbulk_sched_left(&ps->sched))
 			break;
 		wait_a_while_locked(ps);
 	}
@@ -395,8 +410,8 @@ worker(void *arg)
 		if (!hdr) {
 			struct xbulk_out none = { .buf = NULL };
 
-			unit_finish(ps, k, &none, 0, XBULK_SCAN_FAIL_SETUP,
-				    -ENOMEM);
+			unit_finish(ps, k, &none, XBULK_SCAN_FAIL_SETUP,
+				    -ENOMEM, 0, 0);
 			continue;
 		}
 		run_unit(ps, hdr, k, lat);
@@ -523,7 +538,6 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	};
 	pthread_t *tids;
 	unsigned int i, nthreads = scan->threads;
-	size_t k;
 	uint64_t target = unit_target(fs, scan, nthreads), first;
 	int err;
 
@@ -550,18 +564,15 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 			(uint32_t)(target + XBULK_INODES_PER_CHUNK) :
 			scan->batch;
 	ps.outs = calloc(ps.nunits, sizeof(*ps.outs));
-	ps.ag_busy = calloc(fs->geom.agcount, sizeof(*ps.ag_busy));
-	ps.ag_next = calloc(fs->geom.agcount, sizeof(*ps.ag_next));
 	tids = calloc(nthreads, sizeof(*tids));
 	if (scan->lat)
 		ps.lats = calloc(nthreads, sizeof(*ps.lats));
-	if (!ps.outs || !ps.ag_busy || !ps.ag_next || !tids || (scan->lat && !ps.lats)) {
+	if (!ps.outs || !tids || (scan->lat && !ps.lats) ||
+	    xbulk_sched_init(&ps.sched, fs, ps.units, ps.nunits)) {
 		res->fail = XBULK_SCAN_FAIL_SETUP;
 		res->err = -ENOMEM;
 		goto out;
 	}
-	for (k = 0; k < ps.nunits; k++)
-		ps.outs[k].agno = xbulk_ino_to_agno(fs, ps.units[k].start);
 	pthread_mutex_init(&ps.lock, NULL);
 	pthread_cond_init(&ps.cond, NULL);
 	for (i = 0; i < nthreads; i++) {
@@ -595,8 +606,7 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 out:
 	free(ps.lats);
 	free(tids);
-	free(ps.ag_busy);
-	free(ps.ag_next);
+	xbulk_sched_free(&ps.sched);
 	free(ps.ag_state);
 	free(ps.outs);
 	free(ps.units);

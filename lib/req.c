@@ -131,14 +131,15 @@ atomic_max(uint64_t *max, uint64_t v)
 
 int
 xbulk_req_call(struct xbulk_fs *fs, const struct xbulk_scan *scan,
-	       struct xbulk_scan_lat *lat, struct xfs_bulk_ireq *hdr)
+	       struct xbulk_scan_lat *lat, struct xfs_bulk_ireq *hdr,
+	       uint64_t *call_ns)
 {
 	int (*call)(struct xbulk_fs *, struct xfs_bulk_ireq *) =
 		xbulk_kinds[scan->kind].call;
 	uint64_t t0, ns;
 	int ret;
 
-	if (!lat && !scan->live)
+	if (!lat && !scan->live && !call_ns)
 		return call(fs, hdr);
 	t0 = xbulk_clock_ns(CLOCK_MONOTONIC);
 	ret = call(fs, hdr);
@@ -150,5 +151,7 @@ xbulk_req_call(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	}
 	if (scan->live)
 		atomic_max(&scan->live->max_call_ns, ns);
+	if (call_ns)
+		*call_ns += ns;
 	return ret;
 }

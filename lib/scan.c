@@ -72,7 +72,7 @@ scan_serial(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 
 		res->calls++;
 		xbulk_live_add(scan->live, 0, 1);
-		ret = xbulk_req_call(fs, scan, scan->lat, hdr);
+		ret = xbulk_req_call(fs, scan, scan->lat, hdr, NULL);
 		f = (struct xbulk_ag_fault){ .call = scan->kind,
 					     .cursor = cursor, .err = ret };
 		good = xbulk_answer_good(ops, hdr, recs, cursor, ret, &f.ino);
