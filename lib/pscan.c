@@ -215,9 +215,11 @@ keep_past_end(struct pscan *ps, size_t k, const void *recs, uint32_t n)
 	if (next < ps->nunits && ps->sched.agno[next] == ps->sched.agno[k] &&
 	    !xbulk_sched_taken(&ps->sched, next)) {
 		n = xbulk_count_to(recs, rec_size, n, ps->units[next].end);
+		/* past the last record: an inumbers one covers a chunk */
 		if (n)
 			ps->outs[next].start_past =
-			    xbulk_rec_ino(recs, rec_size, n - 1) + 1;
+			    xbulk_rec_ino(recs, rec_size, n - 1) +
+			    ps->ops->span;
 	} else {
 		n = xbulk_count_to(recs, rec_size, n, ps->units[k].end);
 	}

@@ -14,7 +14,9 @@
 # 2 and 3 print exactly xfs_io's stdout.
 #
 # scripts/check runs a sample of the start inodes (a few chunks of each
-# geometry); XB_RANGES=full (tests/ranges-sweep) runs all of them.
+# geometry; in a sanitizer build, of the first two geometries only: what
+# is tested there is memory safety, not the kernel's semantics);
+# XB_RANGES=full (tests/ranges-sweep) runs all of them.
 #
 # Environment: XBULK, XB_RESULTS.
 
@@ -120,10 +122,12 @@ one_geometry()
 	xb_cleanup
 }
 
+ngeom=5
+[[ $MODE != full && ${XB_SANITIZE:-none} != none ]] && ngeom=2
 t0=$SECONDS
 while IFS='|' read -r size mkfs; do
 	one_geometry "$size" "$mkfs"
-done < <(geometries)
+done < <(geometries | head -n "$ngeom")
 
-rel_result "mode=$MODE geometries=5 starts=$starts runs=$runs secs=$((SECONDS - t0)) passed=$REL_PASS failed=$REL_FAIL"
+rel_result "mode=$MODE geometries=$ngeom starts=$starts runs=$runs secs=$((SECONDS - t0)) passed=$REL_PASS failed=$REL_FAIL"
 rel_done

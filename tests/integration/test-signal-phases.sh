@@ -47,6 +47,8 @@ phase()
 	shift 3
 	cases=$((cases + 1))
 	: >"$T/strace.log"
+	# (LeakSanitizer cannot stop the world under ptrace)
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 	strace -f -o "$T/strace.log" -e trace=ioctl \
 		-e inject=ioctl:delay_exit=$((DELAY_MS * 1000)) \
 		"$@" >"$T/out" 2>"$T/err" &
