@@ -3,8 +3,9 @@
 # bench/suites/find.sh: the find suite of bench/run (its header says how
 # a suite declares contenders).  xbulk find -j 1 and -j 2 against GNU
 # find, bfs and fd (for the queries fd can express) on the same tree,
-# beside the names engine's floor (bulkstat and every directory read by
-# handle), for three queries:
+# beside the names engine's floor (bench/names-floor: the bulkstat scan
+# and every directory read, top-down by name, and nothing else), for
+# three queries:
 #   p: -printf '%p %s\n'      (every name, one field)
 #   f: -type f -size +1M -print
 #   m: -mtime +30 -user root -print0
@@ -13,25 +14,31 @@
 # Run: bench/run --suite find [--small-dirs] (docs/performance.md).
 
 find_contenders() {
-	local q
+	local q nfd
+
+	# find, bfs and fd stat only the directories and the regular files
+	# when -type f comes first (d_type tells the rest): the inodes those
+	# runs must look up, for the proof of the cache state
+	nfd=$(find "$MNT" -xdev \( -type f -o -type d \) -printf '%i\n' |
+		sort -u | wc -l)
 
 	contender find_p "exec find $M -xdev -printf '%p %s\n' >/dev/null" \
 		records=names
 	contender find_f "exec find $M -xdev -type f -size +1M -print >/dev/null" \
-		records=names
+		records=names check="$nfd"
 	contender find_m "exec find $M -xdev -mtime +30 -user root -print0 >/dev/null" \
 		records=names
 	if command -v bfs >/dev/null; then
 		contender bfs_p "exec bfs $M -xdev -printf '%p %s\n' >/dev/null" \
 			records=names
 		contender bfs_f "exec bfs $M -xdev -type f -size +1M -print >/dev/null" \
-			records=names
+			records=names check="$nfd"
 		contender bfs_m "exec bfs $M -xdev -mtime +30 -user root -print0 >/dev/null" \
 			records=names
 	fi
 	if command -v fdfind >/dev/null; then
 		contender fd_f "exec fdfind -HI --one-file-system -t f -S +1Mi . $M >/dev/null" \
-			records=names
+			records=names check="$nfd"
 		contender fd_m "exec fdfind -HI --one-file-system --changed-before 30d --owner root -0 . $M >/dev/null" \
 			records=names
 	fi

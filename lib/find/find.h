@@ -13,6 +13,7 @@
 #include <regex.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
 
 #include "xbulk.h"
@@ -253,7 +254,34 @@ xf_rdev_minor(uint32_t rdev)
 }
 
 /* output.c */
-int xf_put(struct xf_stream *s, const char *p, size_t len);
+int xf_put_slow(struct xf_stream *s, const char *p, size_t len);
+/* Append @len bytes to @s (a write error sticks: later puts fail). */
+static inline int
+xf_put(struct xf_stream *s, const char *p, size_t len)
+{
+	struct xbulk_out *o = &s->out;
+
+	if (__builtin_expect(s->err || o->cap - o->len < len, 0))
+		return xf_put_slow(s, p, len);
+	memcpy(o->buf + o->len, p, len);
+	o->len += len;
+	return 0;
+}
+/* Room for @len bytes at the end of @s's buffer, or NULL (then use
+ * xf_put()); xf_commit() what was written there. */
+static inline char *
+xf_room(struct xf_stream *s, size_t len)
+{
+	struct xbulk_out *o = &s->out;
+
+	return s->err || o->cap - o->len < len ? NULL : o->buf + o->len;
+}
+
+static inline void
+xf_commit(struct xf_stream *s, const char *end)
+{
+	s->out.len = (size_t)(end - s->out.buf);
+}
 int xf_put_name(struct xf_stream *s, const char *p, size_t len);
 int xf_stream_flush(struct xf_stream *s);
 

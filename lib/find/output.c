@@ -13,27 +13,26 @@
 /* Size of each output's buffer. */
 #define XF_OUT_BUFSIZE	(1U << 20)
 
+/* xf_put() when the buffer is full (or the stream failed). */
 int
-xf_put(struct xf_stream *s, const char *p, size_t len)
+xf_put_slow(struct xf_stream *s, const char *p, size_t len)
 {
 	struct xbulk_out *o = &s->out;
 	int err;
 
 	if (s->err)
 		return s->err;
-	if (o->cap - o->len < len) {
-		err = xbulk_out_flush(o);
-		if (!err && len > o->cap)
-			err = xbulk_write_all(o->fd, p, len);
-		if (err) {
-			s->err = err;
-			return err;
-		}
-		if (len > o->cap)
-			return 0;
+	err = xbulk_out_flush(o);
+	if (!err && len > o->cap)
+		err = xbulk_write_all(o->fd, p, len);
+	if (err) {
+		s->err = err;
+		return err;
 	}
-	memcpy(o->buf + o->len, p, len);
-	o->len += len;
+	if (len <= o->cap) {
+		memcpy(o->buf + o->len, p, len);
+		o->len += len;
+	}
 	return 0;
 }
 

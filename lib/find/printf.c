@@ -303,8 +303,12 @@ put_spec(struct xf_stream *out, const struct step *s, const char *p,
 static int
 put_num(struct xf_stream *out, const struct step *s, uint64_t v)
 {
-	char buf[XBULK_DEC_MAX];
+	char buf[XBULK_DEC_MAX], *p;
 
+	if (!s->width && s->prec < 0 && (p = xf_room(out, XBULK_DEC_MAX))) {
+		xf_commit(out, put_dec(p, v));	/* the usual case */
+		return 0;
+	}
 	return put_spec(out, s, buf, (size_t)(put_dec(buf, v) - buf), false);
 }
 

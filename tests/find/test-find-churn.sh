@@ -13,13 +13,13 @@
 #   - print every stable file and directory (made before the churn, never
 #     touched) with its right path.
 #
-# Environment: XBULK, XB_RESULTS; CHURN_SECS (default 20).
+# Environment: XBULK, XB_RESULTS; CHURN_SECS (default 12).
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/integration/lib.sh"
 . "$TOP/tests/integration/lib-reliability.sh"
 
-CHURN_SECS=${CHURN_SECS:-20}
+CHURN_SECS=${CHURN_SECS:-12}
 CHURNERS=3
 
 rel_init find-churn

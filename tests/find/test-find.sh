@@ -3,11 +3,16 @@
 #
 # xbulk find against GNU find 4.9 on a loop-mounted XFS: every expression
 # of lib-find.sh on the odd tree (paths past PATH_MAX included), compared
-# as sorted records and in order, at -j 1 and -j 3 (the same bytes); then
-# PATH forms (subtree, several, a file, not XFS, a bind mount of a
-# subdirectory, a mount point inside), refused actions, bad expressions
-# (find's message and status), --format, output files on the scanned
-# filesystem, and without the capabilities.  TZ=UTC LC_ALL=C.
+# as sorted records and in order, with stderr and the exit status, at -j 1
+# and -j 3 (the same bytes); then PATH forms (subtree, several, a file,
+# trailing slashes, not XFS, a bind mount of a subdirectory, a mount point
+# inside), refused actions, bad expressions (find's message and status),
+# --format, output files on the scanned filesystem, and not root with and
+# without the capabilities.  TZ=UTC LC_ALL=C.
+#
+# FIND_GEOMETRIES=all: the expression matrix on every geometry of
+# xb_geometries (1 KiB blocks, 2 KiB inodes, bigtime=0...), not only
+# agcount=4 (about a minute; scripts/check runs the one geometry).
 set -euo pipefail
 export TZ=UTC LC_ALL=C
 
@@ -17,26 +22,8 @@ here=$(dirname "$0")
 
 XBULK=${XBULK:?}
 xb_require_root_loop
-xb_mkfs_mount 1G "-d agcount=4" noatime
-T=$XB_MNT/t
 XF_NOW=$(date +%s)
-
-# The engine may not be there yet.
-probe=$("$XBULK" find "$XB_MNT" -maxdepth 0 2>&1 || true)
-if [[ $probe == *"not implemented"* ]]; then
-	xb_skip "the names engine is not there yet (ENOSYS)"
-fi
-
-xf_make_tree "$T" deep
-# bulkstat's bs_size is the size on disk: data not yet written back does
-# not count (a documented difference; test-find-size below)
-sync
-mkdir -p "$T/mnt" && mount -t tmpfs none "$T/mnt"
-xb_at_exit "umount -l '$T/mnt' 2>/dev/null || true"
-touch "$T/mnt/under-tmpfs"
-cd "$T"
-REF_INUM=$(stat -c %i ref)
-tmp=$XB_TMP
+tmp=
 pass=0 fail=0
 
 check()	# NAME: compare $tmp/want and $tmp/got (+ statuses wrc grc)
@@ -50,23 +37,71 @@ check()	# NAME: compare $tmp/want and $tmp/got (+ statuses wrc grc)
 	fi
 }
 
-# find PATH EXPR vs xbulk find: sorted, in order, and -j 3 the same bytes
-while IFS= read -r expr; do
-	eval "set -- $expr"
-	find . -xdev "$@" >"$tmp/w" 2>"$tmp/w.err" && wrc=0 || wrc=$?
-	"$XBULK" find -j 1 . "$@" >"$tmp/g" 2>"$tmp/g.err" && grc=0 || grc=$?
-	sort "$tmp/w" >"$tmp/want"
-	sort "$tmp/g" >"$tmp/got"
-	check "sorted: find . $expr"
-	cp "$tmp/w" "$tmp/want"
-	cp "$tmp/g" "$tmp/got"
-	check "in order: find . $expr"
-	"$XBULK" find -j 3 . "$@" >"$tmp/want" 2>/dev/null || true
-	wrc=$grc
-	check "-j 3 = -j 1: find . $expr"
-done < <(xf_expressions)
+# setup MKFS_OPTS: a new image with the odd tree at $T (paths past
+# PATH_MAX), a tmpfs mounted inside it; cd $T
+setup()
+{
+	xb_mkfs_mount 1G "$1" noatime
+	T=$XB_MNT/t
+	tmp=$XB_TMP
+	xf_make_tree "$T" deep
+	# bulkstat's bs_size is the size on disk: data not yet written back
+	# does not count yet (a documented difference)
+	sync
+	mkdir -p "$T/mnt" && mount -t tmpfs none "$T/mnt"
+	xb_at_exit "umount -l '$T/mnt' 2>/dev/null || true"
+	touch "$T/mnt/under-tmpfs"
+	cd "$T"
+	REF_INUM=$(stat -c %i ref)
+}
 
-# PATH forms
+teardown()
+{
+	cd /
+	umount "$T/mnt"
+}
+
+# matrix LABEL: find . -xdev EXPR vs xbulk find . EXPR for every
+# expression: stdout sorted and in order, stderr (find's messages with
+# "xbulk find: "), exit status; and -j 3 the same bytes as -j 1
+matrix()
+{
+	local expr
+
+	while IFS= read -r expr; do
+		eval "set -- $expr"
+		find . -xdev "$@" >"$tmp/w" 2>"$tmp/w.err" && wrc=0 || wrc=$?
+		"$XBULK" find -j 1 . "$@" >"$tmp/g" 2>"$tmp/g.err" && grc=0 ||
+			grc=$?
+		sort "$tmp/w" >"$tmp/want"
+		sort "$tmp/g" >"$tmp/got"
+		check "${1}sorted: find . $expr"
+		cp "$tmp/w" "$tmp/want"
+		cp "$tmp/g" "$tmp/got"
+		check "${1}in order: find . $expr"
+		sed 's/^find: /xbulk find: /' "$tmp/w.err" >"$tmp/want"
+		cp "$tmp/g.err" "$tmp/got"
+		check "${1}stderr: find . $expr"
+		"$XBULK" find -j 3 . "$@" >"$tmp/want" 2>/dev/null || true
+		cp "$tmp/g" "$tmp/got"
+		wrc=$grc
+		check "${1}-j 3 = -j 1: find . $expr"
+	done < <(xf_expressions)
+}
+
+# FIND_GEOMETRIES=all: the matrix on every geometry of the suite first
+if [[ ${FIND_GEOMETRIES:-} == all ]]; then
+	while IFS= read -r geom; do
+		[[ $geom == "-d agcount=4" ]] && continue
+		setup "$geom"
+		matrix "[$geom] "
+		teardown
+	done < <(xb_geometries)
+fi
+setup "-d agcount=4"
+matrix ""
+
+# PATH forms, with the names of each
 fmt='%p %i %s %y [%h][%f][%P][%H] %d\n'
 for paths in "d1" "d1/sub ref d2" "ref" "./d1/" "sym-dir" "$T" "d1//" \
 	     "./" ".//" "d1/sub/" "d1//sub//" "$T/" "d2/c.dat"; do
