@@ -318,6 +318,22 @@ parse_options(struct du_run *r, int argc, char **argv)
 	return 0;
 }
 
+/* The treemap's heading: every PATH, as given, ", " between; or NULL. */
+static char *
+join_paths(char **paths, int npaths)
+{
+	size_t len = 1, n = 0;
+	char *s;
+	int i;
+
+	for (i = 0; i < npaths; i++)
+		len += strlen(paths[i]) + 2;
+	s = malloc(len);
+	for (i = 0; s && i < npaths; i++)
+		n += (size_t)sprintf(s + n, "%s%s", i ? ", " : "", paths[i]);
+	return s;
+}
+
 /* Bulkstat fields the run needs: each costs bytes per inode kept. */
 static uint32_t
 fields_of(const struct du_run *r)
@@ -507,7 +523,14 @@ xb_cmd_du(int argc, char **argv)
 		return xb_write_error("du", -EBADF);
 	paths = optind < argc ? argv + optind : dflt;
 	npaths = optind < argc ? argc - optind : 1;
-	r.svg_title = paths[0];
+	if (r.svg_path) {
+		r.svg_title = join_paths(paths, npaths);
+		if (!r.svg_title) {
+			ret = XB_EXIT_FAILURE;
+			xb_error("du", "%s", strerror(ENOMEM));
+			goto out;
+		}
+	}
 	ret = open_fs(paths, npaths, &fs);
 	if (!ret)
 		ret = open_svg(&r, &fs);
@@ -529,6 +552,7 @@ xb_cmd_du(int argc, char **argv)
 	if (!ret && r.failed)
 		ret = XB_EXIT_FAILURE;
 out:
+	free(r.svg_title);
 	if (r.svg_file)
 		fclose(r.svg_file);
 	while (r.nexclude)

@@ -26,7 +26,7 @@ struct du_run {
 	bool			top_dirs;
 	const char		*svg_path;
 	FILE			*svg_file;	/* opened before the scan */
-	const char		*svg_title;	/* the first PATH */
+	char			*svg_title;	/* the PATHs, ", " between */
 	unsigned int		svg_depth;
 	enum xbulk_color_by	color;
 	bool			unreachable;

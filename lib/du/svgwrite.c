@@ -330,8 +330,9 @@ draw_kids(struct writer *w, const struct svg_node *n,
 		sizes[i] = items[i].size;
 	xbulk_treemap_squarify(sizes, k, inner, out);
 	for (i = 0; i < k; i++) {
+		/* An operand's box is labelled with its PATH as given. */
 		if (items[i].node)
-			draw(w, items[i].node, &out[i], id, false);
+			draw(w, items[i].node, &out[i], id, !*n->path);
 		else
 			draw_more(w, n, more, more_inodes, &out[i], id);
 	}
@@ -426,6 +427,32 @@ legend(struct writer *w, double y)
 			    "too small to draw");
 }
 
+/* The picture's heading, "@title (@size)", at 14 px: a title too long
+ * for the width ends in "..." where it fits. */
+static void
+heading(struct writer *w, const char *title, const char *size)
+{
+	double room = w->svg->o.width - 16 -
+		      svg_text_width(" (...)", 14) - svg_text_width(size, 14);
+	size_t len = strlen(title);
+	char *cut;
+
+	if (svg_text_width(title, 14) <= room || !(cut = strdup(title))) {
+		svg_put_text(w->f, title);
+		fprintf(w->f, " (%s)</text>\n", size);
+		return;
+	}
+	/* Shorten by whole UTF-8 characters until it fits. */
+	do {
+		while (len && ((unsigned char)cut[--len] & 0xc0) == 0x80)
+			;
+		cut[len] = '\0';
+	} while (len && svg_text_width(cut, 14) > room);
+	svg_put_text(w->f, cut);
+	fprintf(w->f, "... (%s)</text>\n", size);
+	free(cut);
+}
+
 int
 xbulk_svg_write(struct xbulk_svg *svg, FILE *f)
 {
@@ -455,8 +482,7 @@ xbulk_svg_write(struct xbulk_svg *svg, FILE *f)
 		"fill=\"#ffffff\"/>\n<text x=\"8\" y=\"17\" font-size=\"14\">",
 		svg->o.width, svg->o.height, svg->o.width, svg->o.height,
 		more_defs, svg->o.width, svg->o.height);
-	svg_put_text(f, svg->o.title ? svg->o.title : "xbulk du");
-	fprintf(f, " (%s)</text>\n", size);
+	heading(&w, svg->o.title ? svg->o.title : "xbulk du", size);
 	/* The operands share the canvas as a directory's boxes do. */
 	fprintf(f, "<g data-id=\"0\" data-bytes=\"%llu\" data-kind=\"top\" "
 		"data-inner=\"%.4f %.4f %.4f %.4f\"/>\n",

@@ -278,6 +278,13 @@ test_svg()
 	"$XBULK" du -s --svg-depth 1 --svg "$T/wide.svg" "$XB_MNT/wide" \
 		>/dev/null
 	rel_ok "--svg: wide labels fit" "$CHECK" svg "$T/wide.svg"
+	# Several PATHs: the heading names them all, each box its PATH.
+	"$XBULK" du -s --svg "$T/two.svg" "$XB_MNT/wide" "$XB_MNT/odd" \
+		>/dev/null
+	rel_ok "--svg of two PATHs: the heading" \
+		grep -q "14\">$XB_MNT/wide, $XB_MNT/odd (" "$T/two.svg"
+	rel_ok "--svg of two PATHs: a PATH's label" \
+		grep -q "\">$XB_MNT/odd [0-9]" "$T/two.svg"
 	rel_ok "--svg: two owners, two colours" "$CHECK" owners "$T/wide.svg"
 	rm -r "$XB_MNT/wide"
 }
