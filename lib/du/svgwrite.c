@@ -15,7 +15,7 @@
 
 #define TITLE_H		24.0	/* heading strip */
 #define LEGEND_H	22.0	/* legend strip */
-#define HEADER		15.0	/* a directory's label strip */
+#define HEADER		16.0	/* a directory's label strip: 11 px fits */
 #define PAD		2.0	/* around a directory's boxes */
 #define MIN_AREA	12.0	/* px^2: smaller boxes go to "more" */
 #define LEGEND_FONT	11.0
