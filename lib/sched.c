@@ -102,6 +102,20 @@ may_join(const struct xbulk_sched *s, unsigned int b)
 	       SHARE_GAIN * (double)b * (double)now->recs / (double)now->ns;
 }
 
+/*
+ * Is unit @k right after a running unit of its AG?  That unit's last call
+ * can return @k's first records (lib/pscan.c: its planned count includes
+ * inodes bulkstat does not report); they are kept only while @k has not
+ * started, else the kernel looks them up twice (issue 8, finding 7).  A
+ * worker joining an AG takes a unit further on.
+ */
+static bool
+after_running(const struct xbulk_sched *s, size_t k)
+{
+	return k > 0 && s->agno[k - 1] == s->agno[k] &&
+	       s->state[k - 1] != UNIT_FREE && s->state[k - 1] != UNIT_DONE;
+}
+
 bool
 xbulk_sched_take(struct xbulk_sched *s, size_t head, bool pressed,
 		 size_t *k)
@@ -124,7 +138,7 @@ xbulk_sched_take(struct xbulk_sched *s, size_t head, bool pressed,
 			best = i;
 			break;
 		}
-		if (!may_join(s, busy))
+		if (!may_join(s, busy) || after_running(s, i))
 			continue;
 		if (pressed) {
 			best = i;

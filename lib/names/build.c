@@ -170,11 +170,13 @@ find_top(struct xbulk_names *nm, const struct xbn_mountinfo *mi)
 	} else if (!statx(AT_FDCWD, mi->mountpoint,
 			  AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
 			  STATX_INO | STATX_MNT_ID, &stx) &&
-		   (stx.stx_mask & STATX_MNT_ID) && stx.stx_mnt_id == nm->mnt_id) {
+		   (stx.stx_mask & STATX_MNT_ID) &&
+		   stx.stx_mnt_id == nm->mnt_id) {
 		nm->top = dir_index(nm, stx.stx_ino);
 	} else if (!xbn_resolve(nm, nm->root, mi->root, &p, &off)) {
-		nm->top = dir_index(nm, xbn_ent_ino(xbn_dir(&nm->dirs, p)->list +
-						    off));
+		const uint8_t *e = xbn_dir(&nm->dirs, p)->list + off;
+
+		nm->top = dir_index(nm, xbn_ent_ino(e));
 	}
 	return nm->top == XBN_NONE ? -ENOENT : 0;
 }

@@ -187,7 +187,8 @@ xbn_statx_to_bulkstat(struct xfs_bulkstat *bs, const struct statx *stx)
 	bs->bs_uid = stx->stx_uid;
 	bs->bs_gid = stx->stx_gid;
 	/* bulkstat's sysv_encode_dev(): 14 bits of major, 18 of minor */
-	bs->bs_rdev = stx->stx_rdev_major << 18 | (stx->stx_rdev_minor & 0x3ffff);
+	bs->bs_rdev = stx->stx_rdev_major << 18 |
+		      (stx->stx_rdev_minor & 0x3ffff);
 	bs->bs_size = stx->stx_size;
 	bs->bs_blksize = stx->stx_blksize;
 	if (stx->stx_blksize)

@@ -118,8 +118,8 @@ xbn_recheck(struct xbulk_names *nm, struct xbulk_names_result *r, uint32_t c,
 		if (&edges[i] == pick)
 			continue;
 		if (valid[i])
-			ret = damage(nm, r, XBULK_PROBLEM_DIR_LINK, c, &edges[i],
-				     0);
+			ret = damage(nm, r, XBULK_PROBLEM_DIR_LINK, c,
+				     &edges[i], 0);
 	}
 	/* Stale names or a stale "..": the scan saw it move. */
 	stale = d->dotdot != (uint64_t)dd;

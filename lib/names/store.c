@@ -172,6 +172,12 @@ xbn_arena_put(struct xbn_store *s, struct xbn_arena *a)
 	pthread_mutex_unlock(&s->lock);
 }
 
+static struct xbn_slot *
+block_slot(const struct xbn_store *s, const struct xbn_block *b, uint32_t i)
+{
+	return (struct xbn_slot *)((char *)b->data + (size_t)i * s->lay.slot);
+}
+
 struct xbn_slot *
 xbn_arena_add(struct xbn_store *s, struct xbn_arena *a)
 {
@@ -193,13 +199,7 @@ xbn_arena_add(struct xbn_store *s, struct xbn_arena *a)
 		a->blocks = b;
 		__atomic_add_fetch(&s->bytes, bytes, __ATOMIC_RELAXED);
 	}
-	return (struct xbn_slot *)((char *)b->data + (size_t)b->n++ * s->lay.slot);
-}
-
-static struct xbn_slot *
-block_slot(const struct xbn_store *s, const struct xbn_block *b, uint32_t i)
-{
-	return (struct xbn_slot *)((char *)b->data + (size_t)i * s->lay.slot);
+	return block_slot(s, b, b->n++);
 }
 
 /*

@@ -231,7 +231,7 @@ read_item(struct worker *w, const struct item *it)
 
 	fd = open_item(w, it);
 	if (fd == -EXDEV)
-		return 0;		/* a mount covers it: not ours to read */
+		return 0;	/* a mount covers it: not ours to read */
 	if (fd >= 0) {
 		err = xbn_read_fd(&w->r, fd, d);
 		if (!err && (d->flags & XBN_DIR_READ))

@@ -226,10 +226,12 @@ xbn_reach(struct xbulk_names *nm, uint32_t mark, uint32_t *stack)
 					reach_slot(nm, slot, p, off);
 			}
 			cd = entry_dir(nm, e, &c);
-			if (!cd || cd->mark == mark || !xbn_is_edge(cd, p, off) ||
+			if (!cd || cd->mark == mark ||
+			    !xbn_is_edge(cd, p, off) ||
 			    (cd->flags & (XBN_DIR_MOUNT | XBN_DIR_GONE)))
 				continue;
-			xbn_lookup(&nm->store, cd->ino)->flags |= XBN_SLOT_REACHED;
+			slot = xbn_lookup(&nm->store, cd->ino);
+			slot->flags |= XBN_SLOT_REACHED;
 			cd->mark = mark;
 			stack[sp++] = c;
 		}
@@ -292,8 +294,8 @@ settle_loop(struct xbulk_names *nm, struct xbulk_names_result *r,
 	do {
 		struct xbn_dir *d = xbn_dir(&nm->dirs, y);
 		struct xbn_problem p = {
-			.kind = XBULK_PROBLEM_CYCLE, .dir = y, .pdir = d->parent,
-			.off = d->entry_off,
+			.kind = XBULK_PROBLEM_CYCLE, .dir = y,
+			.pdir = d->parent, .off = d->entry_off,
 		};
 
 		r->damage++;
@@ -362,6 +364,7 @@ xbn_dir_path(const struct xbulk_names *nm, uint32_t d)
 {
 	size_t plen = strlen(nm->mountpoint), len, pos;
 	uint32_t x, steps = 0;
+	const uint8_t *e;
 	char *path;
 
 	if (d == nm->top)
@@ -375,8 +378,8 @@ xbn_dir_path(const struct xbulk_names *nm, uint32_t d)
 
 		if (xd->parent == XBN_NONE || ++steps > nm->dirs.n)
 			return NULL;
-		len += 1 + xbn_ent_namelen(xbn_dir(&nm->dirs, xd->parent)->list +
-					   xd->entry_off);
+		e = xbn_dir(&nm->dirs, xd->parent)->list + xd->entry_off;
+		len += 1 + xbn_ent_namelen(e);
 	}
 	path = malloc(len + 1);
 	if (!path)
@@ -386,9 +389,8 @@ xbn_dir_path(const struct xbulk_names *nm, uint32_t d)
 	pos = len;
 	for (x = d; x != nm->top; x = xbn_dir(&nm->dirs, x)->parent) {
 		const struct xbn_dir *xd = xbn_dir(&nm->dirs, x);
-		const uint8_t *e = xbn_dir(&nm->dirs, xd->parent)->list +
-				   xd->entry_off;
 
+		e = xbn_dir(&nm->dirs, xd->parent)->list + xd->entry_off;
 		pos -= xbn_ent_namelen(e);
 		memcpy(path + pos, xbn_ent_name(e), xbn_ent_namelen(e));
 		path[--pos] = '/';

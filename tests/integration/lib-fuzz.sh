@@ -15,7 +15,9 @@
 #	fz_case NAME PATH FIELD VERB
 #	                       fuzz a copy, mount it read-only, run every
 #	                       scan on it and check the runs; sets FZ_OUTCOME
-#	                       (pass, fail, n/a, kernel) and counts
+#	                       (pass, fail, n/a, kernel) and counts (FZ_NA_DB:
+#	                       the n/a cases xfs_db would not fuzz; the other
+#	                       n/a ones would not mount)
 #
 # The images are mounted on this machine's own kernel.  A kernel-side
 # hang or oops is counted apart (FZ_KERNEL), not as xbulk's failure; every
@@ -27,6 +29,7 @@ FZ_MNT=
 FZ_IMG=
 FZ_CASES=0
 FZ_NA=0
+FZ_NA_DB=0
 FZ_PASS=0
 FZ_FAILED=0
 FZ_KERNEL=0
@@ -350,6 +353,7 @@ fz_case()
 	   grep -qiE 'unknown|invalid|not found|no current' "$FZ_DIR/db.out"; then
 		FZ_OUTCOME=n/a
 		FZ_NA=$((FZ_NA + 1))
+		FZ_NA_DB=$((FZ_NA_DB + 1))
 		fz_umount
 		return 0
 	fi

@@ -43,7 +43,8 @@ sample_cases()
 	twolevel|agi 0;addr root|keys[3].startino|add
 	twolevel|agi 0;addr root|keys[2].startino|sub
 	twolevel|agi 0;addr root|ptrs[2]|sub
-	twolevel|agi 0|level|add
+	twolevel|agi 0|newino|firstbit
+	twolevel|agi 0;addr root;addr ptrs[1]|recs[1].holemask|ones
 	twolevel|agi 0;addr root;addr ptrs[1]|recs[30].startino|add
 	twolevel|agi 0;addr root;addr ptrs[1]|recs[30].free|ones
 	twolevel|agi 0;addr root;addr ptrs[1]|recs[60].freecount|lastbit
@@ -107,5 +108,5 @@ if [[ $MODE != full ]]; then
 fi
 echo "failed cases:"
 grep '^fail|' "$FZ_DIR/outcomes" | sed 's/^/  /' || echo "  none"
-rel_result "mode=$MODE geoms=$(echo $GEOMS | tr ' ' ,) batch=$batch cases=$FZ_CASES passed=$FZ_PASS failed=$FZ_FAILED na=$FZ_NA kernel=$FZ_KERNEL runs=$FZ_RUNS exit0=$FZ_RC0 exit1=$FZ_RC1 exit_other=$FZ_RCX secs=$((SECONDS - t0)) checks_passed=$REL_PASS checks_failed=$REL_FAIL"
+rel_result "mode=$MODE geoms=$(echo $GEOMS | tr ' ' ,) batch=$batch cases=$FZ_CASES passed=$FZ_PASS failed=$FZ_FAILED na=$FZ_NA na_xfs_db=$FZ_NA_DB kernel=$FZ_KERNEL runs=$FZ_RUNS exit0=$FZ_RC0 exit1=$FZ_RC1 exit_other=$FZ_RCX secs=$((SECONDS - t0)) checks_passed=$REL_PASS checks_failed=$REL_FAIL"
 rel_done

@@ -108,12 +108,14 @@ while (($(date +%s) < end)); do
 	rc=0
 	timeout 60 "$DUMP" -j "$j" "$M" >"$T/out" 2>"$T/err" || rc=$?
 	if ((rc != 0)); then
-		rel_fail "run $runs (-j $j): exit status $rc: $(head -n 3 "$T/err")"
+		rel_fail "run $runs (-j $j): exit status $rc:" \
+			"$(head -n 3 "$T/err")"
 		continue
 	fi
 	twice=$(cut -z -f2- "$T/out" | sort -z | uniq -dz | tr '\0' '\n')
 	if [[ -n $twice ]]; then
-		rel_fail "run $runs (-j $j): paths twice: $(head -n 3 <<<"$twice")"
+		rel_fail "run $runs (-j $j): paths twice:" \
+			"$(head -n 3 <<<"$twice")"
 		continue
 	fi
 	missing=$(sort -z "$T/out" | comm -z -23 "$T/stable" - | tr '\0' '\n')

@@ -224,7 +224,8 @@ for ms in 0 2 5 10 20 40 80; do
 		elif [[ -z $took ]]; then
 			rel_fail "cancel at $ms ms, -j $j: no timing"
 		elif awk -v t="$took" 'BEGIN { exit !(t > 1000) }'; then
-			rel_fail "cancel at $ms ms, -j $j: stopped after $took ms"
+			rel_fail "cancel at $ms ms, -j $j: stopped after" \
+				"$took ms"
 		else
 			rel_pass
 		fi

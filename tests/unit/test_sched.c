@@ -80,10 +80,11 @@ test_join_tried_then_kept_or_dropped(void **state)
 	xbulk_sched_done(&s, 0, 4096, 4096000);	/* level 1: 1 us */
 	assert_int_equal(take(false), 1);		/* AG 0 */
 	assert_int_equal(take(false), PER_AG);		/* AG 1 */
-	/* Level 1 known, level 2 untried: a trial join, of AG 0 (first) */
-	assert_int_equal(take(false), 2);
+	/* Level 1 known, level 2 untried: a trial join, of AG 0 (first),
+	 * past the unit right after the running one */
+	assert_int_equal(take(false), 3);
 	/* The joiner's unit took 3 us/record: 2 workers give 0.67x */
-	xbulk_sched_done(&s, 2, 4096, 3 * 4096000);
+	xbulk_sched_done(&s, 3, 4096, 3 * 4096000);
 	assert_int_equal(take(false), SIZE_MAX);
 	xbulk_sched_free(&s);
 	setup(NULL);
@@ -91,10 +92,30 @@ test_join_tried_then_kept_or_dropped(void **state)
 	xbulk_sched_done(&s, 0, 4096, 4096000);
 	assert_int_equal(take(false), 1);
 	assert_int_equal(take(false), PER_AG);
-	assert_int_equal(take(false), 2);
-	/* 1.5 us/record with two in the AG: 1.33x, it pays */
-	xbulk_sched_done(&s, 2, 4096, 4096000 * 3 / 2);
 	assert_int_equal(take(false), 3);
+	/* 1.5 us/record with two in the AG: 1.33x, it pays; AG 1 has one
+	 * worker, AG 0 two: join AG 1, past its running unit's next */
+	xbulk_sched_done(&s, 3, 4096, 4096000 * 3 / 2);
+	assert_int_equal(take(false), PER_AG + 2);
+}
+
+/*
+ * A joiner never takes the unit right after a running unit of its AG:
+ * that unit's last call may return its first records, which are kept
+ * only while it has not started (issue 8, finding 7).
+ */
+static void
+test_join_not_right_after_a_running_unit(void **state)
+{
+	(void)state;
+	assert_int_equal(take(false), 0);
+	xbulk_sched_done(&s, 0, 4096, 4096000);
+	assert_int_equal(take(false), 1);		/* AG 0 */
+	assert_int_equal(take(false), PER_AG);		/* AG 1 */
+	assert_int_equal(take(false), 3);		/* not 2 */
+	/* 2 stays free while 1 runs; once 1 is done it is AG 0's next */
+	xbulk_sched_done(&s, 1, 4096, 4096000);
+	assert_int_equal(take(false), 2);
 }
 
 static void
@@ -117,9 +138,9 @@ test_pressed_stays_near_the_head(void **state)
 	assert_int_equal(take(false), 0);
 	xbulk_sched_done(&s, 0, 4096, 4096000);
 	assert_int_equal(take(false), 1);		/* AG 0 */
-	/* Pressed: the first unit it may take (AG 0, a trial join), not
-	 * the free AG 1 further on. */
-	assert_int_equal(take(true), 2);
+	/* Pressed: the first unit it may take (AG 0, a trial join, past
+	 * the unit right after the running one), not the free AG 1. */
+	assert_int_equal(take(true), 3);
 	/* Not pressed: AG 1, free. */
 	assert_int_equal(take(false), PER_AG);
 }
@@ -132,6 +153,8 @@ main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_join_tried_then_kept_or_dropped, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_join_not_right_after_a_running_unit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_head_whatever_the_rules,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(
