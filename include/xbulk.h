@@ -931,7 +931,9 @@ enum {
 	XBULK_ENTRY_UNREADABLE	= 1u << 1,
 	/*
 	 * An inode bulkstat could not read (@err): @bs holds only bs_ino and
-	 * the file type bits of bs_mode (from the directory entry).
+	 * the file type bits of bs_mode (from the directory entry).  It
+	 * comes once, as a PRE visit, even as a directory: no contents, no
+	 * POST, whatever the callback returns.
 	 */
 	XBULK_ENTRY_BAD_INODE	= 1u << 2,
 };

@@ -250,6 +250,10 @@ run(struct walk *w)
 		ret = child_path(w, &e, f, de);
 		if (!ret)
 			ret = visit(w, &e, XBULK_VISIT_PRE);
+		/* An unreadable inode (no directory record) has nothing to
+		 * prune and no POST: do not enter it. */
+		if (ret == XBULK_WALK_PRUNE && di == XBN_NONE)
+			ret = 0;
 		if (ret == XBULK_WALK_PRUNE || (!ret && di != XBN_NONE))
 			ret = enter(w, di, &e, ret == XBULK_WALK_PRUNE);
 		if (ret)
