@@ -450,16 +450,17 @@ on_problem(void *arg, const struct xbulk_names_problem *p)
 {
 	struct du_run *r = arg;
 
-	/* Unreadable directories are named when the walk reaches them. */
-	if (p->kind == XBULK_PROBLEM_UNREADABLE)
+	/*
+	 * Unreadable directories and inodes are named when a walk reaches
+	 * them, as du names what it cannot read or stat: damage outside
+	 * the PATHs does not change their figures (du -s exits 0 there).
+	 */
+	if (p->kind == XBULK_PROBLEM_UNREADABLE ||
+	    p->kind == XBULK_PROBLEM_BAD_INODE)
 		return;
 	r->failed = true;
-	if (p->kind == XBULK_PROBLEM_BAD_INODE)
-		xb_error("du", "inode %llu: %s", (unsigned long long)p->ino,
-			 strerror(-p->err));
-	else
-		xb_error("du", "%s: directory tree damaged (inode %llu)",
-			 p->path ? p->path : "?", (unsigned long long)p->ino);
+	xb_error("du", "%s: directory tree damaged (inode %llu)",
+		 p->path ? p->path : "?", (unsigned long long)p->ino);
 }
 
 static int

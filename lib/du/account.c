@@ -71,8 +71,7 @@ add(struct xbulk_du_sum *a, const struct xbulk_du_sum *b)
 }
 
 /*
- * Does @e count?  Not an inode bulkstat could not read (du cannot stat
- * it either), not a mount point of another filesystem (below the
+ * Does @e count?  Not a mount point of another filesystem (below the
  * operand), not excluded, nor an inode counted already when du would
  * look it up: a non-directory with several links, or anything with
  * several operands.
@@ -83,8 +82,6 @@ counts(struct xbulk_du *du, const struct xbulk_entry *e)
 {
 	const struct xfs_bulkstat *bs = e->bs;
 
-	if (e->flags & XBULK_ENTRY_BAD_INODE)
-		return 0;
 	if (e->depth && (e->flags & XBULK_ENTRY_MOUNT))
 		return 0;
 	if (du->o.exclude && du->o.exclude(du->o.arg, e))
@@ -167,6 +164,10 @@ xbulk_du_visit(void *arg, const struct xbulk_entry *e,
 	}
 	if (!e->depth)
 		du->prev_level = 0;
+	/* du cannot stat it either: not counted, and (even a directory)
+	 * no POST visit follows to be ignored. */
+	if (e->flags & XBULK_ENTRY_BAD_INODE)
+		return 0;
 	ret = counts(du, e);
 	if (ret < 0)
 		return ret;
