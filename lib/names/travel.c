@@ -15,13 +15,16 @@
  * used only to open the root and to open again a directory already read
  * (its dentry is connected then), when its fd is no longer at hand.
  *
- * Work is a stack of (directory, parent, entry) shared by the readers; a
- * reader pushes the subdirectories of what it read (each claimed once,
- * so a directory listed twice is read once and a loop of directories is
- * never followed), and keeps the fds of the last few directories it read
- * to open their subdirectories.  openat2(RESOLVE_NO_XDEV) does not cross
- * into other filesystems mounted inside: the directory a mount covers is
- * not read.
+ * Work is a stack of (directory, parent, entry, parent's fd) shared by
+ * the readers.  A reader reads a directory, claims its subdirectories
+ * (each once, so a directory listed twice is read once and a loop of
+ * directories is never followed), keeps the first for itself and pushes
+ * the others; the directory's fd stays open, shared by its
+ * subdirectories' items, until the last of them is opened.  Past
+ * FD_BUDGET shared fds a directory's fd is closed instead and its
+ * subdirectories open it again by handle.  openat2(RESOLVE_NO_XDEV) does
+ * not cross into other filesystems mounted inside: the directory a mount
+ * covers is not read.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -36,11 +39,21 @@
 
 /* How long an idle reader waits before it looks at the cancel flag. */
 #define WAIT_MS		10
+/* Directory fds kept open for the subdirectories still to open (a
+ * quarter of Linux's default limit of 1024). */
+#define FD_BUDGET	256
+
+/* A parent's fd, shared by the items of its subdirectories. */
+struct pfd {
+	int		fd;
+	uint32_t	refs;		/* items that still need it (atomic) */
+};
 
 struct item {
 	uint32_t	c;		/* the directory to read */
 	uint32_t	p;		/* its parent, XBN_NONE for the root */
 	uint64_t	off;		/* its entry in the parent's listing */
+	struct pfd	*pf;		/* the parent's fd, or NULL */
 };
 
 struct travel {
@@ -52,6 +65,7 @@ struct travel {
 	size_t			cap;
 	unsigned int		active;		/* readers holding an item */
 	int			err;		/* first failure: stops all */
+	uint32_t		shared;		/* open pfds (atomic) */
 };
 
 /* One reader's state. */
@@ -62,6 +76,28 @@ struct worker {
 	size_t			nkids;
 	size_t			kids_cap;
 };
+
+/* The item no longer needs its parent's fd. */
+static void
+release(struct travel *t, struct item *it)
+{
+	struct pfd *pf = it->pf;
+
+	it->pf = NULL;
+	if (!pf || __atomic_sub_fetch(&pf->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	close(pf->fd);
+	free(pf);
+	__atomic_sub_fetch(&t->shared, 1, __ATOMIC_RELAXED);
+}
+
+/* Drop the subdirectories found (the walk is over: an error). */
+static void
+drop_kids(struct worker *w)
+{
+	while (w->nkids)
+		release(w->t, &w->kids[--w->nkids]);
+}
 
 static bool
 pop(struct travel *t, struct item *it)
@@ -94,27 +130,50 @@ pop(struct travel *t, struct item *it)
 	return got;
 }
 
-/* Push @w's subdirectories (last first, so they come in listing order)
- * and give the item back. */
-static void
-done(struct worker *w, int err)
+/*
+ * After an item: keep the first subdirectory found for this reader (its
+ * parent's fd is at hand) in *@it and push the others, last first, so
+ * that they come in listing order.  Return false when there is none to
+ * keep: the item is given back.  Waiters are woken only for what they
+ * can take, and all of them at the end.
+ */
+static bool
+next(struct worker *w, int err, struct item *it)
 {
 	struct travel *t = w->t;
-	size_t need = t->n + w->nkids;
+	bool keep = !err && w->nkids && !xbn_cancelled(t->nm->cancel);
+	size_t push = w->nkids - keep;
 
+	if (keep)
+		*it = w->kids[0];
+	if (keep && !push) {
+		w->nkids = 0;
+		return true;
+	}
 	pthread_mutex_lock(&t->lock);
-	if (!err)
-		err = xbn_grow((void **)&t->v, &t->cap, need, sizeof(*t->v));
+	if (!err && push)
+		err = xbn_grow((void **)&t->v, &t->cap, t->n + push,
+			       sizeof(*t->v));
 	if (!err) {
-		while (w->nkids)
+		while (w->nkids > keep)
 			t->v[t->n++] = w->kids[--w->nkids];
 	}
 	if (err && !t->err)
 		t->err = err;
-	t->active--;
-	pthread_cond_broadcast(&t->cond);
+	if (err) {
+		if (keep)
+			release(t, it);
+		drop_kids(w);
+	}
+	if (!keep)
+		t->active--;
+	if (push == 1)
+		pthread_cond_signal(&t->cond);
+	else if (push || !t->active || err)
+		pthread_cond_broadcast(&t->cond);
 	pthread_mutex_unlock(&t->lock);
 	w->nkids = 0;
+	return keep && !err;
 }
 
 /* Claim the subdirectories of directory @c for reading. */
@@ -148,30 +207,6 @@ claim_kids(struct worker *w, uint32_t c)
 	return 0;
 }
 
-static int
-cached_fd(struct xbn_reader *r, uint32_t dir)
-{
-	unsigned int i;
-
-	for (i = 0; i < XBN_FD_CACHE; i++) {
-		if (r->fdc[i].fd >= 0 && r->fdc[i].dir == dir)
-			return r->fdc[i].fd;
-	}
-	return -1;
-}
-
-/* Keep @fd as directory @dir's (the cache owns it from now on). */
-static void
-cache_fd(struct xbn_reader *r, uint32_t dir, int fd)
-{
-	unsigned int i = r->fdc_next++ % XBN_FD_CACHE;
-
-	if (r->fdc[i].fd >= 0)
-		close(r->fdc[i].fd);
-	r->fdc[i].dir = dir;
-	r->fdc[i].fd = fd;
-}
-
 /* openat2() that stays on this mount and follows no symlink; openat()
  * before Linux 5.6 (the "." check catches a mount crossed then). */
 static int
@@ -193,25 +228,54 @@ open_name(int pfd, const char *name)
 
 /* Open the directory of @it: by name from its parent's fd. */
 static int
-open_item(struct worker *w, const struct item *it)
+open_item(struct worker *w, struct item *it)
 {
 	struct xbulk_names *nm = w->t->nm;
 	const struct xbn_dir *d = xbn_dir(&nm->dirs, it->c);
 	char name[256];
-	int pfd;
+	int pfd, fd;
 
 	if (it->p == XBN_NONE)
 		return xbn_open_dir(nm->mfd, d->ino, d->gen);
-	pfd = cached_fd(&w->r, it->p);
-	if (pfd >= 0) {
+	if (it->pf) {
 		xbn_ent_cname(xbn_dir(&nm->dirs, it->p)->list + it->off, name);
-	} else {
-		pfd = xbn_open_parent(nm, it->p, it->off, name);
-		if (pfd < 0)
-			return pfd;
-		cache_fd(&w->r, it->p, pfd);
+		fd = open_name(it->pf->fd, name);
+		release(w->t, it);
+		return fd;
 	}
-	return open_name(pfd, name);
+	/* Read already, so connected: no reconnection search. */
+	pfd = xbn_open_parent(nm, it->p, it->off, name);
+	if (pfd < 0)
+		return pfd;
+	fd = open_name(pfd, name);
+	close(pfd);
+	return fd;
+}
+
+/* Share @fd with the items of the subdirectories just claimed; close it
+ * if there are none, or too many fds are shared already. */
+static void
+share_fd(struct worker *w, int fd)
+{
+	struct travel *t = w->t;
+	struct pfd *pf = NULL;
+	size_t i;
+
+	if (w->nkids) {
+		if (__atomic_add_fetch(&t->shared, 1, __ATOMIC_RELAXED) <=
+		    FD_BUDGET)
+			pf = malloc(sizeof(*pf));
+		if (!pf)
+			__atomic_sub_fetch(&t->shared, 1, __ATOMIC_RELAXED);
+	}
+	if (!pf) {
+		close(fd);
+		return;
+	}
+	pf->fd = fd;
+	pf->refs = (uint32_t)w->nkids;
+	for (i = 0; i < w->nkids; i++)
+		w->kids[i].pf = pf;
 }
 
 /* Errors that say the name no longer leads to the directory. */
@@ -224,7 +288,7 @@ gone(int err)
 
 /* Read the directory of @it and claim its subdirectories. */
 static int
-read_item(struct worker *w, const struct item *it)
+read_item(struct worker *w, struct item *it)
 {
 	struct xbn_dir *d = xbn_dir(&w->t->nm->dirs, it->c);
 	int fd, err;
@@ -234,10 +298,6 @@ read_item(struct worker *w, const struct item *it)
 		return 0;	/* a mount covers it: not ours to read */
 	if (fd >= 0) {
 		err = xbn_read_fd(&w->r, fd, d);
-		if (!err && (d->flags & XBN_DIR_READ))
-			cache_fd(&w->r, it->c, fd);
-		else
-			close(fd);
 	} else if (gone(fd)) {
 		err = fd;
 	} else {
@@ -250,12 +310,16 @@ read_item(struct worker *w, const struct item *it)
 		 * listing of it claim it again. */
 		d->flags |= XBN_DIR_GONE;
 		__atomic_store_n(&d->claimed, 0, __ATOMIC_RELEASE);
-		return 0;
+		err = 0;
+	} else if (!err) {
+		d->flags &= (uint16_t)~XBN_DIR_GONE;
+		err = claim_kids(w, it->c);
 	}
-	if (err)
-		return err;
-	d->flags &= (uint16_t)~XBN_DIR_GONE;
-	return claim_kids(w, it->c);
+	if (fd >= 0 && !err)
+		share_fd(w, fd);
+	else if (fd >= 0)
+		close(fd);
+	return err;
 }
 
 static void *
@@ -264,8 +328,10 @@ reader(void *arg)
 	struct worker *w = arg;
 	struct item it;
 
-	while (pop(w->t, &it))
-		done(w, read_item(w, &it));
+	while (pop(w->t, &it)) {
+		while (next(w, read_item(w, &it), &it))
+			;
+	}
 	return NULL;
 }
 
@@ -322,6 +388,8 @@ xbn_travel(struct xbulk_names *nm, unsigned int threads)
 		reader(&w[0]);
 	for (i = 1; i < started; i++)
 		pthread_join(tids[i], NULL);
+	while (t.n)	/* left by an error or a cancel */
+		release(&t, &t.v[--t.n]);
 	for (i = 0; i < ninit; i++) {
 		keep_blocks(nm, &w[i].r);
 		xbn_reader_fini(&w[i].r);
