@@ -15,15 +15,17 @@
  * used only to open the root and to open again a directory already read
  * (its dentry is connected then), when its fd is no longer at hand.
  *
- * Work is a stack of (directory, parent, entry, parent's fd) shared by
- * the readers.  A reader reads a directory, claims its subdirectories
- * (each once, so a directory listed twice is read once and a loop of
- * directories is never followed), keeps the first for itself and pushes
- * the others; the directory's fd stays open, shared by its
- * subdirectories' items, until the last of them is opened.  Past
- * FD_BUDGET shared fds a directory's fd is closed instead and its
- * subdirectories open it again by handle.  openat2(RESOLVE_NO_XDEV) does
- * not cross into other filesystems mounted inside: the directory a mount
+ * Work is a stack of (directory, parent, entry) shared by the readers.
+ * A reader reads a directory, claims its subdirectories (each once, so a
+ * directory listed twice is read once and a loop of directories is never
+ * followed) and opens them at once: XFS starts reading a directory's
+ * first block when it is opened (xfs_dir_open()), so their blocks come
+ * in while it reads the first, which it keeps for itself; it pushes the
+ * others with their fds.  Past OPEN_BUDGET such open fds, subdirectories
+ * are pushed unopened and share their parent's fd, which stays open
+ * until the last of them is opened; past SHARED_BUDGET of those too, the
+ * parent is opened again by handle.  openat2(RESOLVE_NO_XDEV) does not
+ * cross into other filesystems mounted inside: the directory a mount
  * covers is not read.
  */
 #include <dirent.h>
@@ -39,9 +41,10 @@
 
 /* How long an idle reader waits before it looks at the cancel flag. */
 #define WAIT_MS		10
-/* Directory fds kept open for the subdirectories still to open (a
- * quarter of Linux's default limit of 1024). */
-#define FD_BUDGET	256
+/* Subdirectories opened ahead of their reading, and parents kept open
+ * for the others: together half of Linux's default limit of 1024 fds. */
+#define OPEN_BUDGET	256
+#define SHARED_BUDGET	256
 
 /* A parent's fd, shared by the items of its subdirectories. */
 struct pfd {
@@ -53,7 +56,8 @@ struct item {
 	uint32_t	c;		/* the directory to read */
 	uint32_t	p;		/* its parent, XBN_NONE for the root */
 	uint64_t	off;		/* its entry in the parent's listing */
-	struct pfd	*pf;		/* the parent's fd, or NULL */
+	int		fd;		/* opened already, or -1 */
+	struct pfd	*pf;		/* else the parent's fd, or NULL */
 };
 
 struct travel {
@@ -66,6 +70,7 @@ struct travel {
 	unsigned int		active;		/* readers holding an item */
 	int			err;		/* first failure: stops all */
 	uint32_t		shared;		/* open pfds (atomic) */
+	uint32_t		opened;		/* items' fds (atomic) */
 };
 
 /* One reader's state. */
@@ -77,12 +82,27 @@ struct worker {
 	size_t			kids_cap;
 };
 
-/* The item no longer needs its parent's fd. */
+/* The item's fd is no longer the item's. */
+static int
+take_fd(struct travel *t, struct item *it)
+{
+	int fd = it->fd;
+
+	if (fd >= 0)
+		__atomic_sub_fetch(&t->opened, 1, __ATOMIC_RELAXED);
+	it->fd = -1;
+	return fd;
+}
+
+/* The item no longer needs its fds. */
 static void
 release(struct travel *t, struct item *it)
 {
 	struct pfd *pf = it->pf;
+	int fd = take_fd(t, it);
 
+	if (fd >= 0)
+		close(fd);
 	it->pf = NULL;
 	if (!pf || __atomic_sub_fetch(&pf->refs, 1, __ATOMIC_ACQ_REL))
 		return;
@@ -202,6 +222,7 @@ claim_kids(struct worker *w, uint32_t c)
 			return -ENOMEM;
 		w->kids[w->nkids++] = (struct item){
 			.c = slot->aux, .p = c, .off = (uint64_t)(e - d->list),
+			.fd = -1,
 		};
 	}
 	return 0;
@@ -237,6 +258,8 @@ open_item(struct worker *w, struct item *it)
 
 	if (it->p == XBN_NONE)
 		return xbn_open_dir(nm->mfd, d->ino, d->gen);
+	if (it->fd >= 0)
+		return take_fd(w->t, it);
 	if (it->pf) {
 		xbn_ent_cname(xbn_dir(&nm->dirs, it->p)->list + it->off, name);
 		fd = open_name(it->pf->fd, name);
@@ -252,18 +275,36 @@ open_item(struct worker *w, struct item *it)
 	return fd;
 }
 
-/* Share @fd with the items of the subdirectories just claimed; close it
- * if there are none, or too many fds are shared already. */
+/* Open the subdirectories just claimed from @fd, their parent's, while
+ * the budget lets; the others share @fd (or it is closed). */
 static void
-share_fd(struct worker *w, int fd)
+open_kids(struct worker *w, int fd)
 {
 	struct travel *t = w->t;
+	const struct xbn_dir *d = xbn_dir(&t->nm->dirs, w->kids[0].p);
 	struct pfd *pf = NULL;
+	uint32_t later = 0;
+	char name[256];
 	size_t i;
 
-	if (w->nkids) {
+	for (i = 0; i < w->nkids; i++) {
+		struct item *k = &w->kids[i];
+
+		if (__atomic_add_fetch(&t->opened, 1, __ATOMIC_RELAXED) <=
+		    OPEN_BUDGET) {
+			xbn_ent_cname(d->list + k->off, name);
+			k->fd = open_name(fd, name);
+			if (k->fd >= 0)
+				continue;
+			/* Opened again later: the error (or not) then */
+			k->fd = -1;
+		}
+		__atomic_sub_fetch(&t->opened, 1, __ATOMIC_RELAXED);
+		later++;
+	}
+	if (later) {
 		if (__atomic_add_fetch(&t->shared, 1, __ATOMIC_RELAXED) <=
-		    FD_BUDGET)
+		    SHARED_BUDGET)
 			pf = malloc(sizeof(*pf));
 		if (!pf)
 			__atomic_sub_fetch(&t->shared, 1, __ATOMIC_RELAXED);
@@ -273,9 +314,11 @@ share_fd(struct worker *w, int fd)
 		return;
 	}
 	pf->fd = fd;
-	pf->refs = (uint32_t)w->nkids;
-	for (i = 0; i < w->nkids; i++)
-		w->kids[i].pf = pf;
+	pf->refs = later;
+	for (i = 0; i < w->nkids; i++) {
+		if (w->kids[i].fd < 0)
+			w->kids[i].pf = pf;
+	}
 }
 
 /* Errors that say the name no longer leads to the directory. */
@@ -315,8 +358,8 @@ read_item(struct worker *w, struct item *it)
 		d->flags &= (uint16_t)~XBN_DIR_GONE;
 		err = claim_kids(w, it->c);
 	}
-	if (fd >= 0 && !err)
-		share_fd(w, fd);
+	if (fd >= 0 && !err && w->nkids)
+		open_kids(w, fd);
 	else if (fd >= 0)
 		close(fd);
 	return err;
@@ -369,7 +412,7 @@ xbn_travel(struct xbulk_names *nm, unsigned int threads)
 		goto out;
 	}
 	xbn_dir(&nm->dirs, nm->root)->claimed = 1;
-	t.v[t.n++] = (struct item){ .c = nm->root, .p = XBN_NONE };
+	t.v[t.n++] = (struct item){ .c = nm->root, .p = XBN_NONE, .fd = -1 };
 	pthread_mutex_init(&t.lock, NULL);
 	pthread_cond_init(&t.cond, NULL);
 	for (ninit = 0; ninit < threads; ninit++) {
