@@ -8,8 +8,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
-#include <unistd.h>
-
 #include "names.h"
 
 /* A large buffer: fewer calls for big directories, and XFS reads ahead
@@ -21,12 +19,8 @@
 int
 xbn_reader_init(struct xbn_reader *r, const volatile int *cancel)
 {
-	unsigned int i;
-
 	memset(r, 0, sizeof(*r));
 	r->cancel = cancel;
-	for (i = 0; i < XBN_FD_CACHE; i++)
-		r->fdc[i].fd = -1;
 	r->dbuf_size = DBUF_SIZE;
 	r->dbuf = malloc(r->dbuf_size);
 	return r->dbuf ? 0 : -ENOMEM;
@@ -35,13 +29,6 @@ xbn_reader_init(struct xbn_reader *r, const volatile int *cancel)
 void
 xbn_reader_fini(struct xbn_reader *r)
 {
-	unsigned int i;
-
-	for (i = 0; i < XBN_FD_CACHE; i++) {
-		if (r->fdc[i].fd >= 0)
-			close(r->fdc[i].fd);
-		r->fdc[i].fd = -1;
-	}
 	free(r->dbuf);
 	free(r->scratch);
 	free(r->order);

@@ -315,9 +315,6 @@ struct xbn_lblock {
 	uint8_t			data[];
 };
 
-/* Directory fds a reader keeps for opening the next directories by name. */
-#define XBN_FD_CACHE	8
-
 /* One directory reader's buffers. */
 struct xbn_reader {
 	char			*dbuf;		/* getdents64 */
@@ -329,18 +326,12 @@ struct xbn_reader {
 	struct xbn_lblock	*blocks;	/* listings made */
 	uint64_t		bytes;		/* of blocks */
 	const volatile int	*cancel;
-	struct {
-		uint32_t	dir;
-		int		fd;
-	} fdc[XBN_FD_CACHE];			/* fd -1: free */
-	unsigned int		fdc_next;	/* next to replace */
 };
 
 struct xbn_dir;
 
 int xbn_reader_init(struct xbn_reader *r, const volatile int *cancel);
-/* Free the buffers, close the fds; the listing blocks stay (hand them on
- * first). */
+/* Free the buffers; the listing blocks stay (hand them on first). */
 void xbn_reader_fini(struct xbn_reader *r);
 /*
  * Read the open directory @fd, which must be @d (its "." says so), into a

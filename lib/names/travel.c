@@ -15,13 +15,18 @@
  * used only to open the root and to open again a directory already read
  * (its dentry is connected then), when its fd is no longer at hand.
  *
- * Work is a stack of (directory, parent, entry) shared by the readers; a
- * reader pushes the subdirectories of what it read (each claimed once,
- * so a directory listed twice is read once and a loop of directories is
- * never followed), and keeps the fds of the last few directories it read
- * to open their subdirectories.  openat2(RESOLVE_NO_XDEV) does not cross
- * into other filesystems mounted inside: the directory a mount covers is
- * not read.
+ * Work is a stack of (directory, parent, entry) shared by the readers.
+ * A reader reads a directory, claims its subdirectories (each once, so a
+ * directory listed twice is read once and a loop of directories is never
+ * followed) and opens them at once: XFS starts reading a directory's
+ * first block when it is opened (xfs_dir_open()), so their blocks come
+ * in while it reads the first, which it keeps for itself; it pushes the
+ * others with their fds.  Past OPEN_BUDGET such open fds, subdirectories
+ * are pushed unopened and share their parent's fd, which stays open
+ * until the last of them is opened; past SHARED_BUDGET of those too, the
+ * parent is opened again by handle.  openat2(RESOLVE_NO_XDEV) does not
+ * cross into other filesystems mounted inside: the directory a mount
+ * covers is not read.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -36,11 +41,23 @@
 
 /* How long an idle reader waits before it looks at the cancel flag. */
 #define WAIT_MS		10
+/* Subdirectories opened ahead of their reading, and parents kept open
+ * for the others: together half of Linux's default limit of 1024 fds. */
+#define OPEN_BUDGET	256
+#define SHARED_BUDGET	256
+
+/* A parent's fd, shared by the items of its subdirectories. */
+struct pfd {
+	int		fd;
+	uint32_t	refs;		/* items that still need it (atomic) */
+};
 
 struct item {
 	uint32_t	c;		/* the directory to read */
 	uint32_t	p;		/* its parent, XBN_NONE for the root */
 	uint64_t	off;		/* its entry in the parent's listing */
+	int		fd;		/* opened already, or -1 */
+	struct pfd	*pf;		/* else the parent's fd, or NULL */
 };
 
 struct travel {
@@ -52,6 +69,8 @@ struct travel {
 	size_t			cap;
 	unsigned int		active;		/* readers holding an item */
 	int			err;		/* first failure: stops all */
+	uint32_t		shared;		/* open pfds (atomic) */
+	uint32_t		opened;		/* items' fds (atomic) */
 };
 
 /* One reader's state. */
@@ -62,6 +81,43 @@ struct worker {
 	size_t			nkids;
 	size_t			kids_cap;
 };
+
+/* The item's fd is no longer the item's. */
+static int
+take_fd(struct travel *t, struct item *it)
+{
+	int fd = it->fd;
+
+	if (fd >= 0)
+		__atomic_sub_fetch(&t->opened, 1, __ATOMIC_RELAXED);
+	it->fd = -1;
+	return fd;
+}
+
+/* The item no longer needs its fds. */
+static void
+release(struct travel *t, struct item *it)
+{
+	struct pfd *pf = it->pf;
+	int fd = take_fd(t, it);
+
+	if (fd >= 0)
+		close(fd);
+	it->pf = NULL;
+	if (!pf || __atomic_sub_fetch(&pf->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	close(pf->fd);
+	free(pf);
+	__atomic_sub_fetch(&t->shared, 1, __ATOMIC_RELAXED);
+}
+
+/* Drop the subdirectories found (the walk is over: an error). */
+static void
+drop_kids(struct worker *w)
+{
+	while (w->nkids)
+		release(w->t, &w->kids[--w->nkids]);
+}
 
 static bool
 pop(struct travel *t, struct item *it)
@@ -94,27 +150,50 @@ pop(struct travel *t, struct item *it)
 	return got;
 }
 
-/* Push @w's subdirectories (last first, so they come in listing order)
- * and give the item back. */
-static void
-done(struct worker *w, int err)
+/*
+ * After an item: keep the first subdirectory found for this reader (its
+ * parent's fd is at hand) in *@it and push the others, last first, so
+ * that they come in listing order.  Return false when there is none to
+ * keep: the item is given back.  Waiters are woken only for what they
+ * can take, and all of them at the end.
+ */
+static bool
+next(struct worker *w, int err, struct item *it)
 {
 	struct travel *t = w->t;
-	size_t need = t->n + w->nkids;
+	bool keep = !err && w->nkids && !xbn_cancelled(t->nm->cancel);
+	size_t push = w->nkids - keep;
 
+	if (keep)
+		*it = w->kids[0];
+	if (keep && !push) {
+		w->nkids = 0;
+		return true;
+	}
 	pthread_mutex_lock(&t->lock);
-	if (!err)
-		err = xbn_grow((void **)&t->v, &t->cap, need, sizeof(*t->v));
+	if (!err && push)
+		err = xbn_grow((void **)&t->v, &t->cap, t->n + push,
+			       sizeof(*t->v));
 	if (!err) {
-		while (w->nkids)
+		while (w->nkids > keep)
 			t->v[t->n++] = w->kids[--w->nkids];
 	}
 	if (err && !t->err)
 		t->err = err;
-	t->active--;
-	pthread_cond_broadcast(&t->cond);
+	if (err) {
+		if (keep)
+			release(t, it);
+		drop_kids(w);
+	}
+	if (!keep)
+		t->active--;
+	if (push == 1)
+		pthread_cond_signal(&t->cond);
+	else if (push || !t->active || err)
+		pthread_cond_broadcast(&t->cond);
 	pthread_mutex_unlock(&t->lock);
 	w->nkids = 0;
+	return keep && !err;
 }
 
 /* Claim the subdirectories of directory @c for reading. */
@@ -143,33 +222,10 @@ claim_kids(struct worker *w, uint32_t c)
 			return -ENOMEM;
 		w->kids[w->nkids++] = (struct item){
 			.c = slot->aux, .p = c, .off = (uint64_t)(e - d->list),
+			.fd = -1,
 		};
 	}
 	return 0;
-}
-
-static int
-cached_fd(struct xbn_reader *r, uint32_t dir)
-{
-	unsigned int i;
-
-	for (i = 0; i < XBN_FD_CACHE; i++) {
-		if (r->fdc[i].fd >= 0 && r->fdc[i].dir == dir)
-			return r->fdc[i].fd;
-	}
-	return -1;
-}
-
-/* Keep @fd as directory @dir's (the cache owns it from now on). */
-static void
-cache_fd(struct xbn_reader *r, uint32_t dir, int fd)
-{
-	unsigned int i = r->fdc_next++ % XBN_FD_CACHE;
-
-	if (r->fdc[i].fd >= 0)
-		close(r->fdc[i].fd);
-	r->fdc[i].dir = dir;
-	r->fdc[i].fd = fd;
 }
 
 /* openat2() that stays on this mount and follows no symlink; openat()
@@ -193,25 +249,76 @@ open_name(int pfd, const char *name)
 
 /* Open the directory of @it: by name from its parent's fd. */
 static int
-open_item(struct worker *w, const struct item *it)
+open_item(struct worker *w, struct item *it)
 {
 	struct xbulk_names *nm = w->t->nm;
 	const struct xbn_dir *d = xbn_dir(&nm->dirs, it->c);
 	char name[256];
-	int pfd;
+	int pfd, fd;
 
 	if (it->p == XBN_NONE)
 		return xbn_open_dir(nm->mfd, d->ino, d->gen);
-	pfd = cached_fd(&w->r, it->p);
-	if (pfd >= 0) {
+	if (it->fd >= 0)
+		return take_fd(w->t, it);
+	if (it->pf) {
 		xbn_ent_cname(xbn_dir(&nm->dirs, it->p)->list + it->off, name);
-	} else {
-		pfd = xbn_open_parent(nm, it->p, it->off, name);
-		if (pfd < 0)
-			return pfd;
-		cache_fd(&w->r, it->p, pfd);
+		fd = open_name(it->pf->fd, name);
+		release(w->t, it);
+		return fd;
 	}
-	return open_name(pfd, name);
+	/* Read already, so connected: no reconnection search. */
+	pfd = xbn_open_parent(nm, it->p, it->off, name);
+	if (pfd < 0)
+		return pfd;
+	fd = open_name(pfd, name);
+	close(pfd);
+	return fd;
+}
+
+/* Open the subdirectories just claimed from @fd, their parent's, while
+ * the budget lets; the others share @fd (or it is closed). */
+static void
+open_kids(struct worker *w, int fd)
+{
+	struct travel *t = w->t;
+	const struct xbn_dir *d = xbn_dir(&t->nm->dirs, w->kids[0].p);
+	struct pfd *pf = NULL;
+	uint32_t later = 0;
+	char name[256];
+	size_t i;
+
+	for (i = 0; i < w->nkids; i++) {
+		struct item *k = &w->kids[i];
+
+		if (__atomic_add_fetch(&t->opened, 1, __ATOMIC_RELAXED) <=
+		    OPEN_BUDGET) {
+			xbn_ent_cname(d->list + k->off, name);
+			k->fd = open_name(fd, name);
+			if (k->fd >= 0)
+				continue;
+			/* Opened again later: the error (or not) then */
+			k->fd = -1;
+		}
+		__atomic_sub_fetch(&t->opened, 1, __ATOMIC_RELAXED);
+		later++;
+	}
+	if (later) {
+		if (__atomic_add_fetch(&t->shared, 1, __ATOMIC_RELAXED) <=
+		    SHARED_BUDGET)
+			pf = malloc(sizeof(*pf));
+		if (!pf)
+			__atomic_sub_fetch(&t->shared, 1, __ATOMIC_RELAXED);
+	}
+	if (!pf) {
+		close(fd);
+		return;
+	}
+	pf->fd = fd;
+	pf->refs = later;
+	for (i = 0; i < w->nkids; i++) {
+		if (w->kids[i].fd < 0)
+			w->kids[i].pf = pf;
+	}
 }
 
 /* Errors that say the name no longer leads to the directory. */
@@ -224,7 +331,7 @@ gone(int err)
 
 /* Read the directory of @it and claim its subdirectories. */
 static int
-read_item(struct worker *w, const struct item *it)
+read_item(struct worker *w, struct item *it)
 {
 	struct xbn_dir *d = xbn_dir(&w->t->nm->dirs, it->c);
 	int fd, err;
@@ -234,10 +341,6 @@ read_item(struct worker *w, const struct item *it)
 		return 0;	/* a mount covers it: not ours to read */
 	if (fd >= 0) {
 		err = xbn_read_fd(&w->r, fd, d);
-		if (!err && (d->flags & XBN_DIR_READ))
-			cache_fd(&w->r, it->c, fd);
-		else
-			close(fd);
 	} else if (gone(fd)) {
 		err = fd;
 	} else {
@@ -250,12 +353,16 @@ read_item(struct worker *w, const struct item *it)
 		 * listing of it claim it again. */
 		d->flags |= XBN_DIR_GONE;
 		__atomic_store_n(&d->claimed, 0, __ATOMIC_RELEASE);
-		return 0;
+		err = 0;
+	} else if (!err) {
+		d->flags &= (uint16_t)~XBN_DIR_GONE;
+		err = claim_kids(w, it->c);
 	}
-	if (err)
-		return err;
-	d->flags &= (uint16_t)~XBN_DIR_GONE;
-	return claim_kids(w, it->c);
+	if (fd >= 0 && !err && w->nkids)
+		open_kids(w, fd);
+	else if (fd >= 0)
+		close(fd);
+	return err;
 }
 
 static void *
@@ -264,8 +371,10 @@ reader(void *arg)
 	struct worker *w = arg;
 	struct item it;
 
-	while (pop(w->t, &it))
-		done(w, read_item(w, &it));
+	while (pop(w->t, &it)) {
+		while (next(w, read_item(w, &it), &it))
+			;
+	}
 	return NULL;
 }
 
@@ -303,7 +412,7 @@ xbn_travel(struct xbulk_names *nm, unsigned int threads)
 		goto out;
 	}
 	xbn_dir(&nm->dirs, nm->root)->claimed = 1;
-	t.v[t.n++] = (struct item){ .c = nm->root, .p = XBN_NONE };
+	t.v[t.n++] = (struct item){ .c = nm->root, .p = XBN_NONE, .fd = -1 };
 	pthread_mutex_init(&t.lock, NULL);
 	pthread_cond_init(&t.cond, NULL);
 	for (ninit = 0; ninit < threads; ninit++) {
@@ -322,6 +431,8 @@ xbn_travel(struct xbulk_names *nm, unsigned int threads)
 		reader(&w[0]);
 	for (i = 1; i < started; i++)
 		pthread_join(tids[i], NULL);
+	while (t.n)	/* left by an error or a cancel */
+		release(&t, &t.v[--t.n]);
 	for (i = 0; i < ninit; i++) {
 		keep_blocks(nm, &w[i].r);
 		xbn_reader_fini(&w[i].r);
