@@ -145,6 +145,11 @@ du_check_conflicts(const struct du_run *r)
 		{ r->by_given && r->top, "--by and --top", "" },
 		{ r->separate_dirs && r->svg_path, "-S and --svg",
 		  " (a treemap needs whole subtrees)" },
+		{ r->separate_dirs && (r->by_given || r->unreachable),
+		  "-S and --by or --unreachable", "" },
+		{ r->threshold && (r->by_given || r->top || r->unreachable),
+		  "-t and --by, --top or --unreachable",
+		  " (-t chooses du's lines)" },
 		{ r->nul && r->format != XB_FORMAT_TEXT,
 		  "-0 and -o jsonl or csv", "" },
 	};

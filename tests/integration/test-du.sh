@@ -370,6 +370,9 @@ test_usage()
 	expect 2 "--by and --top cannot be combined" --by uid --top 1 \
 		"$XB_MNT"
 	expect 2 "-S and --svg cannot be combined" -S --svg "$svg" "$XB_MNT"
+	expect 2 "-S and --by or --unreachable cannot" -S --by uid "$XB_MNT"
+	expect 2 "-t and --by, --top or --unreachable cannot" -t 1M --top 3 \
+		"$XB_MNT"
 	expect 2 "-0 and -o jsonl or csv cannot be combined" -0 -o csv \
 		"$XB_MNT"
 	expect 2 "--svg: empty file name" --svg '' "$XB_MNT"
@@ -398,9 +401,10 @@ test_svg_file()
 		grep -q "/dev/full: No space left on device" "$T/bad.err"
 }
 
-# A directory removed between the scan and its reading (strace makes
-# its open fail with ENOENT, as an rmdir there would): one line, exit 1,
-# as find says it; the figures are not whole.
+# Directories removed between the scan and their reading (strace makes
+# every open by name but the first fail with ENOENT, as rmdirs there
+# would, also the engine's second try): one line, exit 1, as find says
+# it; the figures are not whole.
 test_gone()
 {
 	local rc=0
@@ -410,7 +414,7 @@ test_gone()
 		return
 	fi
 	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -o /dev/null \
-		-e trace=openat2 -e inject=openat2:error=ENOENT:when=2 \
+		-e trace=openat2 -e inject=openat2:error=ENOENT:when=2+ \
 		"$XBULK" du -s -j 1 "$XB_MNT" >"$T/gone.out" 2>"$T/gone.err" ||
 		rc=$?
 	rel_check "a directory gone: exit status" 1 "$rc"
