@@ -433,6 +433,7 @@ open_svg(struct du_run *r, const struct xbulk_fs *fs)
 	if (!err)
 		fd = open(r->svg_path, O_WRONLY | O_CLOEXEC | O_NOCTTY |
 			  (exists ? O_TRUNC : O_CREAT | O_EXCL), 0666);
+	r->svg_made = !exists && fd >= 0;
 	if (!err && fd >= 0)
 		r->svg_file = fdopen(fd, "w");
 	if (!err && !r->svg_file)
@@ -554,8 +555,11 @@ xb_cmd_du(int argc, char **argv)
 		ret = XB_EXIT_FAILURE;
 out:
 	free(r.svg_title);
+	/* Not written (an error, a signal): no empty picture left. */
 	if (r.svg_file)
 		fclose(r.svg_file);
+	if (r.svg_file && r.svg_made)
+		unlink(r.svg_path);
 	while (r.nexclude)
 		free(r.exclude[--r.nexclude]);
 	free(r.exclude);

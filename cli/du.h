@@ -26,6 +26,8 @@ struct du_run {
 	bool			top_dirs;
 	const char		*svg_path;
 	FILE			*svg_file;	/* opened before the scan */
+	bool			svg_made;	/* ... by us: removed if the
+						   picture is not written */
 	char			*svg_title;	/* the PATHs, ", " between */
 	unsigned int		svg_depth;
 	enum xbulk_color_by	color;

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "du.h"
 
@@ -158,6 +159,8 @@ write_svg(struct du_run *r)
 	if (!err)
 		return 0;
 	xb_error("du", "--svg: %s: %s", r->svg_path, strerror(-err));
+	if (r->svg_made)
+		unlink(r->svg_path);
 	return XB_EXIT_FAILURE;
 }
 

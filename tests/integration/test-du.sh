@@ -394,6 +394,12 @@ test_svg_file()
 		"$XB_MNT"
 	rel_ok "--svg through a symlink: nothing on the scanned fs" \
 		test ! -e "$XB_MNT/via-link.svg"
+	# A run that ends early leaves no empty picture it made.
+	"$XBULK" du -a --svg "$T/early.svg" "$XB_MNT" | head -c 10 \
+		>/dev/null || rc=${PIPESTATUS[0]}
+	rel_check "--svg, reader gone: exit status" 141 "$rc"
+	rel_ok "--svg, reader gone: no file left" test ! -e "$T/early.svg"
+	rc=0
 	"$XBULK" du -s --svg /dev/full "$XB_MNT" >"$T/bad.out" \
 		2>"$T/bad.err" || rc=$?
 	rel_check "--svg /dev/full: exit status" 1 "$rc"
