@@ -7,8 +7,9 @@
 #   empty files, a path longer than PATH_MAX, odd names (newline, tab,
 #   quotes, backslash, leading dash, invalid UTF-8), a directory of 3000
 #   entries, symlinks, fifos, devices; then operands given twice, nested
-#   both ways, a symlink, and a directory of 10,050 entries (fts sorts it
-#   by inode) with hard links in and out;
+#   both ways, a symlink, a bind mount of a subdirectory, reflinked
+#   files, and a directory of 10,050 entries (fts sorts it by inode) with
+#   hard links in and out;
 # - --by uid|gid|projid|type against find -printf sums, each inode once;
 # - -o jsonl and -o csv against du -0's records (check_du.py);
 # - --unreachable: a file deleted while held open and a file hidden under
@@ -161,6 +162,23 @@ test_operands()
 		((i % 3)) || ln "$XB_MNT/huge/f$i" "$XB_MNT/links/h$i"
 	done
 	sync	# bulkstat's sizes are the written-back ones (--by's check)
+	# Reflinked extents count in every file that maps them, as in du.
+	mkdir "$XB_MNT/refl"
+	head -c 1M /dev/urandom >"$XB_MNT/refl/a"
+	cp --reflink=always "$XB_MNT/refl/a" "$XB_MNT/refl/b"
+	cp --reflink=always "$XB_MNT/refl/a" "$XB_MNT/refl/c"
+	xfs_io -c 'pwrite -q 0 64k' "$XB_MNT/refl/c"
+	sync
+	same -a refl
+	same -a -b refl
+	# A bind mount of a subdirectory as the PATH: its top is that
+	# directory.
+	mkdir "$T/bind"
+	mount --bind "$XB_MNT/links" "$T/bind"
+	xb_at_exit "umount '$T/bind' 2>/dev/null"
+	same -a "$T/bind"
+	same -s "$T/bind/a" "$T/bind"
+	umount "$T/bind"
 	for opts in "-a" "-s -c" "-a -l" "--inodes -a"; do
 		for paths in "links links" "links/a links" "odd/symlink" \
 			     "odd/symlink/" "odd/symlink links" "./links//a" \
