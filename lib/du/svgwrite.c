@@ -57,6 +57,7 @@ struct writer {
 	struct owner		owner[OWNER_COLORS];
 	size_t			nowners;
 	uint64_t		rest_bytes;	/* owners past them */
+	bool			more;		/* a "more" box drawn */
 	int			err;	/* -ENOMEM: something left out */
 };
 
@@ -152,7 +153,7 @@ rank_owners(struct writer *w, const struct svg_node *top)
 			v[m++] = v[i];
 	}
 	qsort(v, m, sizeof(*v), cmp_owner_bytes);
-	for (i = 0; i < m; i++) {
+	for (i = 0; i < m && v[i].bytes; i++) {
 		if (i < OWNER_COLORS)
 			w->owner[w->nowners++] = v[i];
 		else
@@ -280,6 +281,7 @@ draw_more(struct writer *w, const struct svg_node *dir, uint64_t bytes,
 		(unsigned long long)bytes);
 	rect(w->f, r, "url(#more)");
 	label(w, name, size, r, false);
+	w->more = true;
 	fputs("</g>\n", w->f);
 }
 
@@ -422,7 +424,7 @@ legend(struct writer *w, double y)
 		color_text(OWNER_REST, false, fill);
 		fits = legend_item(w, &x, y, right, fill, text);
 	}
-	if (fits)
+	if (fits && w->more)
 		legend_item(w, &x, y, right, "url(#more)",
 			    "too small to draw");
 }
