@@ -2,11 +2,15 @@
 /*
  * Re-checking a directory whose listers disagree with each other or with
  * its "..": what do they say now?  Each question is answered by the
- * kernel afresh, by handle: the directory's ".." (fstatat "..") and, for
- * each entry naming it, whether that name in that directory still leads
- * to it (fstatat of the name).  A disagreement that goes away was churn
- * (a rename during the scan); one that stays is damage.
+ * kernel afresh, by handle: the directory's ".." as the directory itself
+ * holds it (its getdents entry: a path walk's ".." would be the dentry
+ * cache's parent, which for a directory listed twice is wherever it was
+ * last looked up) and, for each entry naming it, whether that name in
+ * that directory still leads to it (fstatat of the name).  A
+ * disagreement that goes away was churn (a rename during the scan); one
+ * that stays is damage.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -17,22 +21,33 @@
 /* Rounds of questions before what is left is called damage. */
 #define ROUNDS		3
 
-/* The inode ".." of directory @d names now, 0 if unknown; -ESTALE if
- * @d is gone. */
+/* The inode the ".." entry of directory @d names now (XFS lists "." and
+ * ".." first), 0 if unknown; -ESTALE if @d is gone. */
 static int64_t
 dotdot_now(const struct xbulk_names *nm, const struct xbn_dir *d)
 {
-	struct stat st;
-	int fd, ret;
+	char buf[4096];
+	int64_t dd = 0;
+	ssize_t len, pos;
+	int fd;
 
-	fd = xbn_open_handle(nm->mfd, d->ino, d->gen, O_PATH | O_DIRECTORY);
+	fd = xbn_open_dir(nm->mfd, d->ino, d->gen);
 	if (fd == -ESTALE || fd == -ENOENT)
 		return -ESTALE;
 	if (fd < 0)
 		return 0;
-	ret = fstatat(fd, "..", &st, AT_SYMLINK_NOFOLLOW);
+	len = getdents64(fd, buf, sizeof(buf));
+	for (pos = 0; pos < len && !dd;) {
+		const struct dirent64 *de = (void *)(buf + pos);
+
+		if (!de->d_reclen)
+			break;
+		if (!strcmp(de->d_name, ".."))
+			dd = (int64_t)de->d_ino;
+		pos += de->d_reclen;
+	}
 	close(fd);
-	return ret ? 0 : (int64_t)st.st_ino;
+	return dd;
 }
 
 /* Does the entry at @off of directory @p still lead to inode @ino? */
