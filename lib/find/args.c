@@ -139,6 +139,9 @@ parse_size(struct xf_parser *ps, enum xf_field field, uint32_t fields,
 /*
  * find's get_relative_timestamp(): @arg units of @unit seconds before
  * @origin, the comparison inverted (+N: older, so before the time).
+ * Beyond the range of time_t (-mtime -1e20, -mmin inf) the time is the
+ * end of that range: find's answers (everything, or nothing).  NaN is
+ * refused (find fails an assertion).
  */
 static bool
 relative_time(const char *arg, struct timespec origin, double unit,
@@ -153,14 +156,16 @@ relative_time(const char *arg, struct timespec origin, double unit,
 		*cmp = *cmp == XF_CMP_LT ? XF_CMP_GT : XF_CMP_LT;
 	if (!*s)
 		return false;
-	errno = 0;
 	offset = strtod(s, &end);
-	if (*end || end == s || (errno && (offset > 1 || offset < -1)))
+	if (*end || end == s || offset != offset)
 		return false;
 	/* modf(): the whole seconds and the fraction, both signed */
 	seconds = offset * unit;
-	if (!(seconds < 9.2e18 && seconds > -9.2e18))
-		return false;
+	if (!(seconds < 9.2e18 && seconds > -9.2e18)) {
+		ref->tv_sec = seconds > 0 ? INT64_MIN : INT64_MAX;
+		ref->tv_nsec = 0;
+		return true;
+	}
 	nsec = (seconds - (double)(int64_t)seconds) * 1e9;
 	seconds = (double)(int64_t)seconds;
 	ref->tv_sec = origin.tv_sec - (time_t)seconds;
@@ -261,7 +266,7 @@ parse_newer(struct xf_parser *ps, char x, char y, struct xf_node **out)
 	n->u.time.which = time_letter(x);
 	n->u.time.cmp = XF_CMP_GT;
 	if (y == 't') {
-		if (xf_parse_date(arg, &n->u.time.ref))
+		if (xf_parse_date(arg, &ps->find->now, &n->u.time.ref))
 			return xf_fail(ps, "I cannot figure out how to "
 				       "interpret '%s' as a date or time",
 				       arg);

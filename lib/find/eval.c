@@ -81,9 +81,11 @@ ts_diff(int64_t asec, int64_t ansec, struct timespec b)
 }
 
 /*
- * -used N: accessed N days after the status change (find 4.9 never
- * matches a file accessed before it changed).  @n's reference is -N days
- * with the comparison inverted, as for the other times.
+ * -used N: accessed N days after the status change, as find 4.9 answers
+ * it: never for a file accessed before it changed; N (exactly) is
+ * [N - 1, N) days, so a file accessed as it changed is -used 1, not
+ * -used 0.  @n's reference is -N days with the comparison inverted, as
+ * for the other times.
  */
 static int
 test_used(const struct xf_node *n, int64_t sec, int64_t nsec)
@@ -100,7 +102,7 @@ test_used(const struct xf_node *n, int64_t sec, int64_t nsec)
 	case XF_CMP_GT:
 		return d < days;
 	default:
-		return d > days - 86400 && d <= days;
+		return d >= days - 86400 && d < days;
 	}
 }
 

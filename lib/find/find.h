@@ -213,8 +213,10 @@ int xf_parse_mode(const char *s, uint32_t *file_mode, uint32_t *dir_mode);
 void xf_mode_string(uint32_t mode, char *p);
 
 /* time.c */
-/* -newermt DATE: ISO 8601 forms and @EPOCH, in local time. */
-int xf_parse_date(const char *s, struct timespec *ts);
+/* -newermt DATE: parse_datetime()'s numeric forms and @EPOCH, in local
+ * time unless a zone is given; a time alone is on @now's day. */
+int xf_parse_date(const char *s, const struct timespec *now,
+		  struct timespec *ts);
 /* -printf's %a %c %t: "Wed Nov 30 15:42:09.5834523710 2022" */
 size_t xf_ctime_format(char *dst, int64_t sec, uint32_t nsec);
 /* -printf's %Ak etc: strftime %k, with find's fractional seconds. */

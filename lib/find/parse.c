@@ -460,7 +460,9 @@ xbulk_find_parse(int argc, char **argv, const struct xbulk_find_opts *opts,
 	struct xf_parser ps = {
 		.find = f, .argv = argv, .argc = argc, .err = errbuf,
 		.errlen = errlen,
-		.regex_syntax = RE_SYNTAX_EMACS | RE_DOT_NEWLINE,
+		/* find's default is emacs, not -regextype
+		 * findutils-default: '.' does not match a newline */
+		.regex_syntax = RE_SYNTAX_EMACS,
 	};
 	int err;
 

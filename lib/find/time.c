@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Times as GNU find reads and writes them: -newermt's DATE (ISO 8601
- * forms and @EPOCH; other `date -d` phrases are refused), -printf's
+ * Times as GNU find reads and writes them: -newermt's DATE (the numeric
+ * forms of parse_datetime(): ISO 8601 dates and times, a time alone for
+ * today, YYYYMMDD, numeric zones and UTC, and @EPOCH; other `date -d`
+ * phrases are refused), -printf's
  * ctime-like %a %c %t and strftime-based %Ak with find's fractional
  * seconds (nine digits and a trailing 0, inserted after the seconds),
  * and -ls's date column.  Local time, as find (TZ applies).
@@ -12,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "find.h"
 
@@ -33,20 +36,25 @@ format_tm(char *dst, size_t size, const char *fmt, const struct tm *tm)
 #pragma GCC diagnostic pop
 }
 
-/* @p's next @n digits as a number; false if they are not all digits. */
+/* 1 to @max digits at *@p as a number (*@n of them); false if there
+ * are none or more. */
 static bool
-digits(const char **p, int n, int *v)
+number(const char **p, int max, int *v, int *n)
 {
-	*v = 0;
-	while (n--) {
-		if (!isdigit((unsigned char)**p))
-			return false;
+	for (*v = 0, *n = 0; *n < max && isdigit((unsigned char)**p); (*n)++)
 		*v = 10 * *v + (*(*p)++ - '0');
-	}
-	return true;
+	return *n && !isdigit((unsigned char)**p);
 }
 
-/* "@SECONDS[.FRACTION]" */
+static const char *
+skip_space(const char *p)
+{
+	while (isspace((unsigned char)*p))
+		p++;
+	return p;
+}
+
+/* "@SECONDS[.FRACTION]" (spaces and a '+' may come first) */
 static int
 parse_epoch(const char *s, struct timespec *ts)
 {
@@ -66,7 +74,7 @@ parse_epoch(const char *s, struct timespec *ts)
 			scale /= 10;
 		}
 	}
-	if (*end)
+	if (*skip_space(end))
 		return -EINVAL;
 	ts->tv_sec = sec;
 	ts->tv_nsec = nsec;
@@ -77,93 +85,148 @@ parse_epoch(const char *s, struct timespec *ts)
 	return 0;
 }
 
-/* "Z", "+HH", "+HHMM", "+HH:MM" (and '-'); *@off in seconds east. */
+/*
+ * A zone as parse_datetime() reads one: "Z", "UTC", "UT", "GMT" (any
+ * case), or after a time "+H", "+HH", "+HHMM", "+H:MM", "+HH:MM" (or
+ * '-'), at most 24 hours; *@off in seconds east.
+ */
 static bool
-parse_zone(const char *p, long *off, bool *has)
+parse_zone(const char **pp, bool after_time, long *off)
 {
-	int h, m = 0;
-	int sign;
+	static const char *const names[] = { "utc", "ut", "gmt", "z" };
+	const char *p = *pp;
+	int v, n, m = 0, k, sign;
+	size_t i, len;
 
-	*has = false;
-	if (!*p)
-		return true;
-	*has = true;
 	*off = 0;
-	if ((p[0] == 'Z' || p[0] == 'z') && !p[1])
-		return true;
-	if (!strcmp(p, "UTC") || !strcmp(p, "GMT"))
-		return true;
-	if (*p != '+' && *p != '-')
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		len = strlen(names[i]);
+		if (!strncasecmp(p, names[i], len) &&
+		    !isalpha((unsigned char)p[len])) {
+			*pp = p + len;
+			return true;
+		}
+	}
+	if ((*p != '+' && *p != '-') || !after_time)
 		return false;
 	sign = *p++ == '-' ? -1 : 1;
-	if (!digits(&p, 2, &h))
+	if (!number(&p, 4, &v, &n))
 		return false;
-	if (*p == ':')
+	if (*p == ':') {
 		p++;
-	if (*p && !digits(&p, 2, &m))
+		if (n > 2 || !number(&p, 2, &m, &k) || k != 2)
+			return false;
+	} else if (n > 2) {
+		m = v % 100;
+		v /= 100;
+	}
+	if (v * 60 + m > 24 * 60)
 		return false;
-	if (*p || h > 24 || m > 59)
+	*off = sign * (v * 3600L + m * 60L);
+	*pp = p;
+	return true;
+}
+
+/* [YYYY]Y-M[M]-D[D] (a two-digit year is 1969-2068) or YYYYMMDD. */
+static bool
+parse_ymd(const char **pp, int *y, int *mo, int *d)
+{
+	const char *p = *pp;
+	int n, k;
+
+	if (number(&p, 8, y, &n) && n == 8 &&
+	    (!*p || isspace((unsigned char)*p))) {
+		*d = *y % 100;
+		*mo = *y / 100 % 100;
+		*y /= 10000;
+	} else {
+		p = *pp;
+		if (!number(&p, 6, y, &n) || *p++ != '-' ||
+		    !number(&p, 2, mo, &k) || *p++ != '-' ||
+		    !number(&p, 2, d, &k))
+			return false;
+		if (n == 2)
+			*y += *y < 69 ? 2000 : 1900;
+	}
+	*pp = p;
+	return true;
+}
+
+/* H[H]:M[M][:S[S][.FRACTION]] */
+static bool
+parse_hms(const char **pp, int *h, int *mi, int *sec, long *nsec)
+{
+	const char *p = *pp;
+	long scale = 100000000;
+	int n;
+
+	if (!number(&p, 2, h, &n) || *p++ != ':' || !number(&p, 2, mi, &n))
 		return false;
-	*off = sign * (h * 3600L + m * 60L);
+	if (*p == ':') {
+		p++;
+		if (!number(&p, 2, sec, &n))
+			return false;
+		if (*p == '.' || *p == ',') {
+			if (!isdigit((unsigned char)*++p))
+				return false;
+			for (; isdigit((unsigned char)*p); p++) {
+				*nsec += (*p - '0') * scale;
+				scale /= 10;
+			}
+		}
+	}
+	*pp = p;
 	return true;
 }
 
 int
-xf_parse_date(const char *s, struct timespec *ts)
+xf_parse_date(const char *s, const struct timespec *now, struct timespec *ts)
 {
-	const char *p = s;
+	const char *p = skip_space(s);
 	struct tm tm = { 0 };
 	int y, mo, d, h = 0, mi = 0, sec = 0;
-	long nsec = 0, off;
-	bool zone;
+	bool date, time = false, zone = false;
+	long nsec = 0, off = 0;
 	time_t t;
 
-	while (*p == ' ')
-		p++;
 	if (*p == '@')
-		return parse_epoch(p + 1, ts);
-	if (!digits(&p, 4, &y) || *p++ != '-' || !digits(&p, 2, &mo) ||
-	    *p++ != '-' || !digits(&p, 2, &d))
-		return -EINVAL;
-	if (*p == 'T' || *p == 't' || *p == ' ') {
+		return parse_epoch(skip_space(p + 1), ts);
+	date = parse_ymd(&p, &y, &mo, &d);
+	if (date && (*p == 'T' || *p == 't')) {
 		p++;
-		if (!digits(&p, 2, &h) || *p++ != ':' || !digits(&p, 2, &mi))
+		if (!parse_hms(&p, &h, &mi, &sec, &nsec))
 			return -EINVAL;
-		if (*p == ':') {
-			p++;
-			if (!digits(&p, 2, &sec))
-				return -EINVAL;
-			if (*p == '.' || *p == ',') {
-				long scale = 100000000;
-
-				if (!isdigit((unsigned char)*++p))
-					return -EINVAL;
-				for (; isdigit((unsigned char)*p); p++) {
-					nsec += (*p - '0') * scale;
-					scale /= 10;
-				}
-			}
-		}
+		time = true;
 	}
-	if (!parse_zone(p, &off, &zone))
-		return -EINVAL;
-	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 24 || mi > 59 ||
-	    sec > 60)
-		return -EINVAL;
-	tm.tm_year = y - 1900;
-	tm.tm_mon = mo - 1;
-	tm.tm_mday = d;
-	tm.tm_hour = h;
-	tm.tm_min = mi;
-	tm.tm_sec = sec;
-	tm.tm_isdst = -1;
-	if (zone) {
-		t = timegm(&tm);
-		t -= off;
-	} else {
-		t = mktime(&tm);
+	p = skip_space(p);
+	if (!time && isdigit((unsigned char)*p)) {
+		if (!parse_hms(&p, &h, &mi, &sec, &nsec))
+			return -EINVAL;
+		time = true;
 	}
-	if (tm.tm_mday != d && sec < 60)	/* Feb 30th */
+	p = skip_space(p);
+	if (*p && (date || time)) {
+		if (!parse_zone(&p, time, &off))
+			return -EINVAL;
+		zone = true;
+	}
+	if (*skip_space(p) || (!date && !time))
+		return -EINVAL;
+	if (!date) {			/* a time alone: today's */
+		if (!xf_localtime(now->tv_sec, &tm))
+			return -EINVAL;
+		y = tm.tm_year + 1900;
+		mo = tm.tm_mon + 1;
+		d = tm.tm_mday;
+	}
+	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
+	    sec > 59)
+		return -EINVAL;
+	tm = (struct tm){ .tm_year = y - 1900, .tm_mon = mo - 1, .tm_mday = d,
+			  .tm_hour = h, .tm_min = mi, .tm_sec = sec,
+			  .tm_isdst = -1 };
+	t = zone ? timegm(&tm) - off : mktime(&tm);
+	if (tm.tm_mday != d)		/* Feb 30th */
 		return -EINVAL;
 	ts->tv_sec = t;
 	ts->tv_nsec = nsec;

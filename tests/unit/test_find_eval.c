@@ -251,6 +251,127 @@ test_newermt(void **state)
 			   t[i].want);
 }
 
+/*
+ * -newermt's forms of parse_datetime() (find's and date -d's parser):
+ * each date is the second `TZ=UTC date -d DATE +%s` printed (a time
+ * alone on XFH_NOW's day); find rejects the bad ones too.
+ */
+static void
+test_newermt_forms(void **state)
+{
+	static const struct {
+		const char *date;
+		long long sec;
+	} t[] = {
+		{ "1-01-01", -62135596800 },
+		{ "01-01-01", 978307200 },
+		{ "68-01-01", 3092601600 },
+		{ "69-01-01", -31536000 },
+		{ "99-1-1", 915148800 },
+		{ "100-01-01", -59011459200 },
+		{ "10000-01-01", 253402300800 },
+		{ "2020-2-29", 1582934400 },
+		{ "2020-02-29 1:2:3", 1582938123 },
+		{ "2020-02-29T1:02", 1582938120 },
+		{ "2020-02-29 12:30:45 UTC", 1582979445 },
+		{ "2020-02-29 12:30:45UTC", 1582979445 },
+		{ "2020-02-29 12:30:45 +0100", 1582975845 },
+		{ "2020-02-29 12:30:45+1", 1582975845 },
+		{ "2020-02-29 12:30:45 -01:30", 1582984845 },
+		{ "2020-02-29 12:30:45 +130", 1582974045 },
+		{ "2020-02-29 12:00 +0060", 1582974000 },
+		{ "2020-02-29 12:00 +2400", 1582891200 },
+		{ "2020-02-29 Z", 1582934400 },
+		{ "2020-02-29Z", 1582934400 },
+		{ "2020-02-29 gmt", 1582934400 },
+		{ "20200229", 1582934400 },
+		{ "  2020-02-29  12:00  ", 1582977600 },
+		{ "2020-02-29t12:00z", 1582977600 },
+		{ "2020-02-29\t12:00", 1582977600 },
+		{ "12:00", 1699963200 },
+		{ "1:2", 1699923720 },
+		{ "12:00 Z", 1699963200 },
+		{ "23:59:59 -01:00", 1700009999 },
+		{ "@ +5", 5 },
+	};
+	static const char *const bad[] = {
+		"2020-02-29 24:00", "2020-02-29 23:59:60", "2020-02-30",
+		"2020-00-10", "2020-13-01", "2020-02-29 +01", "2020-02-29T12",
+		"@1.", "12:00 +25", "",
+	};
+	char times[128], want[32];
+	size_t i;
+	struct xfh h;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		snprintf(times, sizeof(times), "%lld %lld %lld", t[i].sec - 1,
+			 t[i].sec, t[i].sec + 1);
+		snprintf(want, sizeof(want), "%lld", t[i].sec + 1);
+		expect_set(XFH_ARGS("-newermt", t[i].date), times, at, want);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (xfh_parse(&h, XFH_ARGS("-newermt", bad[i])) != -EINVAL)
+			fail_msg("-newermt '%s': accepted", bad[i]);
+}
+
+/*
+ * -used N, as find 4.9 answers it: a file accessed as its status
+ * changed is -used 1 (not 0), one accessed before it changed never
+ * matches; ages far past time_t's range (-mtime -1e20, inf) are the end
+ * of the range: everything or nothing, as find says.
+ */
+static struct xfs_bulkstat
+used(const char *item)
+{
+	struct xfs_bulkstat bs = xfh_file(0644, 0);
+
+	bs.bs_ctime = XFH_NOW_SEC - 10 * 86400;
+	bs.bs_atime = bs.bs_ctime + strtoll(item, NULL, 10);
+	return bs;
+}
+
+static void
+test_used_and_huge_ages(void **state)
+{
+	static const char delays[] = "-10 0 43200 129600";
+
+	(void)state;
+	expect_set(XFH_ARGS("-used", "0"), delays, used, "");
+	expect_set(XFH_ARGS("-used", "1"), delays, used, "0 43200");
+	expect_set(XFH_ARGS("-used", "2"), delays, used, "129600");
+	expect_set(XFH_ARGS("-used", "-1"), delays, used, "0 43200");
+	expect_set(XFH_ARGS("-used", "+0"), delays, used, "43200 129600");
+	expect_set(XFH_ARGS("-mtime", "-1e20"), ages, aged,
+		   "-43200 30 250 310 50000 82800 100000 150000 216000 "
+		   "3456000");
+	expect_set(XFH_ARGS("-mmin", "-inf"), ages, aged,
+		   "-43200 30 250 310 50000 82800 100000 150000 216000 "
+		   "3456000");
+	expect_set(XFH_ARGS("-mtime", "+1e20"), ages, aged, "");
+	expect_set(XFH_ARGS("-mtime", "inf"), ages, aged, "");
+}
+
+/* -regex without -regextype is emacs syntax: '.' is not a newline
+ * (findutils-default, despite its name, lets it be one). */
+static void
+test_regex_default(void **state)
+{
+	struct xfs_bulkstat bs = xfh_file(0644, 0);
+	struct xfh h;
+
+	(void)state;
+	assert_int_equal(xfh_parse(&h, XFH_ARGS("-regex", ".*/a.b")), 0);
+	assert_string_equal(xfh_run(&h, &bs, "./a\nb", NULL), "");
+	assert_string_equal(xfh_run(&h, &bs, "./a b", NULL), "./a b\n");
+	xfh_free(&h);
+	assert_int_equal(xfh_parse(&h, XFH_ARGS("-regextype",
+						"findutils-default", "-regex",
+						".*/a.b")), 0);
+	assert_string_equal(xfh_run(&h, &bs, "./a\nb", NULL), "./a\nb\n");
+	xfh_free(&h);
+}
+
 static struct xfs_bulkstat
 typed(const char *item)
 {
@@ -303,6 +424,9 @@ main(void)
 		cmocka_unit_test(test_times),
 		cmocka_unit_test(test_daystart),
 		cmocka_unit_test(test_newermt),
+		cmocka_unit_test(test_newermt_forms),
+		cmocka_unit_test(test_used_and_huge_ages),
+		cmocka_unit_test(test_regex_default),
 		cmocka_unit_test(test_type_and_others),
 	};
 
