@@ -1487,8 +1487,13 @@ struct xbulk_find_opts {
  * @status:      exit status for the failure (XBULK_FIND_EXIT_*)
  *
  * Return: 0; -EINVAL for a bad expression (find's own message and
- * status) or a refused action; -ENOMEM.
+ * status) or a refused action; -ENOMEM; XBULK_FIND_HELP or
+ * XBULK_FIND_VERSION when the expression reached find's -help or
+ * -version (--help, --version): nothing is compiled (*@out is NULL) and
+ * the caller prints its help or version, as find does, exit status 0.
  */
+#define XBULK_FIND_HELP		1
+#define XBULK_FIND_VERSION	2
 int xbulk_find_parse(int argc, char **argv,
 		     const struct xbulk_find_opts *opts,
 		     struct xbulk_find **out, char *err, size_t errlen,

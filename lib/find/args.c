@@ -472,7 +472,10 @@ parse_owner(struct xf_parser *ps, bool group, struct xf_node **out)
 		}
 	}
 	digits = strspn(arg, "0123456789");
-	if (digits && !arg[digits] && get_u64(arg, &id) && id <= INT_MAX) {
+	if (digits && !arg[digits]) {
+		/* find takes numbers up to INT_MAX here (-uid: any) */
+		if (!get_u64(arg, &id) || id > INT_MAX)
+			return xf_fail(ps, "%s: %s", arg, strerror(ERANGE));
 		n->u.num.n = id;
 		*out = n;
 		return 0;
@@ -687,7 +690,8 @@ xf_parse_primary(struct xf_parser *ps, const char *p, struct xf_node **out)
 		if (p[6] == 't' || !strchr("aBcm", p[6]) || !strchr("aBcmt", p[7]))
 			return xf_fail(ps, "invalid predicate `%s'", p);
 		if (ps->i >= ps->argc)
-			return xf_fail(ps, "The %s test needs an argument", p);
+			return xf_fail(ps, "The '%s' test needs an argument",
+				       p);
 		return parse_newer(ps, p[6], p[7], out);
 	}
 	if (IS("-uid") || IS("-gid"))
@@ -775,10 +779,11 @@ parse_depth_limit(struct xf_parser *ps, int *limit)
 
 	if (!arg)
 		return -EINVAL;
-	if (strspn(arg, "0123456789") != strlen(arg) || !*arg ||
-	    !get_u64(arg, &v) || v > INT_MAX)
+	if (strspn(arg, "0123456789") != strlen(arg) || !*arg)
 		return xf_fail(ps, "Expected a positive decimal integer "
 			       "argument to %s, but got '%s'", ps->pred, arg);
+	if (!get_u64(arg, &v) || v > INT_MAX)
+		return xf_fail(ps, "%s: %s", arg, strerror(ERANGE));
 	*limit = (int)v;
 	return 0;
 }

@@ -193,6 +193,11 @@ tokenize(struct xf_parser *ps, struct xf_tokens *t)
 		if (!looks_like_expression(arg, false))
 			return xf_fail(ps, "paths must precede expression: `%s'",
 				       arg);
+		/* find prints its help or version here and exits */
+		if (!strcmp(arg, "-help") || !strcmp(arg, "--help"))
+			return XBULK_FIND_HELP;
+		if (!strcmp(arg, "-version") || !strcmp(arg, "--version"))
+			return XBULK_FIND_VERSION;
 		for (k = 0; k < sizeof(operators) / sizeof(operators[0]); k++)
 			if (!strcmp(arg, operators[k].text))
 				break;
@@ -274,13 +279,14 @@ parse_unary(struct xf_parser *ps, struct xf_tokens *t, struct xf_node **out)
 		return *out ? 0 : -ENOMEM;
 	case T_OPEN:
 		t->pos++;
-		if (t->pos < t->n && t->v[t->pos].tok == T_CLOSE)
+		if (t->pos >= t->n)
+			return xf_fail(ps, "invalid expression; expected to "
+				       "find a ')' but didn't see one. Perhaps "
+				       "you need an extra predicate after '%s'",
+				       tok->text);
+		if (t->v[t->pos].tok == T_CLOSE)
 			return xf_fail(ps, "invalid expression; empty "
 				       "parentheses are not allowed.");
-		if (t->pos >= t->n)
-			return xf_fail(ps, "invalid expression; I was "
-				       "expecting to find a ')' somewhere but "
-				       "did not see one.");
 		err = parse_expr(ps, t, 1, out);
 		if (err)
 			return err;
@@ -493,6 +499,10 @@ xbulk_find_parse(int argc, char **argv, const struct xbulk_find_opts *opts,
 	err = f->streams && f->streams[0] && f->linkbuf &&
 	      !xbulk_out_init(&f->streams[0]->out, 1, 1U << 20) ?
 	      parse_all(&ps) : -ENOMEM;
+	if (err > 0) {			/* -help, -version */
+		xbulk_find_free(f);
+		return err;
+	}
 	if (err) {
 		*status = ps.status ? ps.status : XBULK_FIND_EXIT_BAD;
 		if (err == -ENOMEM)

@@ -8,6 +8,7 @@
  * flag, %S is a %g.  Numbers are written by hand (digits.h).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,8 +126,27 @@ escape_char(char c)
 	return p ? to[p - from] : 0;
 }
 
-/* A directive's flags, width and precision ("%-5.3" of "%-5.3p"). */
-static void
+/* A width or precision: digits, at most INT_MAX (printf's limit). */
+static bool
+spec_number(const char *p, int *v)
+{
+	unsigned long long n = 0;
+
+	for (; *p >= '0' && *p <= '9'; p++) {
+		n = 10 * n + (unsigned long long)(*p - '0');
+		if (n > INT_MAX)
+			return false;
+	}
+	*v = (int)n;
+	return true;
+}
+
+/*
+ * A directive's flags, width and precision ("%-5.3" of "%-5.3p").  A
+ * width or precision past INT_MAX is refused: find's printf fails on
+ * every file with EOVERFLOW, after reading it as a huge number.
+ */
+static bool
 directive_spec(struct xf_parser *ps, const char *spec, size_t len,
 	       struct step *s)
 {
@@ -137,11 +157,12 @@ directive_spec(struct xf_parser *ps, const char *spec, size_t len,
 	for (; i < len && strchr("-+ #", spec[i]); i++)
 		if (spec[i] == '-')
 			s->left = true;
-	s->width = atoi(spec + i);
+	if (!spec_number(spec + i, &s->width))
+		goto overflow;
 	while (i < len && spec[i] >= '0' && spec[i] <= '9')
 		i++;
-	if (i < len && spec[i] == '.')
-		s->prec = atoi(spec + i + 1);
+	if (i < len && spec[i] == '.' && !spec_number(spec + i + 1, &s->prec))
+		goto overflow;
 	/* %d %m %S honour all of printf's flags: keep a format for them. */
 	if (strchr("dmS", s->conv)) {
 		fmt = xf_keep(ps->find, malloc(len + 2));
@@ -153,6 +174,12 @@ directive_spec(struct xf_parser *ps, const char *spec, size_t len,
 		}
 		s->text = fmt ? fmt : "%d";
 	}
+	return true;
+overflow:
+	/* the directive's letters follow @spec */
+	xf_fail(ps, "error: the width or precision of `%.*s' is too large",
+		(int)len + 1 + !!s->aux, spec);
+	return false;
 }
 
 struct xf_format *
@@ -228,7 +255,9 @@ xf_format_compile(struct xf_parser *ps, const char *src, uint32_t *fields)
 					goto fail;
 				s.conv = buf[pos];
 				s.aux = n == 2 ? buf[pos + 1] : 0;
-				directive_spec(ps, buf + start, pos - start, &s);
+				if (!directive_spec(ps, buf + start,
+						    pos - start, &s))
+					goto fail;
 				*fields |= directive_fields(s.conv, s.aux);
 				if (!add_step(ps, &fmt, &cap, &s))
 					goto fail;
@@ -236,7 +265,12 @@ xf_format_compile(struct xf_parser *ps, const char *src, uint32_t *fields)
 				seg = pos + 1;
 				continue;
 			}
-			if (!buf[pos] || strchr("{[(", buf[pos])) {
+			if (!buf[pos]) {	/* find's message has a NUL */
+				xf_fail(ps, "error: %.*s at end of format "
+					"string", (int)(pos - start), buf + start);
+				goto fail;
+			}
+			if (strchr("{[(", buf[pos])) {
 				xf_fail(ps, "error: the format directive `%%%c' "
 					"is reserved for future use", buf[pos]);
 				goto fail;

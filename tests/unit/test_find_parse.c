@@ -60,6 +60,29 @@ static const struct {
 	  "directory" },
 	{ { "-newermt", "yesterday" }, "I cannot figure out how to interpret "
 	  "'yesterday' as a date or time" },
+	{ { "(" }, "invalid expression; expected to find a ')' but didn't "
+	  "see one. Perhaps you need an extra predicate after '('" },
+	{ { "-print", "(", "(" }, "invalid expression; expected to find a "
+	  "')' but didn't see one. Perhaps you need an extra predicate after "
+	  "'('" },
+	{ { "-newermt" }, "The '-newermt' test needs an argument" },
+	{ { "-maxdepth", "99999999999999999999" }, "99999999999999999999: "
+	  "Numerical result out of range" },
+	{ { "-mindepth", "2147483648" }, "2147483648: Numerical result out "
+	  "of range" },
+	{ { "-user", "4294967294" }, "4294967294: Numerical result out of "
+	  "range" },
+	{ { "-group", "2147483648" }, "2147483648: Numerical result out of "
+	  "range" },
+	/* find crashes on an assertion here */
+	{ { "-mtime", "nan" }, "invalid argument `nan' to `-mtime'" },
+	/* find's message has a NUL byte: "`%\0' is reserved ..." */
+	{ { "-printf", "%5" }, "error: %5 at end of format string" },
+	/* find fails every file with EOVERFLOW */
+	{ { "-printf", "%99999999999p" }, "error: the width or precision of "
+	  "`%99999999999p' is too large" },
+	{ { "-printf", "%.2147483648Tk" }, "error: the width or precision of "
+	  "`%.2147483648Tk' is too large" },
 };
 
 static void
@@ -106,6 +129,25 @@ test_refused(void **state)
 		if (!strstr(h.err, refused[i].hint))
 			fail_msg("%s: '%s'", refused[i].arg, h.err);
 	}
+}
+
+/* -help and -version (and --help, --version) stop the parse there:
+ * find prints its help or version and exits 0, whatever follows. */
+static void
+test_help_version(void **state)
+{
+	struct xfh h;
+
+	(void)state;
+	assert_int_equal(xfh_parse(&h, XFH_ARGS("-help", "-foo")),
+			 XBULK_FIND_HELP);
+	assert_int_equal(xfh_parse(&h, XFH_ARGS("-name", "-help",
+						"--version")),
+			 XBULK_FIND_VERSION);
+	assert_int_equal(xfh_parse(&h, XFH_ARGS("--help")), XBULK_FIND_HELP);
+	assert_int_equal(xfh_parse(&h, XFH_ARGS("-foo", "-version")),
+			 -EINVAL);
+	assert_string_equal(h.err, "unknown predicate `-foo'");
 }
 
 /* The fields each expression reads: no more (memory per inode) and no
@@ -223,6 +265,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_expressions),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_help_version),
 		cmocka_unit_test(test_field_mask),
 		cmocka_unit_test(test_prefilter),
 	};
