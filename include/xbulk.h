@@ -1562,6 +1562,9 @@ int xbulk_find_eval(struct xbulk_find *find,
 /* Write out everything buffered.  Return: 0 or the first write error. */
 int xbulk_find_flush(struct xbulk_find *find);
 
+/* The first write error of output @i (a negative errno), or 0. */
+int xbulk_find_output_error(const struct xbulk_find *find, size_t i);
+
 /* --format: what -print (and the default -print) writes instead of the
  * path: the whole bulkstat record as JSON Lines or CSV (docs/formats.md)
  * plus "path" (UTF-8, U+FFFD for bytes that are not) and "path_b64" (the

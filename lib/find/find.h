@@ -284,7 +284,18 @@ xf_commit(struct xf_stream *s, const char *end)
 {
 	s->out.len = (size_t)(end - s->out.buf);
 }
-int xf_put_name(struct xf_stream *s, const char *p, size_t len);
+/* A name (path, link target): as it is, or on a terminal as find shows
+ * it there (odd characters as '?'); at most @max bytes of that. */
+int xf_put_name_max(struct xf_stream *s, const char *p, size_t len,
+		    size_t max);
+/* How many bytes xf_put_name_max() makes of the whole name. */
+size_t xf_name_len(const struct xf_stream *s, const char *p, size_t len);
+
+static inline int
+xf_put_name(struct xf_stream *s, const char *p, size_t len)
+{
+	return xf_put_name_max(s, p, len, len);
+}
 int xf_stream_flush(struct xf_stream *s);
 
 /* printf.c */

@@ -2,10 +2,17 @@
 /*
  * The outputs of a find expression: stdout and -fprint FILEs, each a
  * buffer written with one write() per fill.  Names go out as raw bytes,
- * but on a terminal control characters show as '?', as find shows them.
+ * but on a terminal what it could not show (control characters, bytes
+ * that are not a character of the locale) shows as '?', as find shows
+ * it.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "find.h"
 #include "../internal.h"
@@ -36,29 +43,73 @@ xf_put_slow(struct xf_stream *s, const char *p, size_t len)
 	return 0;
 }
 
-int
-xf_put_name(struct xf_stream *s, const char *p, size_t len)
+/*
+ * find's qmark_chars(): the bytes of @p as a terminal should see them, in
+ * the locale of LC_CTYPE: printable characters as they are, each other
+ * character (a control character, one wcwidth() calls unprintable) as
+ * one '?', each byte of an invalid sequence as one '?', an incomplete
+ * one at the end as one '?'.  At most @max bytes of that go to @s (if
+ * not NULL); returns how many it made (all of them without @s).
+ */
+static size_t
+qmark(struct xf_stream *s, const char *p, size_t len, size_t max, int *err)
 {
 	char chunk[256];
-	size_t i, n;
-	int err;
+	size_t i = 0, k = 0, out = 0, n, r;
+	mbstate_t st;
+	wchar_t wc;
+
+	while (i < len && out + k < max && !*err) {
+		unsigned char c = (unsigned char)p[i];
+
+		n = 1;
+		if (c >= 0x20 && c < 0x7f) {
+			chunk[k++] = (char)c;
+		} else if (MB_CUR_MAX == 1) {
+			chunk[k++] = isprint(c) ? (char)c : '?';
+		} else {
+			memset(&st, 0, sizeof(st));
+			r = mbrtowc(&wc, p + i, len - i, &st);
+			n = r == (size_t)-2 ? len - i :
+			    r == (size_t)-1 || !r ? 1 : r;
+			if (r == (size_t)-1 || r == (size_t)-2 || !r ||
+			    wcwidth(wc) < 0) {
+				chunk[k++] = '?';
+			} else {
+				memcpy(chunk + k, p + i, n);
+				k += n;
+			}
+		}
+		i += n;
+		if (k > sizeof(chunk) - MB_LEN_MAX || i >= len || out + k >= max) {
+			if (out + k > max)
+				k = max - out;
+			if (s)
+				*err = xf_put(s, chunk, k);
+			out += k;
+			k = 0;
+		}
+	}
+	return out;
+}
+
+size_t
+xf_name_len(const struct xf_stream *s, const char *p, size_t len)
+{
+	int err = 0;
+
+	return s->tty ? qmark(NULL, p, len, SIZE_MAX, &err) : len;
+}
+
+int
+xf_put_name_max(struct xf_stream *s, const char *p, size_t len, size_t max)
+{
+	int err = 0;
 
 	if (!s->tty)
-		return xf_put(s, p, len);
-	for (i = 0; i < len; i += n) {
-		size_t k;
-
-		n = len - i < sizeof(chunk) ? len - i : sizeof(chunk);
-		for (k = 0; k < n; k++) {
-			unsigned char c = (unsigned char)p[i + k];
-
-			chunk[k] = c < 0x20 || c == 0x7f ? '?' : (char)c;
-		}
-		err = xf_put(s, chunk, n);
-		if (err)
-			return err;
-	}
-	return 0;
+		return xf_put(s, p, len < max ? len : max);
+	qmark(s, p, len, max, &err);
+	return err;
 }
 
 int
@@ -96,6 +147,12 @@ xbulk_find_set_output(struct xbulk_find *f, size_t i, int fd, bool tty)
 	s->out.fd = fd;
 	s->tty = tty;
 	return 0;
+}
+
+int
+xbulk_find_output_error(const struct xbulk_find *f, size_t i)
+{
+	return f->streams[i]->err;
 }
 
 int

@@ -304,19 +304,25 @@ fail:
 	return NULL;
 }
 
-/* @p..@len as printf's %s with the step's '-', width and precision. */
+/*
+ * @p..@len as printf's %s with the step's '-', width and precision; a
+ * name as find prints it (on a terminal: quoted first, then padded or
+ * cut, as find's printf of its quoted copy).
+ */
 static int
 put_spec(struct xf_stream *out, const struct step *s, const char *p,
 	 size_t len, bool name)
 {
 	static const char spaces[64] = "                                "
 				       "                                ";
-	size_t pad;
+	size_t pad, shown = len;
 	int err = 0;
 
-	if (s->prec >= 0 && (size_t)s->prec < len)
-		len = (size_t)s->prec;
-	pad = (size_t)s->width > len ? (size_t)s->width - len : 0;
+	if (name && (s->width || s->prec >= 0))
+		shown = xf_name_len(out, p, len);
+	if (s->prec >= 0 && (size_t)s->prec < shown)
+		shown = (size_t)s->prec;
+	pad = (size_t)s->width > shown ? (size_t)s->width - shown : 0;
 	while (!s->left && pad && !err) {
 		size_t n = pad < sizeof(spaces) ? pad : sizeof(spaces);
 
@@ -324,7 +330,8 @@ put_spec(struct xf_stream *out, const struct step *s, const char *p,
 		pad -= n;
 	}
 	if (!err)
-		err = name ? xf_put_name(out, p, len) : xf_put(out, p, len);
+		err = name ? xf_put_name_max(out, p, len, shown) :
+			     xf_put(out, p, shown);
 	while (pad && !err) {
 		size_t n = pad < sizeof(spaces) ? pad : sizeof(spaces);
 
@@ -438,22 +445,36 @@ sparseness(const struct xbulk_find *f, const struct xbulk_find_file *file)
 	return 512.0 * (double)blocks / (double)size;
 }
 
-/* A directive that printf formats itself: %d %m %S. */
+/* snprintf() of a %d %m %S step's own format. */
+static int
+format_step(char *buf, size_t size, const struct step *s, double g, long d)
+{
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	return s->conv == 'S' ? snprintf(buf, size, s->text, g) :
+				snprintf(buf, size, s->text, d);
+#pragma GCC diagnostic pop
+}
+
+/* A directive that printf formats itself: %d %m %S (a width past the
+ * buffer, as %600d, formats into memory of its size). */
 static int
 put_printf(struct xf_stream *out, const struct step *s, double g, long d)
 {
-	char buf[512];
-	int n;
+	char buf[512], *big;
+	int n = format_step(buf, sizeof(buf), s, g, d), err;
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-	n = s->conv == 'S' ? snprintf(buf, sizeof(buf), s->text, g) :
-			     snprintf(buf, sizeof(buf), s->text, d);
-#pragma GCC diagnostic pop
 	if (n < 0)
 		return 0;
-	return xf_put(out, buf, (size_t)n < sizeof(buf) ? (size_t)n :
-		      sizeof(buf) - 1);
+	if ((size_t)n < sizeof(buf))
+		return xf_put(out, buf, (size_t)n);
+	big = malloc((size_t)n + 1);
+	if (!big)
+		return -ENOMEM;
+	format_step(big, (size_t)n + 1, s, g, d);
+	err = xf_put(out, big, (size_t)n);
+	free(big);
+	return err;
 }
 
 /* %Y: the type of what a symlink points to ("N": nothing, "L": loop). */

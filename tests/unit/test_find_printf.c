@@ -6,10 +6,12 @@
  * printed for a real file of the same attributes (TZ=UTC LC_ALL=C).
  */
 #include <errno.h>
+#include <locale.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -132,6 +134,62 @@ test_ls(void **state)
 	xfh_free(&h);
 }
 
+/* %d %m %S are printf's own: a width past 511 is printed whole. */
+static void
+test_wide_numbers(void **state)
+{
+	char want[2048];
+
+	(void)state;
+	snprintf(want, sizeof(want), "%600d|%-600o|\n", 0, 0640);
+	expect_printf("%600d|%-600m|\n", want);
+}
+
+/*
+ * Names on a terminal, as find 4.9 printed them there (LC_ALL=C and
+ * C.UTF-8): what the terminal could not show is '?', one per character
+ * (a control character, C1's U+009B) or per byte of an invalid sequence,
+ * one for an incomplete one at the end; a width or precision applies to
+ * what is shown.
+ */
+static void
+test_tty_names(void **state)
+{
+	static const struct {
+		const char *locale, *name, *want;
+	} t[] = {
+		{ "C", "a\nb\xff\xc3\xa9", "[a?b???  |a?b]" },
+		{ "C.UTF-8", "a\nb\xff\xc3\xa9", "[a?b?\xc3\xa9  |a?b]" },
+		{ "C.UTF-8", "\xc3\xa9", "[\xc3\xa9      |\xc3\xa9]" },
+		{ "C.UTF-8", "a\xc3", "[a?      |a?]" },
+		{ "C.UTF-8", "\xe2\x80\x8b", "[\xe2\x80\x8b     |"
+		  "\xe2\x80\x8b]" },
+		{ "C.UTF-8", "c\xc2\x9b" "d", "[c?d     |c?d]" },
+	};
+	struct xfs_bulkstat bs = pf_file();
+	char path[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct xfh h;
+		const char *got;
+
+		if (!setlocale(LC_CTYPE, t[i].locale))
+			skip();
+		snprintf(path, sizeof(path), "./%s", t[i].name);
+		assert_int_equal(xfh_parse(&h, XFH_ARGS("-printf",
+							"[%-8f|%.3f]")), 0);
+		assert_int_equal(xbulk_find_set_output(h.f, 0, h.fd, true), 0);
+		got = xfh_run(&h, &bs, path, NULL);
+		if (strcmp(got, t[i].want))
+			fail_msg("%s in %s: got '%s', find prints '%s'",
+				 t[i].name, t[i].locale, got, t[i].want);
+		xfh_free(&h);
+	}
+	setlocale(LC_CTYPE, "C");
+}
+
 /* lib/find/time.c: find's ctime-like %t, %Tk with its fraction, -ls. */
 static void
 test_time_formats(void **state)
@@ -191,6 +249,8 @@ main(void)
 		cmocka_unit_test(test_directives),
 		cmocka_unit_test(test_walk_names),
 		cmocka_unit_test(test_ls),
+		cmocka_unit_test(test_wide_numbers),
+		cmocka_unit_test(test_tty_names),
 		cmocka_unit_test(test_time_formats),
 	};
 
