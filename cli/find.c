@@ -8,6 +8,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +66,7 @@ struct find_ctx {
 	uint64_t		dev;
 	int			status;
 	int			stop;		/* output error or -quit */
+	const volatile int	*cancel;	/* SIGINT, SIGTERM caught */
 };
 
 static void
@@ -232,67 +236,168 @@ visit(void *arg, const struct xbulk_entry *e, enum xbulk_visit v)
 	return ret == XBULK_FIND_PRUNE ? XBULK_WALK_PRUNE : 0;
 }
 
+/* The directory that holds @path, into @buf (PATH_MAX): "." for a bare
+ * name. */
+static const char *
+parent_dir(const char *path, char *buf)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		strcpy(buf, ".");
+	else
+		snprintf(buf, PATH_MAX, "%.*s", slash == path ? 1 :
+			 (int)(slash - path), path);
+	return buf;
+}
+
 /*
- * Open the -fprint FILEs: refused on the scanned filesystem (xbulk never
- * writes there), created or truncated elsewhere, as find opens them.
+ * Where creating @name would create a file: @name itself, or what its
+ * chain of dangling symbolic links ends on, into @buf (PATH_MAX).
  */
+static const char *
+creation_target(const char *name, char *buf)
+{
+	char link[PATH_MAX], dir[PATH_MAX];
+	struct stat st;
+	int hops;
+	ssize_t n;
+
+	snprintf(buf, PATH_MAX, "%s", name);
+	for (hops = 0; hops < 40 && !lstat(buf, &st) && S_ISLNK(st.st_mode);
+	     hops++) {
+		n = readlink(buf, link, sizeof(link) - 1);
+		if (n < 0)
+			break;
+		link[n] = 0;
+		if (link[0] != '/' && strchr(buf, '/')) {
+			parent_dir(buf, dir);
+			if (strlen(dir) + 1 + (size_t)n >= PATH_MAX)
+				break;
+			strcat(strcat(strcpy(buf, dir), "/"), link);
+		} else {
+			memcpy(buf, link, (size_t)n + 1);
+		}
+	}
+	return buf;
+}
+
+/*
+ * Open a -fprint FILE as find does (created, or truncated), but never on
+ * the scanned filesystem (xbulk never writes there): an existing file is
+ * checked before it is truncated, a new one by the directory it would be
+ * created in, through dangling symbolic links too.  Returns the fd, or
+ * -1 with the exit status in *@status.
+ */
+static int
+open_output(const char *name, dev_t fsdev, int *status)
+{
+	char target[PATH_MAX], dir[PATH_MAX];
+	struct stat st;
+	int fd = open(name, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0 && errno == ENOENT &&
+	    !stat(parent_dir(creation_target(name, target), dir), &st) &&
+	    st.st_dev == fsdev)
+		goto refuse;
+	if (fd < 0)
+		fd = open(name, O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC,
+			  0666);
+	if (fd >= 0 && fstat(fd, &st))
+		goto fail;
+	if (fd >= 0 && st.st_dev == fsdev)
+		goto refuse;
+	if (fd >= 0 && S_ISREG(st.st_mode) && ftruncate(fd, 0))
+		goto fail;
+	if (fd >= 0)
+		return fd;
+fail:
+	xb_error("find", "'%s': %s", name, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	*status = XB_EXIT_FAILURE;
+	return -1;
+refuse:
+	xb_error("find", "'%s': on the filesystem being scanned; xbulk "
+		 "never writes there", name);
+	if (fd >= 0)
+		close(fd);
+	*status = XB_EXIT_USAGE;
+	return -1;
+}
+
+/* Give the outputs their fds: stdout (-1 if it was closed: writing to it
+ * fails), /dev/stderr, and the -fprint FILEs. */
 static int
 open_outputs(struct xbulk_find *f, dev_t fsdev)
 {
 	size_t i;
-	int fd = xb_stdout_fd();
+	int fd = xb_stdout_fd(), status = 0;
 
-	if (xbulk_find_set_output(f, 0, fd < 0 ? STDOUT_FILENO : fd,
-				  fd >= 0 && isatty(fd)))
+	if (xbulk_find_set_output(f, 0, fd, fd >= 0 && isatty(fd)))
 		return XB_EXIT_FAILURE;
 	for (i = 1; i < xbulk_find_noutputs(f); i++) {
 		const char *name = xbulk_find_output_name(f, i);
-		struct stat st;
-		char *dir, *slash;
-		int ok;
 
-		if (!strcmp(name, "/dev/stderr")) {
+		if (!strcmp(name, "/dev/stderr"))
 			fd = STDERR_FILENO;
-		} else {
-			dir = strdup(name);
-			slash = dir ? strrchr(dir, '/') : NULL;
-			if (slash)
-				slash[slash == dir] = 0;
-			ok = !stat(name, &st) ||
-			     !stat(slash ? dir : ".", &st);
-			free(dir);
-			if (ok && st.st_dev == fsdev) {
-				xb_error("find", "'%s': on the filesystem being "
-					 "scanned; xbulk never writes there",
-					 name);
-				return XB_EXIT_USAGE;
-			}
-			fd = open(name, O_WRONLY | O_CREAT | O_TRUNC |
-				  O_CLOEXEC, 0666);
-			if (fd < 0) {
-				xb_error("find", "'%s': %s", name,
-					 strerror(errno));
-				return XB_EXIT_FAILURE;
-			}
-		}
+		else if ((fd = open_output(name, fsdev, &status)) < 0)
+			return status;
 		if (xbulk_find_set_output(f, i, fd, isatty(fd)))
 			return XB_EXIT_FAILURE;
 	}
 	return 0;
 }
 
-/* Open the filesystem of the first PATH that exists. */
+/*
+ * After the walk: each output's write error, as find names them (the
+ * FILE; stdout as xbulk's other commands do, exit 141 on EPIPE).
+ */
+static int
+output_errors(struct xbulk_find *f)
+{
+	size_t i;
+	int err, ret = 0;
+
+	xbulk_find_flush(f);
+	for (i = 1; i < xbulk_find_noutputs(f); i++) {
+		err = xbulk_find_output_error(f, i);
+		if (err) {
+			xb_error("find", "'%s': %s",
+				 xbulk_find_output_name(f, i), strerror(-err));
+			ret = XB_EXIT_FAILURE;
+		}
+	}
+	err = xbulk_find_output_error(f, 0);
+	return err ? xb_write_error("find", err) : ret;
+}
+
+/*
+ * Open the filesystem of the first PATH that exists (as find -P sees
+ * it: a symbolic link, a FIFO, a device is opened by its directory);
+ * when none does, find's message for each.
+ */
 static int
 open_fs(struct xbulk_find *f, struct xbulk_fs *fs)
 {
 	size_t i, n = xbulk_find_npaths(f);
+	char dir[PATH_MAX];
 	struct stat st;
 
 	for (i = 0; i < n; i++) {
 		const char *path = xbulk_find_path(f, i);
 
-		if (!stat(path, &st) || i == n - 1)
-			return xb_open_fs("find", path, XBULK_ABI_AUTO, fs);
+		if (lstat(path, &st))
+			continue;
+		if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
+			path = parent_dir(path, dir);
+		return xb_open_fs("find", path, XBULK_ABI_AUTO, fs);
+	}
+	for (i = 0; i < n; i++) {
+		const char *path = xbulk_find_path(f, i);
+
+		if (lstat(path, &st))
+			xb_error("find", "'%s': %s", path, strerror(errno));
 	}
 	return XB_EXIT_FAILURE;
 }
@@ -312,8 +417,7 @@ build_names(struct find_ctx *c, struct xbulk_fs *fs, unsigned int threads,
 {
 	struct xbulk_names_opts o = {
 		.threads = threads, .fields = fields, .keep = keep,
-		.problem = names_problem, .arg = c,
-		.cancel = xb_catch_signals(),
+		.problem = names_problem, .arg = c, .cancel = c->cancel,
 	};
 	struct xbulk_names_result r;
 	int err;
@@ -329,6 +433,9 @@ build_names(struct find_ctx *c, struct xbulk_fs *fs, unsigned int threads,
 			 "open_by_handle_at" : "bulkstat", strerror(EPERM));
 		return XB_EXIT_FAILURE;
 	}
+	if (r.fail == XBULK_NAMES_FAIL_SCAN)	/* idmapped, shut down */
+		return xb_ioctl_error("find", fs, xbulk_find_path(c->find, 0),
+				      "bulkstat", err);
 	if (err) {
 		xb_error("find", "%s: %s", xbulk_find_path(c->find, 0),
 			 strerror(-err));
@@ -343,7 +450,8 @@ build_names(struct find_ctx *c, struct xbulk_fs *fs, unsigned int threads,
 	return 0;
 }
 
-/* Walk every PATH; returns 0 or an exit status that ends the command. */
+/* Walk every PATH; returns 0 or the exit status of a signal (an output
+ * error ends the walk too: output_errors() reports it). */
 static int
 walk_all(struct find_ctx *c)
 {
@@ -358,9 +466,8 @@ walk_all(struct find_ctx *c)
 				       XBULK_WALK_POST : 0, visit, c);
 		if (err == -EINTR)
 			return xb_signal_exit_status();
-		if (c->stop < 0 || err == -EPIPE)
-			return xb_write_error("find", c->stop < 0 ? c->stop :
-					      err);
+		if (c->stop < 0)
+			return 0;
 		if (err == -EXDEV) {
 			xb_error("find", "'%s': not on the XFS mount of '%s' "
 				 "(one filesystem per run)", c->start,
@@ -373,6 +480,19 @@ walk_all(struct find_ctx *c)
 		}
 	}
 	return 0;
+}
+
+/*
+ * The exit status of the command: that of a SIGINT or SIGTERM caught at
+ * any time, even after the walk (the default action again from here on,
+ * so that none is lost on the way out); else @status.
+ */
+static int
+signal_status(const volatile int *cancel, int status)
+{
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	return cancel && *cancel ? xb_signal_exit_status() : status;
 }
 
 /* xbulk's own options, before find's: -j N, --format FMT, --help. */
@@ -421,8 +541,10 @@ csv_header(enum xbulk_find_record record)
 	int fd = xb_stdout_fd();
 	size_t n = strlen(xbulk_bulkstat_csv_header) - 2;
 
-	if (record != XBULK_FIND_RECORD_CSV || fd < 0)
+	if (record != XBULK_FIND_RECORD_CSV)
 		return 0;
+	if (fd < 0)
+		return -EBADF;
 	if (write(fd, xbulk_bulkstat_csv_header, n) != (ssize_t)n ||
 	    write(fd, xbulk_find_csv_header_tail,
 		  strlen(xbulk_find_csv_header_tail)) < 0)
@@ -443,17 +565,30 @@ xb_cmd_find(int argc, char **argv)
 	struct xbulk_fs fs = { .fd = -1 };
 	char err[1024];
 	struct stat st;
-	int i, ret, status;
+	int i, ret, status, err_no;
 
+	/* find matches names, quotes them on a terminal and formats times
+	 * in the user's locale */
+	setlocale(LC_ALL, "");
 	ret = own_options(argc, argv, &i, &threads, &record);
 	if (ret)
 		return ret < 0 ? XB_EXIT_OK : ret;
 	clock_gettime(CLOCK_REALTIME, &o.now);
-	if (xbulk_find_parse(argc - i, argv + i, &o, &c.find, err, sizeof(err),
-			     &status)) {
+	ret = xbulk_find_parse(argc - i, argv + i, &o, &c.find, err,
+			       sizeof(err), &status);
+	if (ret == XBULK_FIND_HELP || ret == XBULK_FIND_VERSION) {
+		if (ret == XBULK_FIND_HELP)
+			fputs(help, stdout);
+		else
+			printf("xbulk %s\n", XBULK_VERSION_STRING);
+		return fflush(stdout) ? xb_write_error("find", -errno) :
+					XB_EXIT_OK;
+	}
+	if (ret) {
 		fprintf(stderr, "xbulk find: %s\n", err);
 		return status;
 	}
+	c.cancel = xb_catch_signals();
 	xbulk_find_set_record(c.find, record);
 	ret = open_fs(c.find, &fs);
 	if (!ret && fstat(fs.fd, &st))
@@ -465,20 +600,16 @@ xb_cmd_find(int argc, char **argv)
 		ret = build_names(&c, &fs, threads,
 				  xbulk_find_fields(c.find));
 	}
-	if (!ret && csv_header(record))
-		ret = xb_write_error("find", -errno);
+	if (!ret && (err_no = csv_header(record)))
+		ret = xb_write_error("find", err_no);
 	if (!ret)
 		ret = walk_all(&c);
-	if (!ret) {
-		int werr = xbulk_find_flush(c.find);
-
-		if (werr)
-			ret = xb_write_error("find", werr);
-	}
+	if (!ret)
+		ret = output_errors(c.find);
 	if (!ret && xbulk_find_problems(c.find))
 		ret = XB_EXIT_FAILURE;
 	xbulk_names_free(c.names);
 	xbulk_find_free(c.find);
 	xbulk_fs_close(&fs);
-	return ret ? ret : c.status;
+	return signal_status(c.cancel, ret ? ret : c.status);
 }

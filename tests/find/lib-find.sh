@@ -18,6 +18,10 @@ xf_make_tree()
 		-- '-dash' '--double' 'UPPER.TXT' lower.txt d1/a.txt \
 		d1/sub/b.txt d2/c.dat
 	printf 'x' > $'\xff\xfeinvalid'
+	# UTF-8 names, valid or not, printable or not (U+200B, U+009B)
+	mkdir utf
+	touch utf/$'\xc3\xa9' utf/$'\xc3\x89COLE' utf/$'caf\xc3\xa9' \
+		utf/$'a\xc3' utf/$'\xe2\x80\x8b' utf/$'c\xc2\x9bd'
 	long=$(printf 'L%.0s' $(seq 1 255))
 	touch "$long"
 	# sizes around find's units

@@ -94,6 +94,22 @@ for spec in "scan ioctl 6" "read getdents64 40" "output write 1"; do
 	done
 done
 
+# --- after the walk: a small output is written once, at the end; a
+# signal that comes then still gives its exit status (it gave 0)
+tag="end: SIGINT at the only write, -j 2"
+rc=0
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+strace -f -ttt -o "$T/trace" -e trace=write \
+	-e inject=write:signal=SIGINT:when=1 \
+	"$XBULK" find -j 2 "$M" -maxdepth 1 -print0 >"$T/out" 2>"$T/err" ||
+	rc=$?
+ms=$(awk '/--- SIGINT/ && !t0 { t0 = $2 }
+	/\+\+\+ (exited|killed)/ { t1 = $2 }
+	END { printf "%d", (t1 - t0) * 1000 }' "$T/trace")
+after "$tag" INT "$rc" "$T/err" "$T/out" "$ms"
+rel_check "[$tag] the output is whole" "$(find "$M" -maxdepth 1 | wc -l)" \
+	"$(tr -cd '\0' <"$T/out" | wc -c)"
+
 # --- wherever it lands: a slowed run, signalled at a fraction of its
 # length
 rel_spawn "$T/out" "$T/err" "$XBULK" find -j 2 "$M" -print0

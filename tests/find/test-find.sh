@@ -104,7 +104,8 @@ matrix ""
 # PATH forms, with the names of each
 fmt='%p %i %s %y [%h][%f][%P][%H] %d\n'
 for paths in "d1" "d1/sub ref d2" "ref" "./d1/" "sym-dir" "$T" "d1//" \
-	     "./" ".//" "d1/sub/" "d1//sub//" "$T/" "d2/c.dat"; do
+	     "./" ".//" "d1/sub/" "d1//sub//" "$T/" "d2/c.dat" "sym-dangling" \
+	     "fifo d1" "sym-loop1" "nosuch nosuch2" "nosuch ref"; do
 	# shellcheck disable=SC2086
 	find $paths -xdev -printf "$fmt" >"$tmp/want" 2>&1 && wrc=0 ||
 		wrc=$?
@@ -138,6 +139,65 @@ xb_at_exit "umount -l '$B' 2>/dev/null || true"
 find "$B" -xdev | sort >"$tmp/want"; wrc=0
 "$XBULK" find "$B" | sort >"$tmp/got"; grc=0
 check "bind mount of a subdirectory"
+
+# The user's locale (find's setlocale): in C.UTF-8 names match by
+# characters and fold case beyond ASCII; on a terminal (script(1)) names
+# show as find shows them there, in C and C.UTF-8
+while IFS= read -r expr; do
+	eval "set -- $expr"
+	LC_ALL=C.UTF-8 find utf -xdev "$@" >"$tmp/want" 2>&1 && wrc=0 || wrc=$?
+	LC_ALL=C.UTF-8 "$XBULK" find utf "$@" >"$tmp/got" 2>&1 && grc=0 ||
+		grc=$?
+	check "C.UTF-8: find utf $expr"
+done <<'EOF_UTF8'
+-name '?'
+-iname 'é*'
+-iname 'école'
+-name '[[:alpha:]]*'
+-regex 'utf/.'
+-iregex 'utf/ÉCOLE'
+-printf '%-6f|%.2f|\n'
+EOF_UTF8
+for loc in C C.UTF-8; do
+	fmt="%p|%-9f|%.4f|%l\n"
+	script -qec "LC_ALL=$loc find . -maxdepth 1 -xdev -print \
+		-printf '$fmt'" /dev/null >"$tmp/want" && wrc=0 || wrc=$?
+	script -qec "LC_ALL=$loc '$XBULK' find . -maxdepth 1 -print \
+		-printf '$fmt'" /dev/null >"$tmp/got" && grc=0 || grc=$?
+	check "on a terminal, LC_ALL=$loc"
+done
+
+# Output errors: stdout closed (as xbulk's other commands, unless
+# nothing is written), a -fprint FILE that fails (named, as find names
+# it); exit 1
+"$XBULK" find . -maxdepth 0 >&- 2>"$tmp/got" && grc=0 || grc=$?
+grep -qx "xbulk find: write to stdout: Bad file descriptor" "$tmp/got" &&
+	((grc == 1)) && pass=$((pass + 1)) ||
+	{ fail=$((fail + 1)); echo "FAIL: stdout closed (status $grc)"; }
+"$XBULK" find . -maxdepth 0 -printf '' >&- && pass=$((pass + 1)) ||
+	{ fail=$((fail + 1)); echo "FAIL: stdout closed, nothing written"; }
+find . -maxdepth 0 -fprint /dev/full 2>"$tmp/want" && wrc=0 || wrc=$?
+"$XBULK" find . -maxdepth 0 -fprint /dev/full 2>"$tmp/got" && grc=0 ||
+	grc=$?
+sed -i 's/^find: /xbulk find: /' "$tmp/want"
+check "-fprint /dev/full"
+
+# An idmapped mount: the kernel refuses bulkstat there; one line that
+# says so and what to use instead, exit 1
+if [[ -x ${IDMAP_MOUNT:-} ]]; then
+	I=$XB_TMP/idmapped
+	mkdir "$I"
+	if "$IDMAP_MOUNT" "$XB_MNT" "$I" 2>/dev/null; then
+		xb_at_exit "umount -l '$I' 2>/dev/null || true"
+		"$XBULK" find "$I/t" -maxdepth 0 >/dev/null 2>"$tmp/got" &&
+			grc=0 || grc=$?
+		umount "$I"
+		[[ $(wc -l <"$tmp/got") == 1 ]] && ((grc == 1)) &&
+			grep -q "refuses bulkstat on idmapped mounts; use the" \
+			"$tmp/got" && pass=$((pass + 1)) ||
+			{ fail=$((fail + 1)); echo "FAIL: idmapped mount"; }
+	fi
+fi
 
 # Refused: exit 2 and a one-line message that says what to do instead
 for a in -exec:"xargs -0" -execdir:"xargs -0" -ok:"xargs -0" \
@@ -187,10 +247,14 @@ done <<'EOF_BAD'
 -used x
 EOF_BAD
 
-# Output files on the scanned filesystem are refused (exit 2)
-"$XBULK" find . -fprint "$T/out" 2>/dev/null && grc=0 || grc=$?
-[[ ! -e $T/out ]] && ((grc == 2)) && pass=$((pass + 1)) ||
-	{ fail=$((fail + 1)); echo "FAIL: -fprint on the scanned fs"; }
+# Output files on the scanned filesystem are refused (exit 2), also
+# through a dangling symbolic link (find would create its target)
+ln -s "$T/out" "$tmp/link-out"
+for out in "$T/out" "$tmp/link-out" ref; do
+	"$XBULK" find . -fprint "$out" 2>/dev/null && grc=0 || grc=$?
+	[[ ! -e $T/out && -s ref ]] && ((grc == 2)) && pass=$((pass + 1)) ||
+		{ fail=$((fail + 1)); echo "FAIL: -fprint $out"; }
+done
 "$XBULK" find . -name ref -fprint "$tmp/out" && grep -qx ./ref "$tmp/out" &&
 	pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: -fprint"; }
 
