@@ -108,10 +108,17 @@ names_problem(void *arg, const struct xbulk_names_problem *p)
 					 "it",
 		[XBULK_PROBLEM_CYCLE] = "directory in a cycle of parents",
 	};
+	char text[XB_AG_FAULT_TEXT];
 
 	c->status = XB_EXIT_FAILURE;
 	if (p->kind == XBULK_PROBLEM_UNREADABLE)
 		return;			/* said when the walk reaches it */
+	if (p->kind == XBULK_PROBLEM_AG_FAULT) {
+		xb_ag_fault_text(p->ag_fault, text, sizeof(text));
+		fprintf(stderr, "xbulk find: '%s': %s (the names of its "
+			"inodes are left out)\n", p->path, text);
+		return;
+	}
 	if (p->path)
 		fprintf(stderr, "xbulk find: '%s': %s%s%s\n", p->path,
 			what[p->kind], p->err ? ": " : "",

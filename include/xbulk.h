@@ -792,6 +792,15 @@ enum xbulk_names_problem_kind {
 	 * its parent in the cycle; @path is NULL.
 	 */
 	XBULK_PROBLEM_CYCLE,
+	/*
+	 * An AG the scan gave up on (@ag_fault: where and why; @err its
+	 * error, @ino the inode the failing call started from, @path the
+	 * mount point): its inode btree could not be read or walked (see
+	 * xbulk_ag_fault_fn).  The build went on with the other AGs; the
+	 * inodes of that AG the scan did not reach are unknown, so walks
+	 * leave their names out (and a directory's contents with it).
+	 */
+	XBULK_PROBLEM_AG_FAULT,
 };
 
 /* One problem; every pointer is valid during the callback only. */
@@ -806,6 +815,8 @@ struct xbulk_names_problem {
 	 * no name reaches it.
 	 */
 	const char			*path;
+	/* XBULK_PROBLEM_AG_FAULT: the scan's report; else NULL */
+	const struct xbulk_ag_fault	*ag_fault;
 };
 
 struct xbulk_names_opts {
@@ -874,7 +885,8 @@ struct xbulk_names_result {
 					   stale "..", settled by a re-read */
 	uint64_t	stale_names;	/* names of inodes that changed
 					   type or vanished: skipped */
-	/* Problems reported (each also went to opts.problem) */
+	/* Problems reported (each also went to opts.problem; AG faults
+	 * are counted in scan.ag_faults) */
 	uint64_t	dirs_unreadable;
 	uint64_t	bad_inodes;
 	uint64_t	damage;		/* DIR_LINK, DOTDOT and CYCLE */
@@ -908,8 +920,9 @@ struct xbulk_names;	/* opaque: inode store and directory tree */
  * Return: 0; -EPERM without CAP_SYS_ADMIN (@r->fail FAIL_SCAN) or
  * CAP_DAC_READ_SEARCH (FAIL_HANDLE); -EINTR if cancelled; -ENOMEM; or
  * the negative errno of the scan (see xbulk_scan_run()) or of the mount
- * lookup.  Problems with single directories are not failures: they are
- * reported and counted in @r.
+ * lookup.  Problems with single directories, inodes or AGs (an inode
+ * btree the kernel cannot walk) are not failures: they are reported and
+ * counted in @r.
  */
 int xbulk_names_build(struct xbulk_fs *fs, const struct xbulk_names_opts *o,
 		      struct xbulk_names **names, struct xbulk_names_result *r);

@@ -478,6 +478,8 @@ struct xbulk_names {
 	size_t			nmounts;
 	struct xbn_bad		*bad;		/* sorted by ino */
 	size_t			nbad;
+	struct xbulk_ag_fault	*faults;	/* AGs the scan gave up */
+	size_t			nfaults;
 	struct xbn_problem	*problems;
 	size_t			nproblems;
 	size_t			problems_cap;

@@ -13,6 +13,10 @@
 #   - an inode cluster made unreadable: its names still listed as find
 #     lists them (find needs no stat for %i %p), each inode reported with
 #     a path;
+#   - an AG whose inode btree the kernel cannot read (its root block's
+#     magic zeroed with xfs_db): names_dump, xbulk find and xbulk du go
+#     on with the other AGs, name the AG (a problem; find's and du's
+#     message, exit 1) and leave out only the names of its inodes;
 #   - a directory listed by a second directory (a hard link to it, made
 #     with xfs_db): named as damage, not followed, no loop; walked under
 #     the parent its own ".." entry names, whichever listing is read
@@ -196,6 +200,71 @@ for j in 1 2; do
 		grep -q "^problem dir-link ino=$y .* path=$M/X/f\$" "$T/err"
 	rel_check "-j $j: damage count" 1 \
 		"$(sed -n 's/.* damage=\([0-9]*\) .*/\1/p' "$T/err")"
+done
+
+# --- an AG the kernel cannot walk -----------------------------------------
+xb_mkfs_mount 512M "-d agcount=4"
+T=$XB_TMP
+M=$XB_MNT
+for d in a b c d e f; do
+	mkdir -p "$M/$d/sub"
+	(cd "$M/$d" && for ((i = 0; i < 30; i++)); do : >"f$i"; done)
+	: >"$M/$d/sub/leaf"
+done
+sync
+# inode number = AG << (agblklog + inopblog) | agino
+bits=$(($(xfs_db -r -c sb -c 'print agblklog' "$XB_IMG" | sed 's/.* = //') +
+	$(xfs_db -r -c sb -c 'print inopblog' "$XB_IMG" | sed 's/.* = //')))
+ag=0
+for d in a b c d e f; do
+	ag=$(($(stat -c %i "$M/$d") >> bits))
+	((ag != 0)) && break	# AG 0 holds the root
+done
+((ag != 0)) || xb_die "no directory outside AG 0"
+find "$M" -xdev -printf '%i\t%p\0' >"$T/find"
+# what no walk can show: inodes of that AG, and what is under them
+"$PY" - "$T/find" "$bits" "$ag" >"$T/expected" <<'EOF_PY'
+import sys
+data, bits, ag = open(sys.argv[1], "rb").read(), int(sys.argv[2]), int(sys.argv[3])
+gone, out = [], []
+for rec in data.split(b"\0")[:-1]:
+    ino, path = rec.split(b"\t", 1)
+    if int(ino) >> bits == ag or any(path.startswith(g) for g in gone):
+        gone.append(path + b"/")
+        continue
+    out.append(rec + b"\0")
+sys.stdout.buffer.write(b"".join(out))
+EOF_PY
+xb_umount
+xfs_db -x -c "agi $ag" -c "addr root" -c "write -d magic 0" "$XB_IMG" \
+	>/dev/null
+xb_remount
+for j in 1 2; do
+	rc=0
+	timeout 60 "$DUMP" -j $j "$M" >"$T/out" 2>"$T/err" || rc=$?
+	rel_check "damaged AG $ag, -j $j: names_dump's exit status" 0 "$rc"
+	rel_ok "damaged AG $ag, -j $j: every name of the other AGs" \
+		cmp -s "$T/expected" "$T/out"
+	rel_ok "damaged AG $ag, -j $j: named as a problem" \
+		grep -q "^problem ag-fault .* err=-117 path=$M agno=$ag\$" \
+		"$T/err"
+	rc=0
+	timeout 60 "$XB" find -j $j "$M" -printf '%i\t%p\0' >"$T/out" \
+		2>"$T/err" || rc=$?
+	rel_check "damaged AG $ag, find -j $j: exit status" 1 "$rc"
+	rel_ok "damaged AG $ag, find -j $j: every name of the other AGs" \
+		cmp -s "$T/expected" "$T/out"
+	rel_ok "damaged AG $ag, find -j $j: the AG named" \
+		grep -q "^xbulk find: '$M': AG $ag: .*: Structure needs cleaning; the rest of AG $ag was not scanned (the names of its inodes are left out)\$" \
+		"$T/err"
+	rc=0
+	timeout 60 "$XB" du -s -j $j "$M" >"$T/out" 2>"$T/err" || rc=$?
+	rel_check "damaged AG $ag, du -j $j: exit status" 1 "$rc"
+	rel_ok "damaged AG $ag, du -j $j: the total" \
+		grep -q "^[0-9]*	$M\$" "$T/out"
+	rel_ok "damaged AG $ag, du -j $j: the AG named" \
+		grep -q "^xbulk du: $M: AG $ag: .*: Structure needs cleaning; the rest of AG $ag was not scanned (its inodes are not counted)\$" \
+		"$T/err"
 done
 
 rel_result "secs=$CHURN_SECS runs=$runs gone=$gone moved=$moved $churn"
