@@ -192,7 +192,7 @@ mount_point(struct find_ctx *c, struct xbulk_find_file *file,
 
 	if (statx(AT_FDCWD, file->path, AT_SYMLINK_NOFOLLOW, STATX_ALL, &s))
 		return false;
-	xbulk_find_bs_from_statx(bs, &s);
+	xbulk_bulkstat_from_statx(bs, &s);
 	file->bs = bs;
 	file->dev = makedev(s.stx_dev_major, s.stx_dev_minor);
 	file->blocklog = 9;		/* stx_blocks: 512-byte units */

@@ -258,6 +258,23 @@ void xbulk_bstat_to_bulkstat(struct xfs_bulkstat *bs,
 void xbulk_inogrp_to_inumbers(struct xfs_inumbers *xi,
 			      const struct xfs_inogrp *ig);
 
+struct statx;
+/**
+ * xbulk_bulkstat_from_statx() - a record from statx(2), for files
+ * bulkstat does not give (the root of another filesystem mounted inside
+ * the scanned one)
+ * @stx: asked for at least STATX_BASIC_STATS; STATX_BTIME if known
+ *
+ * bs_blocks is st_blocks, in 512-byte units, and bs_blksize is 512 so
+ * that bs_blocks stays in units of bs_blksize as bulkstat's are (exact:
+ * no rounding to st_blksize).  bs_rdev is encoded as bulkstat does
+ * (sysv_encode_dev(): major << 18 | minor).  The birth time is set and
+ * bs_version is 5 when statx gave STATX_BTIME, else both are as v1's (0,
+ * 1).  XFS-only fields (xflags, extents, hints, projid, gen) are 0.
+ */
+void xbulk_bulkstat_from_statx(struct xfs_bulkstat *bs,
+			       const struct statx *stx);
+
 /* ------------------------------------------------------------------ */
 /* Text formatter, xfs_io 6.1 byte for byte (lib/format_text.c)        */
 /* ------------------------------------------------------------------ */
@@ -934,10 +951,10 @@ void xbulk_names_free(struct xbulk_names *names);
 enum {
 	/*
 	 * A mount point of another filesystem: @bs holds what statx() says
-	 * of the path (the mounted root, as find shows it: bs_ino is its
-	 * inode number on the other filesystem; bs_blocks is in units of
-	 * bs_blksize; xflags, extents, hints and projid are 0).  Not
-	 * descended into.
+	 * of the path (the mounted root, as find shows it:
+	 * xbulk_bulkstat_from_statx(); bs_ino is its inode number on the
+	 * other filesystem, bs_blocks in 512-byte units).  Not descended
+	 * into.
 	 */
 	XBULK_ENTRY_MOUNT	= 1u << 0,
 	/* A directory the kernel could not read (@err): no contents. */
@@ -1586,14 +1603,6 @@ void xbulk_find_set_record(struct xbulk_find *find,
  * (without its CRLF): ",path,path_b64\r\n". */
 extern const char xbulk_find_csv_header_tail[];
 
-/*
- * A record from statx(2) (STATX_ALL), for files bulkstat does not give
- * (mount points of other filesystems): bs_blocks in 512-byte units (set
- * struct xbulk_find_file .blocklog to 9), bs_rdev as bulkstat encodes it
- * (major << 18 | minor), bs_version 5 when the birth time is known.
- */
-struct statx;
-void xbulk_find_bs_from_statx(struct xfs_bulkstat *bs, const struct statx *s);
 
 /* Files the problem hook was called for (find then exits 1). */
 uint64_t xbulk_find_problems(const struct xbulk_find *find);
