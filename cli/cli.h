@@ -87,6 +87,15 @@ int xb_open_fs(const char *cmd, const char *path, enum xbulk_abi abi,
 int xb_ioctl_error(const char *cmd, const struct xbulk_fs *fs,
 		   const char *path, const char *what, int err);
 
+/*
+ * What a scan that gave up on the rest of an AG says about it ("AG 2:
+ * inumbers from inode N: why; the rest of AG 2 was not scanned"), in
+ * @buf of @size bytes (XB_AG_FAULT_TEXT is enough), for each command to
+ * print in its style.
+ */
+#define XB_AG_FAULT_TEXT	384
+void xb_ag_fault_text(const struct xbulk_ag_fault *f, char *buf, size_t size);
+
 /* Report a failed write to stdout (quietly for EPIPE); exit status. */
 int xb_write_error(const char *cmd, int err);
 

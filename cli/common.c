@@ -155,6 +155,28 @@ xb_ioctl_error(const char *cmd, const struct xbulk_fs *fs, const char *path,
 	return XB_EXIT_FAILURE;
 }
 
+void
+xb_ag_fault_text(const struct xbulk_ag_fault *f, char *buf, size_t size)
+{
+	const char *call = f->call == XBULK_KIND_INUMBERS ? "inumbers" :
+							    "bulkstat";
+	char why[160];
+
+	if (f->err != -EPROTO)
+		snprintf(why, sizeof(why), "%s", strerror(-f->err));
+	else if (f->ino <= f->cursor)
+		snprintf(why, sizeof(why),
+			 "the kernel's answer goes back to inode %llu (is the inode btree damaged? see xfs_repair -n)",
+			 (unsigned long long)f->ino);
+	else
+		snprintf(why, sizeof(why),
+			 "the kernel's answer is out of order at inode %llu (is the inode btree damaged? see xfs_repair -n)",
+			 (unsigned long long)f->ino);
+	snprintf(buf, size,
+		 "AG %u: %s from inode %llu: %s; the rest of AG %u was not scanned",
+		 f->agno, call, (unsigned long long)f->cursor, why, f->agno);
+}
+
 int
 xb_write_error(const char *cmd, int err)
 {

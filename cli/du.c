@@ -450,6 +450,7 @@ static void
 on_problem(void *arg, const struct xbulk_names_problem *p)
 {
 	struct du_run *r = arg;
+	char text[XB_AG_FAULT_TEXT];
 
 	/*
 	 * Unreadable directories and inodes are named when a walk reaches
@@ -460,6 +461,12 @@ on_problem(void *arg, const struct xbulk_names_problem *p)
 	    p->kind == XBULK_PROBLEM_BAD_INODE)
 		return;
 	r->failed = true;
+	if (p->kind == XBULK_PROBLEM_AG_FAULT) {
+		xb_ag_fault_text(p->ag_fault, text, sizeof(text));
+		xb_error("du", "%s: %s (its inodes are not counted)", p->path,
+			 text);
+		return;
+	}
 	xb_error("du", "%s: directory tree damaged (inode %llu)",
 		 p->path ? p->path : "?", (unsigned long long)p->ino);
 }

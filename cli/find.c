@@ -112,10 +112,17 @@ names_problem(void *arg, const struct xbulk_names_problem *p)
 					 "it",
 		[XBULK_PROBLEM_CYCLE] = "directory in a cycle of parents",
 	};
+	char text[XB_AG_FAULT_TEXT];
 
 	c->status = XB_EXIT_FAILURE;
 	if (p->kind == XBULK_PROBLEM_UNREADABLE)
 		return;			/* said when the walk reaches it */
+	if (p->kind == XBULK_PROBLEM_AG_FAULT) {
+		xb_ag_fault_text(p->ag_fault, text, sizeof(text));
+		fprintf(stderr, "xbulk find: '%s': %s (the names of its "
+			"inodes are left out)\n", p->path, text);
+		return;
+	}
 	if (p->path)
 		fprintf(stderr, "xbulk find: '%s': %s%s%s\n", p->path,
 			what[p->kind], p->err ? ": " : "",
@@ -189,7 +196,7 @@ mount_point(struct find_ctx *c, struct xbulk_find_file *file,
 
 	if (statx(AT_FDCWD, file->path, AT_SYMLINK_NOFOLLOW, STATX_ALL, &s))
 		return false;
-	xbulk_find_bs_from_statx(bs, &s);
+	xbulk_bulkstat_from_statx(bs, &s);
 	file->bs = bs;
 	file->dev = makedev(s.stx_dev_major, s.stx_dev_minor);
 	file->blocklog = 9;		/* stx_blocks: 512-byte units */

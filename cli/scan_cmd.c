@@ -192,23 +192,10 @@ static void
 report_ag_fault(void *arg, const struct xbulk_ag_fault *f)
 {
 	const struct emit *e = arg;
-	const char *call = f->call == XBULK_KIND_INUMBERS ? "inumbers" :
-							    "bulkstat";
-	char why[160];
+	char text[XB_AG_FAULT_TEXT];
 
-	if (f->err != -EPROTO)
-		snprintf(why, sizeof(why), "%s", strerror(-f->err));
-	else if (f->ino <= f->cursor)
-		snprintf(why, sizeof(why),
-			 "the kernel's answer goes back to inode %llu (is the inode btree damaged? see xfs_repair -n)",
-			 (unsigned long long)f->ino);
-	else
-		snprintf(why, sizeof(why),
-			 "the kernel's answer is out of order at inode %llu (is the inode btree damaged? see xfs_repair -n)",
-			 (unsigned long long)f->ino);
-	xb_error(e->cmd->name, "%s: AG %u: %s from inode %llu: %s; the rest of AG %u was not scanned",
-		 e->path, f->agno, call, (unsigned long long)f->cursor, why,
-		 f->agno);
+	xb_ag_fault_text(f, text, sizeof(text));
+	xb_error(e->cmd->name, "%s: %s", e->path, text);
 }
 
 /* Run the scan and report; returns the exit status. */

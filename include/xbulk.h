@@ -258,6 +258,23 @@ void xbulk_bstat_to_bulkstat(struct xfs_bulkstat *bs,
 void xbulk_inogrp_to_inumbers(struct xfs_inumbers *xi,
 			      const struct xfs_inogrp *ig);
 
+struct statx;
+/**
+ * xbulk_bulkstat_from_statx() - a record from statx(2), for files
+ * bulkstat does not give (the root of another filesystem mounted inside
+ * the scanned one)
+ * @stx: asked for at least STATX_BASIC_STATS; STATX_BTIME if known
+ *
+ * bs_blocks is st_blocks, in 512-byte units, and bs_blksize is 512 so
+ * that bs_blocks stays in units of bs_blksize as bulkstat's are (exact:
+ * no rounding to st_blksize).  bs_rdev is encoded as bulkstat does
+ * (sysv_encode_dev(): major << 18 | minor).  The birth time is set and
+ * bs_version is 5 when statx gave STATX_BTIME, else both are as v1's (0,
+ * 1).  XFS-only fields (xflags, extents, hints, projid, gen) are 0.
+ */
+void xbulk_bulkstat_from_statx(struct xfs_bulkstat *bs,
+			       const struct statx *stx);
+
 /* ------------------------------------------------------------------ */
 /* Text formatter, xfs_io 6.1 byte for byte (lib/format_text.c)        */
 /* ------------------------------------------------------------------ */
@@ -792,6 +809,15 @@ enum xbulk_names_problem_kind {
 	 * its parent in the cycle; @path is NULL.
 	 */
 	XBULK_PROBLEM_CYCLE,
+	/*
+	 * An AG the scan gave up on (@ag_fault: where and why; @err its
+	 * error, @ino the inode the failing call started from, @path the
+	 * mount point): its inode btree could not be read or walked (see
+	 * xbulk_ag_fault_fn).  The build went on with the other AGs; the
+	 * inodes of that AG the scan did not reach are unknown, so walks
+	 * leave their names out (and a directory's contents with it).
+	 */
+	XBULK_PROBLEM_AG_FAULT,
 };
 
 /* One problem; every pointer is valid during the callback only. */
@@ -806,6 +832,8 @@ struct xbulk_names_problem {
 	 * no name reaches it.
 	 */
 	const char			*path;
+	/* XBULK_PROBLEM_AG_FAULT: the scan's report; else NULL */
+	const struct xbulk_ag_fault	*ag_fault;
 };
 
 struct xbulk_names_opts {
@@ -874,7 +902,8 @@ struct xbulk_names_result {
 					   stale "..", settled by a re-read */
 	uint64_t	stale_names;	/* names of inodes that changed
 					   type or vanished: skipped */
-	/* Problems reported (each also went to opts.problem) */
+	/* Problems reported (each also went to opts.problem; AG faults
+	 * are counted in scan.ag_faults) */
 	uint64_t	dirs_unreadable;
 	uint64_t	bad_inodes;
 	uint64_t	damage;		/* DIR_LINK, DOTDOT and CYCLE */
@@ -908,8 +937,9 @@ struct xbulk_names;	/* opaque: inode store and directory tree */
  * Return: 0; -EPERM without CAP_SYS_ADMIN (@r->fail FAIL_SCAN) or
  * CAP_DAC_READ_SEARCH (FAIL_HANDLE); -EINTR if cancelled; -ENOMEM; or
  * the negative errno of the scan (see xbulk_scan_run()) or of the mount
- * lookup.  Problems with single directories are not failures: they are
- * reported and counted in @r.
+ * lookup.  Problems with single directories, inodes or AGs (an inode
+ * btree the kernel cannot walk) are not failures: they are reported and
+ * counted in @r.
  */
 int xbulk_names_build(struct xbulk_fs *fs, const struct xbulk_names_opts *o,
 		      struct xbulk_names **names, struct xbulk_names_result *r);
@@ -921,10 +951,10 @@ void xbulk_names_free(struct xbulk_names *names);
 enum {
 	/*
 	 * A mount point of another filesystem: @bs holds what statx() says
-	 * of the path (the mounted root, as find shows it: bs_ino is its
-	 * inode number on the other filesystem; bs_blocks is in units of
-	 * bs_blksize; xflags, extents, hints and projid are 0).  Not
-	 * descended into.
+	 * of the path (the mounted root, as find shows it:
+	 * xbulk_bulkstat_from_statx(); bs_ino is its inode number on the
+	 * other filesystem, bs_blocks in 512-byte units).  Not descended
+	 * into.
 	 */
 	XBULK_ENTRY_MOUNT	= 1u << 0,
 	/* A directory the kernel could not read (@err): no contents. */
@@ -1581,14 +1611,6 @@ void xbulk_find_set_record(struct xbulk_find *find,
  * (without its CRLF): ",path,path_b64\r\n". */
 extern const char xbulk_find_csv_header_tail[];
 
-/*
- * A record from statx(2) (STATX_ALL), for files bulkstat does not give
- * (mount points of other filesystems): bs_blocks in 512-byte units (set
- * struct xbulk_find_file .blocklog to 9), bs_rdev as bulkstat encodes it
- * (major << 18 | minor), bs_version 5 when the birth time is known.
- */
-struct statx;
-void xbulk_find_bs_from_statx(struct xfs_bulkstat *bs, const struct statx *s);
 
 /* Files the problem hook was called for (find then exits 1). */
 uint64_t xbulk_find_problems(const struct xbulk_find *find);

@@ -2,9 +2,12 @@
 /*
  * v1 -> v5 record conversion, done once at the edge (lib/ioctl.c) so that
  * the rest of the program knows only struct xfs_bulkstat and struct
- * xfs_inumbers.  Field by field as xfsprogs' libfrog converts them.
+ * xfs_inumbers.  Field by field as xfsprogs' libfrog converts them.  And
+ * statx -> v5, for the roots of mounts inside the scanned filesystem.
  */
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "xbulk.h"
 
@@ -58,4 +61,33 @@ xbulk_inogrp_to_inumbers(struct xfs_inumbers *xi, const struct xfs_inogrp *ig)
 	xi->xi_startino = ig->xi_startino;
 	xi->xi_allocmask = ig->xi_allocmask;
 	xi->xi_alloccount = (uint8_t)ig->xi_alloccount;
+}
+
+void
+xbulk_bulkstat_from_statx(struct xfs_bulkstat *bs, const struct statx *stx)
+{
+	memset(bs, 0, sizeof(*bs));
+	bs->bs_ino = stx->stx_ino;
+	bs->bs_mode = stx->stx_mode;
+	bs->bs_nlink = stx->stx_nlink;
+	bs->bs_uid = stx->stx_uid;
+	bs->bs_gid = stx->stx_gid;
+	/* bulkstat's sysv_encode_dev(): 14 bits of major, 18 of minor */
+	bs->bs_rdev = stx->stx_rdev_major << 18 |
+		      (stx->stx_rdev_minor & 0x3ffff);
+	bs->bs_size = stx->stx_size;
+	bs->bs_blksize = 512;
+	bs->bs_blocks = stx->stx_blocks;
+	bs->bs_atime = stx->stx_atime.tv_sec;
+	bs->bs_atime_nsec = stx->stx_atime.tv_nsec;
+	bs->bs_mtime = stx->stx_mtime.tv_sec;
+	bs->bs_mtime_nsec = stx->stx_mtime.tv_nsec;
+	bs->bs_ctime = stx->stx_ctime.tv_sec;
+	bs->bs_ctime_nsec = stx->stx_ctime.tv_nsec;
+	bs->bs_version = XFS_BULKSTAT_VERSION_V1;
+	if (stx->stx_mask & STATX_BTIME) {
+		bs->bs_btime = stx->stx_btime.tv_sec;
+		bs->bs_btime_nsec = stx->stx_btime.tv_nsec;
+		bs->bs_version = XFS_BULKSTAT_VERSION_V5;
+	}
 }

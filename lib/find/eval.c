@@ -475,27 +475,3 @@ xf_readlink(struct xbulk_find *f, const struct xbulk_find_file *file)
 	f->linkbuf[n] = 0;
 	return f->linkbuf;
 }
-
-void
-xbulk_find_bs_from_statx(struct xfs_bulkstat *bs, const struct statx *s)
-{
-	memset(bs, 0, sizeof(*bs));
-	bs->bs_ino = s->stx_ino;
-	bs->bs_mode = s->stx_mode;
-	bs->bs_nlink = s->stx_nlink;
-	bs->bs_uid = s->stx_uid;
-	bs->bs_gid = s->stx_gid;
-	bs->bs_size = s->stx_size;
-	bs->bs_blocks = s->stx_blocks;
-	bs->bs_rdev = (s->stx_rdev_major << 18) | s->stx_rdev_minor;
-	bs->bs_atime = s->stx_atime.tv_sec;
-	bs->bs_atime_nsec = s->stx_atime.tv_nsec;
-	bs->bs_mtime = s->stx_mtime.tv_sec;
-	bs->bs_mtime_nsec = s->stx_mtime.tv_nsec;
-	bs->bs_ctime = s->stx_ctime.tv_sec;
-	bs->bs_ctime_nsec = s->stx_ctime.tv_nsec;
-	bs->bs_btime = s->stx_btime.tv_sec;
-	bs->bs_btime_nsec = s->stx_btime.tv_nsec;
-	bs->bs_version = s->stx_mask & STATX_BTIME ? XFS_BULKSTAT_VERSION_V5 :
-						     XFS_BULKSTAT_VERSION_V1;
-}

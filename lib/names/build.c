@@ -27,8 +27,9 @@
 struct build {
 	struct xbulk_names		*nm;
 	const struct xbulk_names_opts	*o;
-	pthread_mutex_t			lock;	/* bad */
+	pthread_mutex_t			lock;	/* bad, faults */
 	size_t				bad_cap;
+	size_t				faults_cap;
 };
 
 static double
@@ -101,12 +102,36 @@ bad_inode(void *arg, uint64_t ino, int err)
 	pthread_mutex_unlock(&b->lock);
 }
 
+/* The scan gave up on the rest of an AG: kept to report with the rest;
+ * the build goes on with the other AGs. */
+static void
+ag_fault(void *arg, const struct xbulk_ag_fault *f)
+{
+	struct build *b = arg;
+	struct xbulk_names *nm = b->nm;
+
+	pthread_mutex_lock(&b->lock);
+	/* Out of memory: still counted in scan.ag_faults, not named. */
+	if (!xbn_grow((void **)&nm->faults, &b->faults_cap, nm->nfaults + 1,
+		      sizeof(*nm->faults)))
+		nm->faults[nm->nfaults++] = *f;
+	pthread_mutex_unlock(&b->lock);
+}
+
 static int
 cmp_bad(const void *a, const void *b)
 {
 	const struct xbn_bad *x = a, *y = b;
 
 	return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+static int
+cmp_fault(const void *a, const void *b)
+{
+	const struct xbulk_ag_fault *x = a, *y = b;
+
+	return x->agno < y->agno ? -1 : x->agno > y->agno;
 }
 
 /* The bulkstat scan into the store and the directory table. */
@@ -123,6 +148,7 @@ scan(struct build *b, struct xbulk_names_result *r)
 		.out_fd = -1,
 		.batch_fn = store_batch,
 		.bad_inode_fn = bad_inode,
+		.ag_fault_fn = ag_fault,
 		.arg = b,
 		.cancel = o->cancel,
 	};
@@ -133,6 +159,8 @@ scan(struct build *b, struct xbulk_names_result *r)
 	r->scan_s = now_s() - t0;
 	if (nm->nbad)
 		qsort(nm->bad, nm->nbad, sizeof(*nm->bad), cmp_bad);
+	if (nm->nfaults)	/* reported by AG, whichever thread met it */
+		qsort(nm->faults, nm->nfaults, sizeof(*nm->faults), cmp_fault);
 	if (ret) {
 		r->fail = r->scan.fail == XBULK_SCAN_CANCELLED ?
 				  XBULK_NAMES_CANCELLED :
@@ -335,6 +363,7 @@ xbulk_names_free(struct xbulk_names *nm)
 		free(nm->mounts[i].path);
 	free(nm->mounts);
 	free(nm->bad);
+	free(nm->faults);
 	free(nm->problems);
 	free(nm->mountpoint);
 	free(nm->path);

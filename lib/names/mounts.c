@@ -177,36 +177,6 @@ xbn_mountinfo_read(struct xbn_mountinfo *mi, uint64_t mnt_id)
 	return ret;
 }
 
-void
-xbn_statx_to_bulkstat(struct xfs_bulkstat *bs, const struct statx *stx)
-{
-	memset(bs, 0, sizeof(*bs));
-	bs->bs_ino = stx->stx_ino;
-	bs->bs_mode = stx->stx_mode;
-	bs->bs_nlink = stx->stx_nlink;
-	bs->bs_uid = stx->stx_uid;
-	bs->bs_gid = stx->stx_gid;
-	/* bulkstat's sysv_encode_dev(): 14 bits of major, 18 of minor */
-	bs->bs_rdev = stx->stx_rdev_major << 18 |
-		      (stx->stx_rdev_minor & 0x3ffff);
-	bs->bs_size = stx->stx_size;
-	bs->bs_blksize = stx->stx_blksize;
-	if (stx->stx_blksize)
-		bs->bs_blocks = (stx->stx_blocks * 512 + stx->stx_blksize - 1) /
-				stx->stx_blksize;
-	bs->bs_atime = stx->stx_atime.tv_sec;
-	bs->bs_atime_nsec = stx->stx_atime.tv_nsec;
-	bs->bs_mtime = stx->stx_mtime.tv_sec;
-	bs->bs_mtime_nsec = stx->stx_mtime.tv_nsec;
-	bs->bs_ctime = stx->stx_ctime.tv_sec;
-	bs->bs_ctime_nsec = stx->stx_ctime.tv_nsec;
-	if (stx->stx_mask & STATX_BTIME) {
-		bs->bs_btime = stx->stx_btime.tv_sec;
-		bs->bs_btime_nsec = stx->stx_btime.tv_nsec;
-	}
-	bs->bs_version = XFS_BULKSTAT_VERSION_V5;
-}
-
 /* statx of the mount on entry @off of directory @p, through its handle. */
 static int
 stat_mount(const struct xbulk_names *nm, uint32_t p, uint64_t off,
@@ -264,7 +234,7 @@ xbn_mounts_resolve(struct xbulk_names *nm, struct xbn_mountinfo *mi)
 			continue;	/* nothing mounted there after all */
 		m->ino = xbn_ent_ino(xbn_dir(&nm->dirs, m->parent)->list +
 				     m->entry_off);
-		xbn_statx_to_bulkstat(&m->bs, &stx);
+		xbulk_bulkstat_from_statx(&m->bs, &stx);
 		m->path = mi->inside[i];
 		mi->inside[i] = NULL;
 		mark_mount(nm, m, (uint32_t)nm->nmounts);

@@ -445,8 +445,6 @@ const char *xbn_path_below(const char *mp, const char *child);
 /* Find mount @mnt_id and the mounts on it.  Return 0 or -errno. */
 int xbn_mountinfo_read(struct xbn_mountinfo *mi, uint64_t mnt_id);
 void xbn_mountinfo_free(struct xbn_mountinfo *mi);
-/* statx of a path as a bulkstat record (the fields find can show). */
-void xbn_statx_to_bulkstat(struct xfs_bulkstat *bs, const struct statx *stx);
 
 /* ------------------------------------------------------------------ */
 /* The names (build.c and the rest)                                    */
@@ -478,6 +476,8 @@ struct xbulk_names {
 	size_t			nmounts;
 	struct xbn_bad		*bad;		/* sorted by ino */
 	size_t			nbad;
+	struct xbulk_ag_fault	*faults;	/* AGs the scan gave up */
+	size_t			nfaults;
 	struct xbn_problem	*problems;
 	size_t			nproblems;
 	size_t			problems_cap;

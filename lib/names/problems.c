@@ -2,8 +2,9 @@
 /*
  * Problems found while building the names, reported once the tree is
  * whole so that each comes with its path: unreadable directories,
- * inodes bulkstat could not read (with one of their names), directories
- * listed twice, stale "..", cycles (tree.c, recheck.c find those).
+ * AGs the scan gave up on, inodes bulkstat could not read (with one of
+ * their names), directories listed twice, stale "..", cycles (tree.c,
+ * recheck.c find those).
  */
 #include <stdlib.h>
 
@@ -102,6 +103,8 @@ report(const struct xbulk_names *nm, const struct xbulk_names_opts *o,
 			out.parent = xbn_dir(&nm->dirs, d->parent)->ino;
 		path = xbn_dir_path(nm, p->dir);
 		break;
+	case XBULK_PROBLEM_AG_FAULT:	/* reported apart: no xbn_problem */
+		break;
 	}
 	out.path = path;
 	if (o->problem)
@@ -116,6 +119,16 @@ xbn_report_all(struct xbulk_names *nm, const struct xbulk_names_opts *o,
 	uint32_t i;
 	size_t k;
 
+	for (k = 0; k < nm->nfaults; k++) {
+		struct xbulk_names_problem p = {
+			.kind = XBULK_PROBLEM_AG_FAULT,
+			.err = nm->faults[k].err, .ino = nm->faults[k].cursor,
+			.path = nm->mountpoint, .ag_fault = &nm->faults[k],
+		};
+
+		if (o->problem)
+			o->problem(o->arg, &p);
+	}
 	for (i = 0; i < nm->dirs.n; i++) {
 		const struct xbn_dir *d = xbn_dir(&nm->dirs, i);
 

@@ -7,10 +7,12 @@
 #
 #	. "$(dirname "$0")/lib-names.sh" names
 #
-# Sets DUMP (names_dump, from NAMES_DUMP or the build tree) and PY.
+# Sets DUMP (names_dump, from NAMES_DUMP or the build tree), XB (xbulk,
+# from XBULK or the build tree) and PY.
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 DUMP=${NAMES_DUMP:-$TOP/build/tests/integration/names_dump}
+XB=${XBULK:-$TOP/build/xbulk}
 XBULK=$DUMP	# rel_init checks it is built
 PY=/usr/bin/python3
 . "$TOP/tests/integration/lib.sh"

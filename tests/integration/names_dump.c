@@ -91,16 +91,20 @@ static const char *const kinds[] = {
 	[XBULK_PROBLEM_DIR_LINK] = "dir-link",
 	[XBULK_PROBLEM_DOTDOT] = "dotdot",
 	[XBULK_PROBLEM_CYCLE] = "cycle",
+	[XBULK_PROBLEM_AG_FAULT] = "ag-fault",
 };
 
 static void
 problem(void *arg, const struct xbulk_names_problem *p)
 {
 	(void)arg;
-	fprintf(stderr, "problem %s ino=%llu parent=%llu err=%d path=%s\n",
+	fprintf(stderr, "problem %s ino=%llu parent=%llu err=%d path=%s",
 		kinds[p->kind], (unsigned long long)p->ino,
 		(unsigned long long)p->parent, p->err,
 		p->path ? p->path : "-");
+	if (p->ag_fault)
+		fprintf(stderr, " agno=%u", p->ag_fault->agno);
+	fputc('\n', stderr);
 }
 
 static bool

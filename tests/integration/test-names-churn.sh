@@ -13,8 +13,16 @@
 #   - an inode cluster made unreadable: its names still listed as find
 #     lists them (find needs no stat for %i %p), each inode reported with
 #     a path;
+#   - an AG whose inode btree the kernel cannot read (its root block's
+#     magic zeroed with xfs_db): names_dump, xbulk find and xbulk du go
+#     on with the other AGs, name the AG (a problem; find's and du's
+#     message, exit 1) and leave out only the names of its inodes;
 #   - a directory listed by a second directory (a hard link to it, made
-#     with xfs_db): named as damage, not followed, no loop.
+#     with xfs_db): named as damage, not followed, no loop; walked under
+#     the parent its own ".." entry names, whichever listing is read
+#     first (the link comes first in the root's listing, so -j 1 reads
+#     the directory through it and leaves the dentry cache's parent
+#     there: the ".." a path walk would see).
 #
 # Environment: NAMES_DUMP; CHURN_SECS (default 12).
 
@@ -148,7 +156,8 @@ rel_ok "after the churn: the same bytes as find" cmp -s "$T/find" "$T/out"
 xb_mkfs_mount 512M ""
 T=$XB_TMP
 M=$XB_MNT
-mkdir -p "$M/P/y" "$M/X" "$M/Z" "$M/bad" "$M/ok"
+# X before P: the root lists X first
+mkdir -p "$M/X" "$M/P/y" "$M/Z" "$M/bad" "$M/ok"
 touch "$M/X/f" "$M/P/y/inner" "$M/ok/a"
 (cd "$M/Z" && for ((i = 0; i < 80; i++)); do : >"f$i"; done)
 (cd "$M/bad" && for ((i = 0; i < 200; i++)); do : >"file_$i"; done)
@@ -170,24 +179,93 @@ xb_remount
 rc=0
 find "$M" -xdev -printf '%i\t%p\0' >"$T/find" 2>"$T/find.err" || rc=$?
 rel_check "find's exit status" 1 "$rc"
-rc=0
-timeout 60 "$DUMP" -j 2 "$M" >"$T/out" 2>"$T/err" || rc=$?
-rel_check "exit status with an unreadable directory" 1 "$rc"
 # find follows X/f into P/y; the engine names it and shows P/y only
 grep -zv "^[0-9]*	$M/X/f\(/\|\$\)" "$T/find" >"$T/find-nolink"
-rel_ok "the same entries as find, but X/f and its contents" \
-	cmp -s "$T/find-nolink" "$T/out"
-rel_ok "unreadable directory named in the walk" \
-	grep -q "names_dump: '$M/bad': Structure needs cleaning" "$T/err"
-rel_ok "unreadable directory named as a problem" \
-	grep -q "^problem unreadable ino=$bad .* err=-117 path=$M/bad\$" \
-	"$T/err"
-rel_ok "bad inode reported with its name" \
-	grep -q "^problem bad-inode ino=$z70 .* path=$M/Z/f70\$" "$T/err"
-rel_ok "directory hard link named, not followed" \
-	grep -q "^problem dir-link ino=$y .* path=$M/X/f\$" "$T/err"
-rel_check "damage count" 1 "$(sed -n 's/.* damage=\([0-9]*\) .*/\1/p' \
-	"$T/err")"
+for j in 1 2; do
+	rc=0
+	timeout 60 "$DUMP" -j $j "$M" >"$T/out" 2>"$T/err" || rc=$?
+	rel_check "-j $j: exit status with an unreadable directory" 1 "$rc"
+	rel_ok "-j $j: the same entries as find, but X/f and its contents" \
+		cmp -s "$T/find-nolink" "$T/out"
+	rel_ok "-j $j: unreadable directory named in the walk" \
+		grep -q "names_dump: '$M/bad': Structure needs cleaning" \
+		"$T/err"
+	rel_ok "-j $j: unreadable directory named as a problem" \
+		grep -q "^problem unreadable ino=$bad .* err=-117 path=$M/bad\$" \
+		"$T/err"
+	rel_ok "-j $j: bad inode reported with its name" \
+		grep -q "^problem bad-inode ino=$z70 .* path=$M/Z/f70\$" \
+		"$T/err"
+	rel_ok "-j $j: directory hard link named, not followed" \
+		grep -q "^problem dir-link ino=$y .* path=$M/X/f\$" "$T/err"
+	rel_check "-j $j: damage count" 1 \
+		"$(sed -n 's/.* damage=\([0-9]*\) .*/\1/p' "$T/err")"
+done
+
+# --- an AG the kernel cannot walk -----------------------------------------
+xb_mkfs_mount 512M "-d agcount=4"
+T=$XB_TMP
+M=$XB_MNT
+for d in a b c d e f; do
+	mkdir -p "$M/$d/sub"
+	(cd "$M/$d" && for ((i = 0; i < 30; i++)); do : >"f$i"; done)
+	: >"$M/$d/sub/leaf"
+done
+sync
+# inode number = AG << (agblklog + inopblog) | agino
+bits=$(($(xfs_db -r -c sb -c 'print agblklog' "$XB_IMG" | sed 's/.* = //') +
+	$(xfs_db -r -c sb -c 'print inopblog' "$XB_IMG" | sed 's/.* = //')))
+ag=0
+for d in a b c d e f; do
+	ag=$(($(stat -c %i "$M/$d") >> bits))
+	((ag != 0)) && break	# AG 0 holds the root
+done
+((ag != 0)) || xb_die "no directory outside AG 0"
+find "$M" -xdev -printf '%i\t%p\0' >"$T/find"
+# what no walk can show: inodes of that AG, and what is under them
+"$PY" - "$T/find" "$bits" "$ag" >"$T/expected" <<'EOF_PY'
+import sys
+data, bits, ag = open(sys.argv[1], "rb").read(), int(sys.argv[2]), int(sys.argv[3])
+gone, out = [], []
+for rec in data.split(b"\0")[:-1]:
+    ino, path = rec.split(b"\t", 1)
+    if int(ino) >> bits == ag or any(path.startswith(g) for g in gone):
+        gone.append(path + b"/")
+        continue
+    out.append(rec + b"\0")
+sys.stdout.buffer.write(b"".join(out))
+EOF_PY
+xb_umount
+xfs_db -x -c "agi $ag" -c "addr root" -c "write -d magic 0" "$XB_IMG" \
+	>/dev/null
+xb_remount
+for j in 1 2; do
+	rc=0
+	timeout 60 "$DUMP" -j $j "$M" >"$T/out" 2>"$T/err" || rc=$?
+	rel_check "damaged AG $ag, -j $j: names_dump's exit status" 0 "$rc"
+	rel_ok "damaged AG $ag, -j $j: every name of the other AGs" \
+		cmp -s "$T/expected" "$T/out"
+	rel_ok "damaged AG $ag, -j $j: named as a problem" \
+		grep -q "^problem ag-fault .* err=-117 path=$M agno=$ag\$" \
+		"$T/err"
+	rc=0
+	timeout 60 "$XB" find -j $j "$M" -printf '%i\t%p\0' >"$T/out" \
+		2>"$T/err" || rc=$?
+	rel_check "damaged AG $ag, find -j $j: exit status" 1 "$rc"
+	rel_ok "damaged AG $ag, find -j $j: every name of the other AGs" \
+		cmp -s "$T/expected" "$T/out"
+	rel_ok "damaged AG $ag, find -j $j: the AG named" \
+		grep -q "^xbulk find: '$M': AG $ag: .*: Structure needs cleaning; the rest of AG $ag was not scanned (the names of its inodes are left out)\$" \
+		"$T/err"
+	rc=0
+	timeout 60 "$XB" du -s -j $j "$M" >"$T/out" 2>"$T/err" || rc=$?
+	rel_check "damaged AG $ag, du -j $j: exit status" 1 "$rc"
+	rel_ok "damaged AG $ag, du -j $j: the total" \
+		grep -q "^[0-9]*	$M\$" "$T/out"
+	rel_ok "damaged AG $ag, du -j $j: the AG named" \
+		grep -q "^xbulk du: $M: AG $ag: .*: Structure needs cleaning; the rest of AG $ag was not scanned (its inodes are not counted)\$" \
+		"$T/err"
+done
 
 rel_result "secs=$CHURN_SECS runs=$runs gone=$gone moved=$moved $churn"
 rel_done

@@ -13,6 +13,11 @@
 #   - -j 1, 2 and 3; find -depth's order; several starts (a subtree, a
 #     trailing '/', a file, a symlink); symlink targets (%l); a keep
 #     filter that drops every file;
+#   - every directory opened once, by name: with every inode cached, a
+#     build looks up in the inode cache only what the scan returns and
+#     the few inodes it opens by handle (the root), not one per directory
+#     (a tree of 1,111 small directories; before commit ce48da0 a reader
+#     reopened by handle each directory whose parent's fd it had closed);
 #   - the XFS handle layout against name_to_handle_at();
 #   - a bind mount of a subdirectory (paths stay inside it; what is
 #     outside is unreached) and a tmpfs mounted inside the tree (shown as
@@ -60,6 +65,14 @@ for d in ["locked", "locked/inner"]:
     open("odd/%s/file" % d, "w").close()
 os.chmod("odd/locked/inner", 0)
 os.chmod("odd/locked", 0)
+# small directories, 10 x 10 x 10 under one, 3 files each
+for a in range(10):
+    for b in range(10):
+        for c in range(10):
+            d = "small/%d/%d/%d" % (a, b, c)
+            os.makedirs(d)
+            for f in range(3):
+                open("%s/f%d" % (d, f), "w").close()
 # a big directory: fts sorts its entries by inode number
 os.mkdir("big")
 for i in range(12000):
@@ -120,6 +133,31 @@ for j in 1 2 3; do
 	same "-j $j" "$T/find" "$T/j$j"
 done
 rel_check "summary line" 1 "$(grep -c '^names_dump: inodes=' "$T/j1.err")"
+
+# --- every directory opened once, by name, none again by handle: with
+# the tree cached, the inode cache's lookups are the scan's and a few
+# more (the root: bulkstat_single, checked and read by handle; the
+# realtime bitmap and summary inodes the kernel looks up and bulkstat
+# does not return: 5 here), whatever the readers' order
+dev=$(basename "$(findmnt -n -o SOURCE "$M")")
+lookups()
+{
+	awk '/^ig / { print $2 }' "/sys/fs/xfs/$dev/stats/stats"
+}
+if [[ -r /sys/fs/xfs/$dev/stats/stats ]]; then
+	for j in 1 2; do
+		find "$M" -xdev >/dev/null	# every dentry and inode cached
+		before=$(lookups)
+		dump "$T/q" -q -j "$j" "$M"
+		extra=$(($(lookups) - before - $(sed -n \
+			's/.* inodes=\([0-9]*\) .*/\1/p' "$T/q.err")))
+		echo "-j $j: $extra inode cache lookups beyond the scan's"
+		rel_ok "-j $j: no directory opened again ($extra lookups)" \
+			test "$extra" -le 8
+	done
+else
+	echo "SKIP: no /sys/fs/xfs/$dev/stats/stats: lookups not counted"
+fi
 
 # --- find -depth's order
 find "$M" -xdev -depth -printf "$PF" >"$T/find-depth"

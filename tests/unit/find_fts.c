@@ -53,7 +53,7 @@ fill(struct xfs_bulkstat *bs, const char *path)
 
 	memset(bs, 0, sizeof(*bs));
 	if (!statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_ALL, &st))
-		xbulk_find_bs_from_statx(bs, &st);
+		xbulk_bulkstat_from_statx(bs, &st);
 }
 
 static uint64_t

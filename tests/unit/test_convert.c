@@ -3,14 +3,17 @@
  * lib/convert.c: v1 records (struct xfs_bstat, struct xfs_inogrp) become
  * v5 ones field by field as xfsprogs 6.1's libfrog converts them
  * (xfrog_bulkstat_v1_to_v5, xfrog_inumbers_v1_to_v5), so that "-v 1"
- * prints what xfs_io prints.
+ * prints what xfs_io prints.  And statx -> v5 (xbulk_bulkstat_from_statx(),
+ * the one conversion the names engine and find share for mount points).
  */
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 
@@ -510,6 +513,98 @@ test_inogrp_in_place_backwards(void **state)
 	free(req);
 }
 
+/* A statx answer with every basic field a different value. */
+static void
+fill_statx(struct statx *stx)
+{
+	memset(stx, 0, sizeof(*stx));
+	stx->stx_mask = STATX_BASIC_STATS | STATX_BTIME;
+	stx->stx_ino = 7654321;
+	stx->stx_mode = 020640;
+	stx->stx_nlink = 4;
+	stx->stx_uid = 2001;
+	stx->stx_gid = 2002;
+	stx->stx_size = 12345;
+	stx->stx_blksize = 4096;
+	stx->stx_blocks = 9;		/* not a whole 4 KiB block */
+	stx->stx_rdev_major = 8;
+	stx->stx_rdev_minor = 33;
+	stx->stx_atime = (struct statx_timestamp){ -5, 1 };
+	stx->stx_mtime = (struct statx_timestamp){ 1700000001, 2 };
+	stx->stx_ctime = (struct statx_timestamp){ 1700000002, 3 };
+	stx->stx_btime = (struct statx_timestamp){ 1700000003, 4 };
+}
+
+/* Every field statx has lands where bulkstat puts it; st_blocks stays
+ * exact, in 512-byte units (bs_blksize 512), not rounded to st_blksize. */
+static void
+test_statx_every_field(void **state)
+{
+	struct xfs_bulkstat bs;
+	struct statx stx;
+
+	(void)state;
+	fill_statx(&stx);
+	memset(&bs, 0xff, sizeof(bs));
+	xbulk_bulkstat_from_statx(&bs, &stx);
+	assert_int_equal(bs.bs_ino, 7654321);
+	assert_int_equal(bs.bs_mode, 020640);
+	assert_int_equal(bs.bs_nlink, 4);
+	assert_int_equal(bs.bs_uid, 2001);
+	assert_int_equal(bs.bs_gid, 2002);
+	assert_int_equal(bs.bs_size, 12345);
+	assert_int_equal(bs.bs_blocks, 9);
+	assert_int_equal(bs.bs_blksize, 512);
+	assert_int_equal(bs.bs_rdev, 8 << 18 | 33);
+	assert_int_equal(bs.bs_atime, -5);
+	assert_int_equal(bs.bs_atime_nsec, 1);
+	assert_int_equal(bs.bs_mtime, 1700000001);
+	assert_int_equal(bs.bs_mtime_nsec, 2);
+	assert_int_equal(bs.bs_ctime, 1700000002);
+	assert_int_equal(bs.bs_ctime_nsec, 3);
+	assert_int_equal(bs.bs_btime, 1700000003);
+	assert_int_equal(bs.bs_btime_nsec, 4);
+	assert_int_equal(bs.bs_version, XFS_BULKSTAT_VERSION_V5);
+	/* what statx does not know is 0 */
+	assert_int_equal(bs.bs_xflags, 0);
+	assert_int_equal(bs.bs_extents64, 0);
+	assert_int_equal(bs.bs_gen, 0);
+	assert_int_equal(bs.bs_projectid, 0);
+}
+
+/* Without STATX_BTIME the birth time is unknown, as in a v1 record. */
+static void
+test_statx_no_btime(void **state)
+{
+	struct xfs_bulkstat bs;
+	struct statx stx;
+
+	(void)state;
+	fill_statx(&stx);
+	stx.stx_mask &= ~(uint32_t)STATX_BTIME;
+	xbulk_bulkstat_from_statx(&bs, &stx);
+	assert_int_equal(bs.bs_btime, 0);
+	assert_int_equal(bs.bs_btime_nsec, 0);
+	assert_int_equal(bs.bs_version, XFS_BULKSTAT_VERSION_V1);
+}
+
+/* bulkstat's sysv_encode_dev(): a minor past 18 bits does not reach the
+ * major's bits. */
+static void
+test_statx_rdev_wide_minor(void **state)
+{
+	struct xfs_bulkstat bs;
+	struct statx stx;
+
+	(void)state;
+	fill_statx(&stx);
+	stx.stx_rdev_major = 259;
+	stx.stx_rdev_minor = 0xfffff;
+	xbulk_bulkstat_from_statx(&bs, &stx);
+	assert_int_equal(bs.bs_rdev >> 18, 259);
+	assert_int_equal(bs.bs_rdev & 0x3ffff, 0x3ffff);
+}
+
 int
 main(void)
 {
@@ -528,6 +623,9 @@ main(void)
 		cmocka_unit_test(test_inogrp_full_chunk),
 		cmocka_unit_test(test_bstat_in_place_backwards),
 		cmocka_unit_test(test_inogrp_in_place_backwards),
+		cmocka_unit_test(test_statx_every_field),
+		cmocka_unit_test(test_statx_no_btime),
+		cmocka_unit_test(test_statx_rdev_wide_minor),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
