@@ -542,23 +542,6 @@ own_options(int argc, char **argv, int *i, unsigned int *threads,
 	return 0;
 }
 
-static int
-csv_header(enum xbulk_find_record record)
-{
-	int fd = xb_stdout_fd();
-	size_t n = strlen(xbulk_bulkstat_csv_header) - 2;
-
-	if (record != XBULK_FIND_RECORD_CSV)
-		return 0;
-	if (fd < 0)
-		return -EBADF;
-	if (write(fd, xbulk_bulkstat_csv_header, n) != (ssize_t)n ||
-	    write(fd, xbulk_find_csv_header_tail,
-		  strlen(xbulk_find_csv_header_tail)) < 0)
-		return -errno;
-	return 0;
-}
-
 int
 xb_cmd_find(int argc, char **argv)
 {
@@ -572,7 +555,7 @@ xb_cmd_find(int argc, char **argv)
 	struct xbulk_fs fs = { .fd = -1 };
 	char err[1024];
 	struct stat st;
-	int i, ret, status, err_no;
+	int i, ret, status;
 
 	/* find matches names, quotes them on a terminal and formats times
 	 * in the user's locale */
@@ -607,8 +590,6 @@ xb_cmd_find(int argc, char **argv)
 		ret = build_names(&c, &fs, threads,
 				  xbulk_find_fields(c.find));
 	}
-	if (!ret && (err_no = csv_header(record)))
-		ret = xb_write_error("find", err_no);
 	if (!ret)
 		ret = walk_all(&c);
 	if (!ret)

@@ -624,6 +624,8 @@ parse_action(struct xf_parser *ps, enum xf_kind kind, bool file, char end,
 	n->u.act.out = output_stream(ps, name);
 	if (!n->u.act.out)
 		return -ENOMEM;
+	if (kind == XF_PRINT && end == '\n')
+		n->u.act.out->records = true;
 	if (kind == XF_PRINTF) {
 		fmt = next_arg(ps);
 		if (!fmt)

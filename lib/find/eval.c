@@ -319,7 +319,7 @@ act(struct xbulk_find *f, const struct xf_node *n,
 {
 	switch (n->kind) {
 	case XF_PRINT:
-		if (f->record)
+		if (f->record && n->u.act.end == '\n')
 			xf_record(f, n->u.act.out, file);
 		else
 			print_path(n->u.act.out, file, n->u.act.end);
@@ -375,6 +375,10 @@ xbulk_find_eval(struct xbulk_find *f, const struct xbulk_find_file *file,
 	bool at_max = f->maxdepth >= 0 && file->depth >= (unsigned)f->maxdepth;
 	int ret = 0;
 
+	if (!f->started) {
+		f->started = true;
+		xf_record_headers(f);
+	}
 	if (post && (!f->post || at_max))
 		return 0;
 	if (f->post && dir && !post && !at_max)

@@ -111,6 +111,7 @@ struct xf_stream {
 	struct xbulk_out	out;
 	const char		*name;		/* NULL: stdout */
 	bool			tty;		/* quote odd names */
+	bool			records;	/* -print writes here (--format) */
 	int			err;		/* first write error */
 };
 
@@ -164,6 +165,7 @@ struct xbulk_find {
 	uint64_t		problems;	/* non-fatal, for exit 1 */
 	struct xf_ls_widths	ls;
 	enum xbulk_find_record	record;		/* --format */
+	bool			started;	/* a file was evaluated */
 	char			*linkbuf;	/* readlink results */
 	size_t			linkcap;
 };
@@ -307,6 +309,8 @@ int xf_format_run(struct xbulk_find *f, const struct xf_format *fmt,
 /* record.c: --format's record and path for -print. */
 int xf_record(struct xbulk_find *f, struct xf_stream *out,
 	      const struct xbulk_find_file *file);
+/* --format csv: the header row of every output -print writes to. */
+void xf_record_headers(struct xbulk_find *f);
 
 /* ls.c */
 int xf_ls(struct xbulk_find *f, struct xf_stream *out,

@@ -425,6 +425,7 @@ add_default_print(struct xf_parser *ps, struct xf_node **root, bool action)
 	print->acts = true;
 	print->u.act.out = ps->find->streams[0];
 	print->u.act.end = '\n';
+	print->u.act.out->records = true;
 	if (!*root) {
 		*root = print;
 		return 0;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * --format jsonl|csv for find: -print writes the file's whole bulkstat
- * record in the format of lib/format_jsonl.c or lib/format_csv.c (the
- * column list of columns.h) plus "path" (UTF-8, U+FFFD for bytes that are
- * not) and "path_b64" (the exact bytes, base64, when they are not UTF-8).
+ * --format jsonl|csv for find: -print and -fprint write the file's whole
+ * bulkstat record in the format of lib/format_jsonl.c or
+ * lib/format_csv.c (the column list of columns.h) plus "path" (UTF-8,
+ * U+FFFD for bytes that are not) and "path_b64" (the exact bytes, base64,
+ * when they are not UTF-8); CSV with its header row on each of those
+ * outputs, first.
  */
 #include <string.h>
 
@@ -153,6 +155,21 @@ xf_record(struct xbulk_find *f, struct xf_stream *out,
 				 file->pathlen);
 	return err ? err : json ? xf_put(out, "\"}\n", 3) :
 				  xf_put(out, "\r\n", 2);
+}
+
+void
+xf_record_headers(struct xbulk_find *f)
+{
+	size_t i, n = strlen(xbulk_bulkstat_csv_header) - 2;	/* CRLF */
+
+	for (i = 0; f->record == XBULK_FIND_RECORD_CSV && i < f->nstreams;
+	     i++) {
+		if (!f->streams[i]->records)
+			continue;
+		if (!xf_put(f->streams[i], xbulk_bulkstat_csv_header, n))
+			xf_put(f->streams[i], xbulk_find_csv_header_tail,
+			       strlen(xbulk_find_csv_header_tail));
+	}
 }
 
 void

@@ -282,6 +282,20 @@ for r in recs:
 EOF_PY
 	check "--format $fmt"
 done
+# CSV's header on each output -print and -fprint write to (and only
+# there), even with no record; -print0 still prints the path
+hdr=$("$XBULK" find --format csv . -name nosuch)
+"$XBULK" find --format csv . -name ref -fprint "$tmp/f.csv" \
+	-printf '%p\n' >"$tmp/got" && grc=0 || grc=$?
+[[ $hdr == bs_ino,*,path,path_b64$'\r' && $(cat "$tmp/got") == ./ref &&
+   $(head -1 "$tmp/f.csv") == "$hdr" && $(wc -l <"$tmp/f.csv") == 2 ]] &&
+	((grc == 0)) && pass=$((pass + 1)) ||
+	{ fail=$((fail + 1)); echo "FAIL: --format csv's headers"; }
+printf './ref\0' >"$tmp/want"
+wrc=0
+"$XBULK" find --format jsonl . -name ref -print0 >"$tmp/got" && grc=0 ||
+	grc=$?
+check "--format jsonl -print0"
 
 # Not root: with the three capabilities, the same output as root's;
 # without them (or without CAP_FOWNER, which O_NOATIME needs on
