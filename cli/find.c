@@ -553,7 +553,7 @@ xb_cmd_find(int argc, char **argv)
 	enum xbulk_find_record record = XBULK_FIND_RECORD_NONE;
 	unsigned int threads = xb_online_cpus();
 	struct xbulk_fs fs = { .fd = -1 };
-	char err[1024];
+	char err[1024], *msg;
 	struct stat st;
 	int i, ret, status;
 
@@ -574,8 +574,9 @@ xb_cmd_find(int argc, char **argv)
 		return fflush(stdout) ? xb_write_error("find", -errno) :
 					XB_EXIT_OK;
 	}
-	if (ret) {
-		fprintf(stderr, "xbulk find: %s\n", err);
+	if (ret) {			/* each line as find prints it */
+		for (msg = strtok(err, "\n"); msg; msg = strtok(NULL, "\n"))
+			fprintf(stderr, "xbulk find: %s\n", msg);
 		return status;
 	}
 	c.cancel = xb_catch_signals();

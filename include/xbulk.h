@@ -1513,7 +1513,8 @@ struct xbulk_find_opts {
  *               expression); the strings must outlive the result
  * @opts:        time, warnings and hooks (copied)
  * @out:         the compiled expression (xbulk_find_free() it)
- * @err:         a message (without "find: ") on failure
+ * @err:         a message (without "find: ") on failure: one line, or
+ *               two (find's hint after a PATH among the expression)
  * @status:      exit status for the failure (XBULK_FIND_EXIT_*)
  *
  * Return: 0; -EINVAL for a bad expression (find's own message and

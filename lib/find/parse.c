@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "find.h"
 
@@ -182,6 +183,7 @@ static const struct {
 static int
 tokenize(struct xf_parser *ps, struct xf_tokens *t)
 {
+	const char *last = NULL;	/* the last word that began a token */
 	int err;
 
 	while (ps->i < ps->argc) {
@@ -190,9 +192,16 @@ tokenize(struct xf_parser *ps, struct xf_tokens *t)
 		bool handled = false;
 		size_t k;
 
+		/* a file there: likely a pattern the shell expanded */
+		if (!looks_like_expression(arg, false) && last &&
+		    !access(arg, F_OK))
+			return xf_fail(ps, "paths must precede expression: `%s'"
+				       "\npossible unquoted pattern after "
+				       "predicate `%s'?", arg, last);
 		if (!looks_like_expression(arg, false))
 			return xf_fail(ps, "paths must precede expression: `%s'",
 				       arg);
+		last = arg;
 		/* find prints its help or version here and exits */
 		if (!strcmp(arg, "-help") || !strcmp(arg, "--help"))
 			return XBULK_FIND_HELP;

@@ -224,6 +224,8 @@ done <<'EOF_BAD'
 \( \)
 -print \)
 -name a b
+-name size0 size1
+\( -o ref
 -type x
 -type f,f
 -size 1x

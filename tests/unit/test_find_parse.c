@@ -30,6 +30,11 @@ static const struct {
 	  "allowed." },
 	{ { "-print", ")" }, "you have too many ')'" },
 	{ { "-name", "a", "b" }, "paths must precede expression: `b'" },
+	/* a file that exists: likely a pattern the shell expanded */
+	{ { "-name", "a", "/" }, "paths must precede expression: `/'\n"
+	  "possible unquoted pattern after predicate `-name'?" },
+	{ { "(", "-o", "/" }, "paths must precede expression: `/'\n"
+	  "possible unquoted pattern after predicate `-o'?" },
 	{ { "-type", "x" }, "Unknown argument to -type: x" },
 	{ { "-type", "f,f" }, "Duplicate file type 'f' in the argument list "
 	  "to -type." },
