@@ -76,11 +76,17 @@ warn(void *arg, const char *msg)
 	fprintf(stderr, "xbulk find: %s\n", msg);
 }
 
+/*
+ * A file that could not be handled.  What was printed before it goes out
+ * first (gnulib's error() flushes stdout), so that output and messages
+ * sent to one file or terminal keep find's order.
+ */
 static void
 problem(void *arg, const char *path, int err)
 {
 	struct find_ctx *c = arg;
 
+	xbulk_find_flush(c->find);
 	fprintf(stderr, "xbulk find: '%s': %s\n", path, strerror(-err));
 	c->status = XB_EXIT_FAILURE;
 }
@@ -114,9 +120,9 @@ names_problem(void *arg, const struct xbulk_names_problem *p)
 	};
 	char text[XB_AG_FAULT_TEXT];
 
-	c->status = XB_EXIT_FAILURE;
 	if (p->kind == XBULK_PROBLEM_UNREADABLE)
-		return;			/* said when the walk reaches it */
+		return;			/* said if the walk descends there */
+	c->status = XB_EXIT_FAILURE;
 	if (p->kind == XBULK_PROBLEM_AG_FAULT) {
 		xb_ag_fault_text(p->ag_fault, text, sizeof(text));
 		fprintf(stderr, "xbulk find: '%s': %s (the names of its "
@@ -229,8 +235,14 @@ visit(void *arg, const struct xbulk_entry *e, enum xbulk_visit v)
 	if ((e->flags & XBULK_ENTRY_MOUNT) && mount_point(c, &file, &mbs)) {
 		file.fstype = mount_fstype(e->path, type, sizeof(type));
 	}
+	/* find's -empty on a directory it cannot read is false */
+	if ((e->flags & XBULK_ENTRY_UNREADABLE) && !file.nentries)
+		file.nentries = 1;
 	ret = xbulk_find_eval(c->find, &file, v == XBULK_VISIT_POST);
-	if ((e->flags & XBULK_ENTRY_UNREADABLE) && v == XBULK_VISIT_PRE)
+	/* said where find reads it: when it descends (not at -maxdepth,
+	 * not pruned) */
+	if ((e->flags & XBULK_ENTRY_UNREADABLE) && v == XBULK_VISIT_PRE &&
+	    !ret)
 		problem(c, e->path, e->err);
 	if (ret < 0) {
 		c->stop = ret;
@@ -476,14 +488,13 @@ walk_all(struct find_ctx *c)
 		if (c->stop < 0)
 			return 0;
 		if (err == -EXDEV) {
+			xbulk_find_flush(c->find);
 			xb_error("find", "'%s': not on the XFS mount of '%s' "
 				 "(one filesystem per run)", c->start,
 				 xbulk_find_path(c->find, 0));
 			c->status = XB_EXIT_FAILURE;
 		} else if (err < 0) {
-			fprintf(stderr, "xbulk find: '%s': %s\n", c->start,
-				strerror(err == -ESTALE ? ENOENT : -err));
-			c->status = XB_EXIT_FAILURE;
+			problem(c, c->start, err == -ESTALE ? -ENOENT : err);
 		}
 	}
 	return 0;

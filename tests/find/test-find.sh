@@ -20,7 +20,7 @@ here=$(dirname "$0")
 . "$here/../integration/lib.sh"
 . "$here/lib-find.sh"
 
-XBULK=${XBULK:?}
+XBULK=$(realpath "${XBULK:?}")	# the test changes directory
 xb_require_root_loop
 XF_NOW=$(date +%s)
 tmp=
@@ -139,6 +139,7 @@ xb_at_exit "umount -l '$B' 2>/dev/null || true"
 find "$B" -xdev | sort >"$tmp/want"; wrc=0
 "$XBULK" find "$B" | sort >"$tmp/got"; grc=0
 check "bind mount of a subdirectory"
+umount "$B"
 
 # The user's locale (find's setlocale): in C.UTF-8 names match by
 # characters and fold case beyond ASCII; on a terminal (script(1)) names
@@ -320,6 +321,45 @@ if command -v setpriv >/dev/null; then
 			cat "$tmp/got"; }
 	done
 fi
+
+# A damaged directory (xfs_db zeroes its block's magic): named where find
+# reads it, when the walk descends into it (exit 1), in order with the
+# output, and not where find does not (-maxdepth, -prune, -quit)
+mkdir "$T/dmg"
+for ((i = 0; i < 100; i++)); do : >"$T/dmg/f$i"; done
+ino=$(stat -c %i "$T/dmg")
+teardown
+xb_umount
+xfs_db -x -c "inode $ino" -c "dblock 0" -c "write -d bhdr.hdr.magic 0" \
+	"$XB_IMG" >/dev/null
+xb_remount
+cd "$T"
+ls dmg >/dev/null 2>&1 && xb_die "xfs_db did not damage dmg"
+while IFS= read -r expr; do
+	eval "set -- $expr"
+	find . -xdev "$@" >"$tmp/want" 2>&1 && wrc=0 || wrc=$?
+	"$XBULK" find . "$@" >"$tmp/got" 2>&1 && grc=0 || grc=$?
+	sed -i 's/^find: /xbulk find: /' "$tmp/want"
+	check "damaged directory: find . $expr"
+done <<'EOF_DMG'
+-name 'dm*'
+-maxdepth 1 -name dmg
+-name dmg -prune
+-name dmg -quit
+-depth -name 'dm*'
+-path ./dmg/f1
+-maxdepth 1 -name dmg -o -name nosuch -empty
+EOF_DMG
+# -empty is false for it, as in find (which names it again for -empty)
+for expr in "-empty" "! -empty"; do
+	# shellcheck disable=SC2086
+	find . -xdev -name dmg $expr >"$tmp/want" 2>/dev/null && wrc=0 ||
+		wrc=$?
+	# shellcheck disable=SC2086
+	"$XBULK" find . -name dmg $expr >"$tmp/got" 2>/dev/null && grc=0 ||
+		grc=$?
+	check "damaged directory: find . -name dmg $expr"
+done
 
 cd /
 echo "$pass passed, $fail failed"
