@@ -586,8 +586,14 @@ xb_cmd_find(int argc, char **argv)
 					XB_EXIT_OK;
 	}
 	if (ret) {			/* each line as find prints it */
+		bool late = strstr(err, "predicate `-j") ||
+			    strstr(err, "predicate `--format");
+
 		for (msg = strtok(err, "\n"); msg; msg = strtok(NULL, "\n"))
 			fprintf(stderr, "xbulk find: %s\n", msg);
+		if (late)
+			fputs("xbulk find: -j and --format, xbulk find's own "
+			      "options, come before the PATHs\n", stderr);
 		return status;
 	}
 	c.cancel = xb_catch_signals();

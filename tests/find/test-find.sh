@@ -210,6 +210,12 @@ for a in -exec:"xargs -0" -execdir:"xargs -0" -ok:"xargs -0" \
 		{ fail=$((fail + 1)); echo "FAIL: ${a%%:*} not refused"; }
 done
 
+# xbulk's own options after the PATH: find's message and where they go
+"$XBULK" find . -j 2 2>"$tmp/got" && grc=0 || grc=$?
+[[ $(sed -n 2p "$tmp/got") == *"own options, come before the PATHs" ]] &&
+	((grc == 1)) && pass=$((pass + 1)) ||
+	{ fail=$((fail + 1)); echo "FAIL: -j after the PATH"; }
+
 # Bad expressions: find's message and status
 while IFS= read -r expr; do
 	eval "set -- $expr"
