@@ -5,10 +5,13 @@
 # of lib-find.sh on the odd tree (paths past PATH_MAX included), compared
 # as sorted records and in order, with stderr and the exit status, at -j 1
 # and -j 3 (the same bytes); then PATH forms (subtree, several, a file,
-# trailing slashes, not XFS, a bind mount of a subdirectory, a mount point
-# inside), refused actions, bad expressions (find's message and status),
-# --format, output files on the scanned filesystem, and not root with and
-# without the capabilities.  TZ=UTC LC_ALL=C.
+# trailing slashes, links, a FIFO, missing, not XFS, a bind mount of a
+# subdirectory, a mount point inside), names in C.UTF-8 and on a terminal,
+# output errors, an idmapped mount (IDMAP_MOUNT: the idmap_mount helper),
+# refused actions, bad expressions (find's message and status), --format,
+# output files on the scanned filesystem, not root with and without the
+# capabilities, and last a directory damaged with xfs_db.  TZ=UTC
+# LC_ALL=C.
 #
 # FIND_GEOMETRIES=all: the expression matrix on every geometry of
 # xb_geometries (1 KiB blocks, 2 KiB inodes, bigtime=0...), not only
@@ -21,6 +24,7 @@ here=$(dirname "$0")
 . "$here/lib-find.sh"
 
 XBULK=$(realpath "${XBULK:?}")	# the test changes directory
+IDMAP_MOUNT=$(realpath "${IDMAP_MOUNT:-/nonexistent}" 2>/dev/null || true)
 xb_require_root_loop
 XF_NOW=$(date +%s)
 tmp=
