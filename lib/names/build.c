@@ -262,6 +262,7 @@ link_and_check(struct build *b, const struct xfs_bulkstat *root,
 	       struct xbn_mountinfo *mi, struct xbulk_names_result *r)
 {
 	struct xbulk_names *nm = b->nm;
+	struct xbn_links links = { .v = NULL };
 	double t0 = now_s();
 	int ret;
 
@@ -271,11 +272,12 @@ link_and_check(struct build *b, const struct xfs_bulkstat *root,
 		return -ESTALE;		/* the scan did not see the root */
 	nm->top = nm->root;
 	r->fail = XBULK_NAMES_FAIL_SETUP;
-	ret = xbn_travel(nm, b->o->threads);
+	ret = xbn_travel(nm, b->o->threads, &links);
 	r->read_s = now_s() - t0;
 	t0 = now_s();
 	if (!ret)
-		ret = xbn_tree_build(nm, r);
+		ret = xbn_tree_build(nm, r, &links);
+	free(links.v);
 	if (ret == -EINTR)
 		r->fail = XBULK_NAMES_CANCELLED;
 	if (ret)

@@ -403,13 +403,46 @@ void xbn_dirs_free(struct xbn_dirs *t);
 int xbn_dirs_add(struct xbn_dirs *t, const struct xfs_bulkstat *bs,
 		 uint32_t nbs, uint32_t n, uint32_t *first);
 
+/* An entry naming directory @c: at @off of directory @p's listing. */
+struct xbn_edge {
+	uint32_t	c;
+	uint32_t	p;
+	uint64_t	off;
+};
+
+/*
+ * What the listings say of the directories, gathered as they are read:
+ * each directory's first lister is its parent (xbn_dir.parent), later
+ * ones are kept here; names of directories the scan did not see are
+ * counted (stale).
+ */
+struct xbn_links {
+	struct xbn_edge	*v;
+	size_t		n;
+	size_t		cap;
+	uint64_t	stale;
+};
+
+/*
+ * tree.c: link the entries of directory @p's listing that name
+ * directories (xbn_dir.nlisters, .parent, .entry_off; a second lister to
+ * @links).  Readers call it at once, each with its own @links: which
+ * lister comes first is then a matter of timing, so a directory with
+ * two is always re-checked, its edges in (parent, offset) order.
+ * Return 0 or -ENOMEM.
+ */
+int xbn_link_listing(struct xbulk_names *nm, uint32_t p,
+		     struct xbn_links *links);
+
 /*
  * travel.c: read every directory a path from the filesystem's root
  * reaches, top-down with @threads readers: the root by handle, every
- * other directory by name from its parent (see the file).  Return 0,
- * -EINTR or -ENOMEM.
+ * other directory by name from its parent (see the file), and link each
+ * listing read into @links (xbn_link_listing()).  Return 0, -EINTR or
+ * -ENOMEM.
  */
-int xbn_travel(struct xbulk_names *nm, unsigned int threads);
+int xbn_travel(struct xbulk_names *nm, unsigned int threads,
+	       struct xbn_links *links);
 
 /* ------------------------------------------------------------------ */
 /* Mounts (mounts.c)                                                   */
@@ -500,13 +533,6 @@ struct xbn_problem {
 	uint64_t			ino;	/* DOTDOT: ".."; BAD_INODE */
 };
 
-/* An entry naming directory @c: at @off of directory @p's listing. */
-struct xbn_edge {
-	uint32_t	c;
-	uint32_t	p;
-	uint64_t	off;
-};
-
 /* Listers of one directory looked at by a re-check; more are damage that
  * is not followed, and not named. */
 #define XBN_MAX_EDGES	64
@@ -528,12 +554,14 @@ int xbn_report_all(struct xbulk_names *nm, const struct xbulk_names_opts *o,
 
 /* tree.c */
 /*
- * Link every directory to the one parent walks take it under, re-check
- * (re-read, "..") those seen under two parents, with a stale "..", or in
- * a cycle, and note the damage found in nm->problems.  Fills the churn
- * and damage counters of @r.  Return 0, -EINTR or -ENOMEM.
+ * After the reads (@links from them: xbn_link_listing()): settle every
+ * directory on the one parent walks take it under, re-check (re-read,
+ * "..") those seen under two parents, with a stale "..", or in a cycle,
+ * and note the damage found in nm->problems.  Fills the churn and damage
+ * counters of @r.  Return 0, -EINTR or -ENOMEM.
  */
-int xbn_tree_build(struct xbulk_names *nm, struct xbulk_names_result *r);
+int xbn_tree_build(struct xbulk_names *nm, struct xbulk_names_result *r,
+		   struct xbn_links *links);
 /* The path of directory @d from the mount point, or NULL if no accepted
  * parent chain leads to the top (or no memory); free() it. */
 char *xbn_dir_path(const struct xbulk_names *nm, uint32_t d);

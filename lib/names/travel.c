@@ -16,7 +16,8 @@
  * (its dentry is connected then), when its fd is no longer at hand.
  *
  * Work is a stack of (directory, parent, entry) shared by the readers.
- * A reader reads a directory, claims its subdirectories (each once, so a
+ * A reader reads a directory, links its listing (tree.c's first step,
+ * done here in parallel), claims its subdirectories (each once, so a
  * directory listed twice is read once and a loop of directories is never
  * followed) and opens them at once: XFS starts reading a directory's
  * first block when it is opened (xfs_dir_open()), so their blocks come
@@ -77,6 +78,7 @@ struct travel {
 struct worker {
 	struct travel		*t;
 	struct xbn_reader	r;
+	struct xbn_links	links;		/* of the listings it read */
 	struct item		*kids;		/* subdirectories found */
 	size_t			nkids;
 	size_t			kids_cap;
@@ -356,7 +358,9 @@ read_item(struct worker *w, struct item *it)
 		err = 0;
 	} else if (!err) {
 		d->flags &= (uint16_t)~XBN_DIR_GONE;
-		err = claim_kids(w, it->c);
+		err = xbn_link_listing(w->t->nm, it->c, &w->links);
+		if (!err)
+			err = claim_kids(w, it->c);
 	}
 	if (fd >= 0 && !err && w->nkids)
 		open_kids(w, fd);
@@ -378,6 +382,26 @@ reader(void *arg)
 	return NULL;
 }
 
+/* Add a reader's links to @links, and free them. */
+static int
+keep_links(struct xbn_links *links, struct xbn_links *w)
+{
+	int ret = 0;
+
+	links->stale += w->stale;
+	if (w->n) {
+		ret = xbn_grow((void **)&links->v, &links->cap,
+			       links->n + w->n, sizeof(*links->v));
+		if (!ret) {
+			memcpy(links->v + links->n, w->v, w->n * sizeof(*w->v));
+			links->n += w->n;
+		}
+	}
+	free(w->v);
+	memset(w, 0, sizeof(*w));
+	return ret;
+}
+
 /* Hand a reader's listing blocks over to the names. */
 static void
 keep_blocks(struct xbulk_names *nm, struct xbn_reader *r)
@@ -395,7 +419,8 @@ keep_blocks(struct xbulk_names *nm, struct xbn_reader *r)
 }
 
 int
-xbn_travel(struct xbulk_names *nm, unsigned int threads)
+xbn_travel(struct xbulk_names *nm, unsigned int threads,
+	   struct xbn_links *links)
 {
 	struct travel t = { .nm = nm };
 	struct worker *w;
@@ -437,6 +462,8 @@ xbn_travel(struct xbulk_names *nm, unsigned int threads)
 		keep_blocks(nm, &w[i].r);
 		xbn_reader_fini(&w[i].r);
 		free(w[i].kids);
+		if (keep_links(links, &w[i].links) && !ret)
+			ret = -ENOMEM;
 	}
 	if (!ret)
 		ret = t.err;

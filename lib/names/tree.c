@@ -5,7 +5,7 @@
  *
  * 1. Link: every entry of every listing that names a directory is an
  *    edge; the first becomes the directory's parent, others are kept
- *    aside.
+ *    aside.  The readers do it as they read (xbn_link_listing()).
  * 2. Check: a directory with one lister that its ".." names is settled.
  *    One seen under two parents, or whose ".." names another directory
  *    (a rename during the scan, or damage) is re-checked (recheck.c).
@@ -62,14 +62,8 @@ entry_dir(const struct xbulk_names *nm, const uint8_t *e, uint32_t *c)
 	return xbn_dir(&nm->dirs, slot->aux);
 }
 
-struct edges {
-	struct xbn_edge	*v;
-	size_t		n;
-	size_t		cap;
-};
-
 static int
-edge_add(struct edges *x, uint32_t c, uint32_t p, uint64_t off)
+edge_add(struct xbn_links *x, uint32_t c, uint32_t p, uint64_t off)
 {
 	if (xbn_grow((void **)&x->v, &x->cap, x->n + 1, sizeof(*x->v)))
 		return -ENOMEM;
@@ -77,36 +71,31 @@ edge_add(struct edges *x, uint32_t c, uint32_t p, uint64_t off)
 	return 0;
 }
 
-/* Step 1: parents from the listings; a second lister goes to @extra. */
-static int
-link_all(struct xbulk_names *nm, struct edges *extra, uint64_t *stale)
+/* Step 1, for one listing: parents; a second lister goes to @links. */
+int
+xbn_link_listing(struct xbulk_names *nm, uint32_t p, struct xbn_links *links)
 {
-	uint32_t p;
+	const struct xbn_dir *pd = xbn_dir(&nm->dirs, p);
+	const uint8_t *e, *end = pd->list + pd->listlen;
 
-	for (p = 0; p < nm->dirs.n; p++) {
-		const struct xbn_dir *pd = xbn_dir(&nm->dirs, p);
-		const uint8_t *e, *end = pd->list + pd->listlen;
+	for (e = pd->list; e && e < end; e = xbn_ent_next(e)) {
+		uint64_t off = (uint64_t)(e - pd->list);
+		struct xbn_dir *cd;
+		uint32_t c;
 
-		if (p % CANCEL_EVERY == 0 && xbn_cancelled(nm->cancel))
-			return -EINTR;
-		for (e = pd->list; e && e < end; e = xbn_ent_next(e)) {
-			struct xbn_dir *cd;
-			uint32_t c;
-
-			cd = entry_dir(nm, e, &c);
-			if (!cd) {
-				if (xbn_ent_dtype(e) == DT_DIR)
-					(*stale)++;
-				continue;
-			}
-			if (cd->nlisters++ == 0) {
-				cd->parent = p;
-				cd->entry_off = (uint64_t)(e - pd->list);
-			} else if (edge_add(extra, c, p,
-					    (uint64_t)(e - pd->list))) {
-				return -ENOMEM;
-			}
+		cd = entry_dir(nm, e, &c);
+		if (!cd) {
+			if (xbn_ent_dtype(e) == DT_DIR)
+				links->stale++;
+			continue;
 		}
+		if (__atomic_fetch_add(&cd->nlisters, 1, __ATOMIC_RELAXED)) {
+			if (edge_add(links, c, p, off))
+				return -ENOMEM;
+			continue;
+		}
+		cd->parent = p;
+		cd->entry_off = off;
 	}
 	return 0;
 }
@@ -135,26 +124,36 @@ settled(const struct xbulk_names *nm, uint32_t c, const struct xbn_dir *d)
 	return !d->dotdot || xbn_dir(&nm->dirs, d->parent)->ino == d->dotdot;
 }
 
-/* Re-check directory @c with its parent and the @n extra edges at @x. */
+/*
+ * Re-check directory @c with its parent and the @n extra edges at @x
+ * (sorted): all of them in (parent, offset) order, whichever lister the
+ * readers linked first, so that the answer does not depend on timing.
+ */
 static int
 recheck_one(struct xbulk_names *nm, struct xbulk_names_result *r, uint32_t c,
 	    const struct xbn_edge *x, size_t n)
 {
 	struct xbn_edge e[XBN_MAX_EDGES];
 	struct xbn_dir *d = xbn_dir(&nm->dirs, c);
-	size_t k = 0, i;
+	struct xbn_edge first = { c, d->parent, d->entry_off };
+	bool put = d->parent == XBN_NONE;
+	size_t k = 0, i = 0;
 
-	if (d->parent != XBN_NONE)
-		e[k++] = (struct xbn_edge){ c, d->parent, d->entry_off };
-	for (i = 0; i < n && k < XBN_MAX_EDGES; i++)
-		e[k++] = x[i];
+	while (k < XBN_MAX_EDGES && (i < n || !put)) {
+		if (!put && (i == n || cmp_edge(&first, &x[i]) < 0)) {
+			e[k++] = first;
+			put = true;
+		} else {
+			e[k++] = x[i++];
+		}
+	}
 	return xbn_recheck(nm, r, c, e, k);
 }
 
 /* Step 2. */
 static int
 check_all(struct xbulk_names *nm, struct xbulk_names_result *r,
-	  struct edges *extra)
+	  struct xbn_links *extra)
 {
 	size_t x = 0;
 	uint32_t c;
@@ -258,7 +257,7 @@ on_loop(const struct xbulk_names *nm, uint32_t x, uint64_t len)
 /* Re-check the loop through @x; if it stays, report and cut it. */
 static int
 settle_loop(struct xbulk_names *nm, struct xbulk_names_result *r,
-	    const struct edges *extra, uint32_t x, uint64_t len)
+	    const struct xbn_links *extra, uint32_t x, uint64_t len)
 {
 	uint32_t y = x, next;
 	uint64_t i;
@@ -315,7 +314,7 @@ settle_loop(struct xbulk_names *nm, struct xbulk_names_result *r,
  */
 static int
 check_loops(struct xbulk_names *nm, struct xbulk_names_result *r,
-	    const struct edges *extra)
+	    const struct xbn_links *extra)
 {
 	uint32_t c, color = 1;
 	int ret = 0;
@@ -345,17 +344,15 @@ check_loops(struct xbulk_names *nm, struct xbulk_names_result *r,
 }
 
 int
-xbn_tree_build(struct xbulk_names *nm, struct xbulk_names_result *r)
+xbn_tree_build(struct xbulk_names *nm, struct xbulk_names_result *r,
+	       struct xbn_links *links)
 {
-	struct edges extra = { NULL, 0, 0 };
 	int ret;
 
-	ret = link_all(nm, &extra, &r->stale_names);
+	r->stale_names += links->stale;
+	ret = check_all(nm, r, links);
 	if (!ret)
-		ret = check_all(nm, r, &extra);
-	if (!ret)
-		ret = check_loops(nm, r, &extra);
-	free(extra.v);
+		ret = check_loops(nm, r, links);
 	return ret;
 }
 
