@@ -206,6 +206,8 @@ parse_options(struct du_run *r, int argc, char **argv)
 	uint64_t v;
 	int c, i, ret;
 
+	/* 0, not 1: getopt starts afresh (the fuzzer calls us many times). */
+	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":0abB:cd:hj:klmo:sSt:xX:",
 				longopts, NULL)) != -1) {
