@@ -89,10 +89,11 @@ commands()
 # One name of each option of xbulk CMD --help (on lines indented by 1 to
 # 8 columns, then "-"; names joined by a comma are one option's): its
 # long name if it has one (as bash-completion's _parse_help prefers),
-# else its short one.
+# else its short one.  Not those listed under a heading "Refused".
 help_options()
 {
-	xbulk "$1" --help | grep '^[[:blank:]]\{1,8\}-' |
+	xbulk "$1" --help | awk '/^[^[:blank:]]/ { refused = /^Refused/ }
+		!refused && /^[[:blank:]]{1,8}-/' |
 		awk '{
 			best = ""
 			for (i = 1; i <= NF && $i ~ /^-/; i++) {
@@ -146,6 +147,8 @@ test_values()
 		xbulk bulkstat -j 2 /mnt ''
 	expect "find's primaries (a list line of its --help)" "-maxdepth" \
 		xbulk find /mnt -maxd
+	expect "find's refused primaries are not offered" \
+		"-empty -executable" xbulk find /mnt -e
 	expect "du's long options" "--max-depth" xbulk du -s --max-
 	expect "du's -o values" "text jsonl csv" xbulk du -o ''
 	expect "du's --by values" "uid gid projid type ext age size-class" \
