@@ -196,10 +196,25 @@ xb_online_cpus(void)
 	return n > XB_MAX_THREADS ? XB_MAX_THREADS : (unsigned int)n;
 }
 
+/* /dev/null, ready for on_stop_signal() (-1 if it could not be opened). */
+static int devnull_fd = -1;
+
+/*
+ * Note the signal; the command sees it within 100 ms and exits 128+signo.
+ * A write blocked on a full pipe would be restarted (SA_RESTART) and wait
+ * for the reader, however long: stdout is pointed at /dev/null, so that
+ * the restarted write returns at once.  Nothing written after the signal
+ * reaches the reader, as with find or du killed by it.
+ */
 static void
 on_stop_signal(int signo)
 {
+	int saved = errno;
+
 	caught_signal = signo;
+	if (devnull_fd >= 0 && !stdout_closed)
+		dup2(devnull_fd, STDOUT_FILENO);
+	errno = saved;
 }
 
 const volatile int *
@@ -211,6 +226,8 @@ xb_catch_signals(void)
 		.sa_flags = SA_RESTART | SA_RESETHAND,
 	};
 
+	if (devnull_fd < 0)
+		devnull_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
