@@ -99,6 +99,13 @@ void xb_ag_fault_text(const struct xbulk_ag_fault *f, char *buf, size_t size);
 /* Report a failed write to stdout (quietly for EPIPE); exit status. */
 int xb_write_error(const char *cmd, int err);
 
+/*
+ * Why a directory could not be opened, after strerror(-@err): for -EPERM
+ * (O_NOATIME on a directory one does not own needs CAP_FOWNER), a note in
+ * parentheses with a leading space; otherwise "".
+ */
+const char *xb_dir_open_hint(int err);
+
 /* --- formats.c: -o text|jsonl|csv --------------------------------- */
 
 enum xb_format {

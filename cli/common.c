@@ -186,6 +186,14 @@ xb_write_error(const char *cmd, int err)
 	return XB_EXIT_FAILURE;
 }
 
+const char *
+xb_dir_open_hint(int err)
+{
+	return err == -EPERM ? " (reading a directory one does not own "
+			       "without changing its atime needs CAP_FOWNER)"
+			     : "";
+}
+
 unsigned int
 xb_online_cpus(void)
 {

@@ -66,8 +66,8 @@ visit(void *arg, const struct xbulk_entry *e, enum xbulk_visit v)
 	struct du_run *r = arg;
 
 	if (v == XBULK_VISIT_PRE && (e->flags & XBULK_ENTRY_UNREADABLE)) {
-		xb_error("du", "cannot read directory '%s': %s", e->path,
-			 strerror(-e->err));
+		xb_error("du", "cannot read directory '%s': %s%s", e->path,
+			 strerror(-e->err), xb_dir_open_hint(e->err));
 		r->failed = true;
 	} else if (v == XBULK_VISIT_PRE &&
 		   (e->flags & XBULK_ENTRY_BAD_INODE)) {

@@ -87,7 +87,8 @@ problem(void *arg, const char *path, int err)
 	struct find_ctx *c = arg;
 
 	xbulk_find_flush(c->find);
-	fprintf(stderr, "xbulk find: '%s': %s\n", path, strerror(-err));
+	fprintf(stderr, "xbulk find: '%s': %s%s\n", path, strerror(-err),
+		xb_dir_open_hint(err));
 	c->status = XB_EXIT_FAILURE;
 }
 

@@ -339,6 +339,18 @@ test_bad_input()
 	rc=0
 	"$XBULK" du -a "$XB_MNT" | head -c 10 >/dev/null || rc=${PIPESTATUS[0]}
 	rel_check "du -a | head: the reader gone" 141 "$rc"
+	# root without CAP_FOWNER cannot open a directory it does not own
+	# with O_NOATIME: named, with the capability it needs; exit 1
+	mkdir "$XB_MNT/notmine"
+	chown nobody "$XB_MNT/notmine"
+	rc=0
+	setpriv --bounding-set=-fowner "$XBULK" du -s "$XB_MNT" \
+		>/dev/null 2>"$T/bad.err" || rc=$?
+	rmdir "$XB_MNT/notmine"
+	rel_check "du without CAP_FOWNER: exit status" 1 "$rc"
+	rel_ok "du without CAP_FOWNER: the message" grep -q \
+		"cannot read directory '$XB_MNT/notmine': Operation not permitted (.*needs CAP_FOWNER)" \
+		"$T/bad.err"
 	expect 2 "on the filesystem being scanned" --svg "$XB_MNT/x.svg" \
 		"$XB_MNT"
 	rel_ok "--svg on the scanned filesystem writes nothing" \
