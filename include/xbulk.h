@@ -1296,8 +1296,9 @@ void xbulk_agg_init(struct xbulk_agg *a, enum xbulk_by by,
 void xbulk_agg_free(struct xbulk_agg *a);
 
 /**
- * xbulk_agg_key() - the group of @e (its bulkstat record, and for ext the
- * name after the last '/' of e->path)
+ * xbulk_agg_key() - the group of @e (its bulkstat record, and for ext its
+ * name: after e->name_off, or at depth 0 the operand's last component,
+ * trailing slashes stripped)
  * Return: 0 or -ENOMEM (a new suffix could not be kept).
  */
 int xbulk_agg_key(struct xbulk_agg *a, const struct xbulk_entry *e,

@@ -130,12 +130,40 @@ static const char *const size_label[XBULK_SIZE_CLASSES] = {
 	"<16T", "<64T", "<256T", "<1P", ">=1P",
 };
 
+/*
+ * The suffix after the last dot of @e's name, in *@s; its length, 0 for
+ * none (no dot, a leading or a trailing one).  The operand's name is its
+ * last component, trailing slashes stripped (not a dot in a parent).
+ */
+static size_t
+suffix_of(const struct xbulk_entry *e, const char **s)
+{
+	const char *p = e->path;
+	size_t start = e->name_off, end, dot;
+
+	if (e->depth) {
+		end = start + strlen(p + start);
+	} else {
+		for (end = strlen(p); end > 1 && p[end - 1] == '/'; end--)
+			;
+		for (start = end; start && p[start - 1] != '/'; start--)
+			;
+	}
+	for (dot = end; dot > start && p[dot - 1] != '.'; dot--)
+		;
+	if (dot <= start + 1 || dot == end)
+		return 0;
+	*s = p + dot;
+	return end - dot;
+}
+
 int
 xbulk_agg_key(struct xbulk_agg *a, const struct xbulk_entry *e,
 	      uint64_t *key)
 {
 	const struct xfs_bulkstat *bs = e->bs;
-	const char *name, *dot;
+	const char *dot;
+	size_t len;
 	uint64_t v;
 	unsigned int k;
 
@@ -164,13 +192,12 @@ xbulk_agg_key(struct xbulk_agg *a, const struct xbulk_entry *e,
 	default:
 		break;
 	}
-	name = e->path + e->name_off;
-	dot = strrchr(name, '.');
-	if (!dot || dot == name || !dot[1]) {
+	len = suffix_of(e, &dot);
+	if (!len) {
 		*key = 0;
 		return 0;
 	}
-	return ext_id(a, dot + 1, strlen(dot + 1), key);
+	return ext_id(a, dot, len, key);
 }
 
 const char *

@@ -16,19 +16,28 @@
 
 #include "xbulk.h"
 
+/* The key of @path at @depth (0: an operand, as given). */
 static uint64_t
-key_of(struct xbulk_agg *a, const char *path, const struct xfs_bulkstat *bs)
+key_at(struct xbulk_agg *a, const char *path, unsigned int depth,
+       const struct xfs_bulkstat *bs)
 {
 	const char *slash = strrchr(path, '/');
 	struct xbulk_entry e = {
 		.path = path,
-		.name_off = slash ? (size_t)(slash + 1 - path) : 0,
+		.name_off = slash && depth ? (size_t)(slash + 1 - path) : 0,
+		.depth = depth,
 		.bs = bs,
 	};
 	uint64_t key = 99;
 
 	assert_int_equal(xbulk_agg_key(a, &e, &key), 0);
 	return key;
+}
+
+static uint64_t
+key_of(struct xbulk_agg *a, const char *path, const struct xfs_bulkstat *bs)
+{
+	return key_at(a, path, 1, bs);
 }
 
 static void
@@ -52,6 +61,15 @@ test_agg_keys(void **state)
 	assert_string_equal(xbulk_agg_label(&a, key_of(&a, ".c", &bs)),
 			    "(none)");
 	assert_string_equal(xbulk_agg_label(&a, key_of(&a, "x.c", &bs)), "c");
+	/* An operand's suffix is its last component's, never a parent's. */
+	assert_int_equal(key_at(&a, "/tmp/x.y/mnt/data", 0, &bs), 0);
+	assert_int_equal(key_at(&a, "x.y/data/", 0, &bs), 0);
+	assert_int_equal(key_at(&a, "/srv/b.gz//", 0, &bs), tgz);
+	assert_int_equal(key_at(&a, "a.gz", 0, &bs), tgz);
+	assert_int_equal(key_at(&a, ".", 0, &bs), 0);
+	assert_int_equal(key_at(&a, "..", 0, &bs), 0);
+	assert_int_equal(key_at(&a, "/", 0, &bs), 0);
+	assert_int_equal(key_at(&a, "x.y/.gz/", 0, &bs), 0);
 	xbulk_agg_free(&a);
 
 	xbulk_agg_init(&a, XBULK_BY_AGE, XBULK_TIME_MTIME, 1000000, 12);
