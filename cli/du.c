@@ -388,7 +388,7 @@ try_fs(const char *path, struct xbulk_fs *fs)
 /*
  * The filesystem of the first PATH that opens on XFS; the walks name the
  * others that are not on its mount, as du names what it cannot access.
- * None: the first PATH's error.
+ * None: each PATH named, as du names what it cannot access.
  */
 static int
 open_fs(char **paths, int npaths, struct xbulk_fs *fs)
@@ -398,7 +398,9 @@ open_fs(char **paths, int npaths, struct xbulk_fs *fs)
 	for (i = 0; i < npaths; i++)
 		if (*paths[i] && !try_fs(paths[i], fs))
 			return 0;
-	return xb_open_fs("du", paths[0], XBULK_ABI_AUTO, fs);
+	for (i = 0; i < npaths; i++)
+		du_path_error(paths[i], *paths[i] ? try_fs(paths[i], fs) : 0);
+	return XB_EXIT_FAILURE;
 }
 
 /*

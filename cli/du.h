@@ -63,6 +63,8 @@ struct du_run {
 int du_walks(struct du_run *r, char **paths, int npaths);
 /* --unreachable; exit status. */
 int du_unreachable(struct du_run *r);
+/* Name @path that could not be walked (@err: negative errno), as du. */
+void du_path_error(const char *path, int err);
 
 /* --- du_parse.c --------------------------------------------------- */
 

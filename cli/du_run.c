@@ -88,18 +88,27 @@ walk_error(struct du_run *r, const char *path, int err)
 		xb_error("du", "%s", strerror(ENOMEM));
 		return XB_EXIT_FAILURE;
 	}
+	du_path_error(path, err);
+	r->failed = true;
+	return 0;
+}
+
+void
+du_path_error(const char *path, int err)
+{
 	if (!*path)
 		xb_error("du", "invalid zero-length file name");
 	else if (err == -EXDEV)
 		xb_error("du", "cannot access '%s': not on the XFS mount of "
 			 "the other PATHs", path);
+	else if (err == -ENOTTY)
+		xb_error("du", "cannot access '%s': not on an XFS filesystem",
+			 path);
 	else if (err == -ESTALE)
 		xb_error("du", "cannot access '%s': changed since the scan",
 			 path);
 	else
 		xb_error("du", "cannot access '%s': %s", path, strerror(-err));
-	r->failed = true;
-	return 0;
 }
 
 static int

@@ -330,7 +330,7 @@ test_bad_input()
 	expect 2 "-d: '99999999999' is out of range" -d 99999999999 "$XB_MNT"
 	expect 2 "cannot both summarize and show all" -s -a "$XB_MNT"
 	expect 2 "invalid -B argument 'x'" -B x "$XB_MNT"
-	expect 1 "/proc: not on an XFS filesystem" /proc
+	expect 1 "cannot access '/proc': not on an XFS filesystem" /proc
 	rc=0
 	"$XBULK" du -a "$XB_MNT" >/dev/full 2>"$T/bad.err" || rc=$?
 	rel_check "du -a >/dev/full: exit status" 1 "$rc"
@@ -368,6 +368,12 @@ test_bad_input()
 	rel_check "du PATH '': exit status" 1 "$rc"
 	rel_ok "du PATH '': du's message" \
 		grep -q "invalid zero-length file name" "$T/bad.err"
+	# No PATH on XFS: each named as du names it, exit 1
+	expect 1 "^xbulk du: cannot access '$T/nx': No such file or directory$" \
+		"$T/nx" /proc
+	rel_ok "no PATH on XFS: the second named too" grep -qx \
+		"xbulk du: cannot access '/proc': not on an XFS filesystem" \
+		"$T/bad.err"
 	test_usage
 	test_svg_file
 	rc=0
