@@ -26,21 +26,6 @@ du_contenders() {
 		"exec $XBULK du --by uid -j $j $M >/dev/null"
 }
 
-# du_fastest STATE: the lowest median wall of the other tools.
-du_fastest() {
-	local name w best=
-
-	for name in gnu_du_s gnu_du_d2 ncdu gdu duc; do
-		w=$(med "$1" "$name" wall)
-		[ -n "$w" ] || continue
-		if [ -z "$best" ] || awk -v a="$w" -v b="$best" \
-			'BEGIN { exit !(a < b) }'; then
-			best=$w
-		fi
-	done
-	echo "$best"
-}
-
 du_targets() {
 	local j=$JOBS state want n rss
 
@@ -51,7 +36,8 @@ du_targets() {
 		esac
 		for n in "xbulk_du_s_$j" "xbulk_du_d2_$j" "xbulk_du_by_uid_$j"; do
 			target "$state" "fastest other tool wall / $n wall" \
-				"$(ratio "$(du_fastest "$state")" \
+				"$(ratio "$(fastest "$state" gnu_du_s \
+						gnu_du_d2 ncdu gdu duc)" \
 					"$(med "$state" "$n" wall)")" ">=" "$want"
 			rss=$(med "$state" "$n" rss_kib)
 			[ -n "$rss" ] || continue

@@ -61,21 +61,6 @@ find_contenders() {
 	done
 }
 
-# find_fastest STATE Q: the lowest median wall of find, bfs, fd for query Q.
-find_fastest() {
-	local name w best=
-
-	for name in "find_$2" "bfs_$2" "fd_$2"; do
-		w=$(med "$1" "$name" wall)
-		[ -n "$w" ] || continue
-		if [ -z "$best" ] || awk -v a="$w" -v b="$best" \
-			'BEGIN { exit !(a < b) }'; then
-			best=$w
-		fi
-	done
-	echo "$best"
-}
-
 find_targets() {
 	local state want q n rss floor
 
@@ -88,7 +73,8 @@ find_targets() {
 		for q in p f m; do
 			n=xbulk_find_${q}_2
 			target "$state" "fastest of find/bfs/fd wall / $n wall" \
-				"$(ratio "$(find_fastest "$state" "$q")" \
+				"$(ratio "$(fastest "$state" "find_$q" \
+						"bfs_$q" "fd_$q")" \
 					"$(med "$state" "$n" wall)")" ">=" "$want"
 			[ -n "$floor" ] && target "$state" \
 				"names_floor_2 wall / $n wall" \

@@ -94,13 +94,7 @@ while (($(date +%s) < end)); do
 	((n)) || rel_pass
 done
 
-rel_churn_wait
-per=
-for cfg in "${configs[@]}"; do
-	per+=" [$cfg]=${nscans[$cfg]:-0}"
-done
-echo "scans:$per"
-((scans >= ${#configs[@]})) || rel_fail "only $scans scans ran"
+rel_scans_done
 
 # after the churn: exactly find's answer, in find's order
 find "$M" -printf '%i %p\n' >"$T/want"

@@ -451,3 +451,19 @@ rel_churn_wait()
 			printf "%s%s=%d", j ? " " : "", key[j], s[key[j]] }')
 	echo "churn: $REL_CHURN"
 }
+
+# rel_scans_done: once the churn is over (rel_churn_wait), print how many
+# scans ran per configuration (the caller's configs array, nscans by
+# configuration and scans in all) and fail unless each ran at least once
+# in all.
+rel_scans_done()
+{
+	local cfg per=
+
+	rel_churn_wait
+	for cfg in "${configs[@]}"; do
+		per+=" [$cfg]=${nscans[$cfg]:-0}"
+	done
+	echo "scans:$per"
+	((scans >= ${#configs[@]})) || rel_fail "only $scans scans ran"
+}

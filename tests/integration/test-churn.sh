@@ -125,13 +125,7 @@ while (($(date +%s) < end)); do
 done
 
 # the churn must have run all along
-rel_churn_wait
-per=
-for cfg in "${configs[@]}"; do
-	per+=" [$cfg]=${nscans[$cfg]:-0}"
-done
-echo "scans:$per"
-((scans >= ${#configs[@]})) || rel_fail "only $scans scans ran"
+rel_scans_done
 
 # a last scan after the churn: every inode the tree holds, no more
 rc=0
