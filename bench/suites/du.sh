@@ -18,7 +18,8 @@ du_contenders() {
 	contender duc "rm -f $db; duc index -q -x -d $db $M >/dev/null 2>&1; rm -f $db"
 	if [ -x "$BUILD/bench/names-floor" ]; then
 		contender "names_floor_$j" \
-			"exec $BUILD/bench/names-floor -j $j $M >/dev/null"
+			"exec $BUILD/bench/names-floor -j $j $M >/dev/null" \
+			records=names
 	fi
 	contender "xbulk_du_s_$j" "exec $XBULK du -s -j $j $M >/dev/null"
 	contender "xbulk_du_d2_$j" "exec $XBULK du -d 2 -j $j $M >/dev/null"
