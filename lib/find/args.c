@@ -141,7 +141,8 @@ parse_size(struct xf_parser *ps, enum xf_field field, uint32_t fields,
  * @origin, the comparison inverted (+N: older, so before the time).
  * Beyond the range of time_t (-mtime -1e20, -mmin inf) the time is the
  * end of that range: find's answers (everything, or nothing).  NaN is
- * refused (find fails an assertion).
+ * refused (find fails an assertion), and so is a number strtod() cannot
+ * hold (1e309, 1e-310), as find refuses it.
  */
 static bool
 relative_time(const char *arg, struct timespec origin, double unit,
@@ -156,8 +157,11 @@ relative_time(const char *arg, struct timespec origin, double unit,
 		*cmp = *cmp == XF_CMP_LT ? XF_CMP_GT : XF_CMP_LT;
 	if (!*s)
 		return false;
+	errno = 0;
 	offset = strtod(s, &end);
-	if (*end || end == s || offset != offset)
+	/* find's xstrtod(): an underflow to 0 is taken, an overflow not */
+	if (*end || end == s || offset != offset ||
+	    (errno == ERANGE && offset != 0))
 		return false;
 	/* modf(): the whole seconds and the fraction, both signed */
 	seconds = offset * unit;

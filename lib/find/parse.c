@@ -7,6 +7,7 @@
  * the expression has no action.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -362,6 +363,33 @@ parse_expr(struct xf_parser *ps, struct xf_tokens *t, int min_prec,
 	return 0;
 }
 
+/* find's -Olevel (accepted, ignored), with find's messages. */
+static int
+optimisation_level(struct xf_parser *ps, const char *level)
+{
+	unsigned long v;
+	char *end;
+
+	if (!*level)
+		return xf_fail(ps, "The -O option must be immediately followed "
+			       "by a decimal integer");
+	if (*level < '0' || *level > '9')
+		return xf_fail(ps, "Please specify a decimal number "
+			       "immediately after -O");
+	errno = 0;
+	v = strtoul(level, &end, 10);
+	if (*end)
+		return xf_fail(ps, "Invalid optimisation level %s", level);
+	if (errno)
+		return xf_fail(ps, "Invalid optimisation level %s: %s", level,
+			       strerror(errno));
+	if (v > USHRT_MAX)
+		return xf_fail(ps, "Optimisation level %lu is too high.  If "
+			       "you want to find files very quickly, consider "
+			       "using GNU locate.", v);
+	return 0;
+}
+
 /* find's -P -H -L -D -O before the PATHs. */
 static int
 leading_options(struct xf_parser *ps)
@@ -375,9 +403,9 @@ leading_options(struct xf_parser *ps)
 			ps->i++;
 			break;
 		}
-		if (!strcmp(arg, "-P") || (arg[1] == 'O' && !arg[2]) ||
-		    (arg[1] == 'O' && arg[2] >= '0' && arg[2] <= '3' &&
-		     !arg[3])) {
+		if (arg[1] == 'O' && optimisation_level(ps, arg + 2))
+			return -EINVAL;
+		if (!strcmp(arg, "-P") || arg[1] == 'O') {
 			ps->i++;
 			continue;
 		}

@@ -79,6 +79,18 @@ static const struct {
 	  "range" },
 	{ { "-group", "2147483648" }, "2147483648: Numerical result out of "
 	  "range" },
+	{ { "-mtime", "1e309" }, "invalid argument `1e309' to `-mtime'" },
+	{ { "-mmin", "-1e-310" }, "invalid argument `-1e-310' to `-mmin'" },
+	{ { "-used", "1e400" }, "Invalid argument 1e400 to -used" },
+	{ { "-O" }, "The -O option must be immediately followed by a decimal "
+	  "integer" },
+	{ { "-Ox", "." }, "Please specify a decimal number immediately after "
+	  "-O" },
+	{ { "-O3x" }, "Invalid optimisation level 3x" },
+	{ { "-O18446744073709551616" }, "Invalid optimisation level "
+	  "18446744073709551616: Numerical result out of range" },
+	{ { "-O65536" }, "Optimisation level 65536 is too high.  If you want "
+	  "to find files very quickly, consider using GNU locate." },
 	/* find crashes on an assertion here */
 	{ { "-mtime", "nan" }, "invalid argument `nan' to `-mtime'" },
 	/* find's message has a NUL byte: "`%\0' is reserved ..." */
@@ -134,6 +146,17 @@ test_refused(void **state)
 		if (!strstr(h.err, refused[i].hint))
 			fail_msg("%s: '%s'", refused[i].arg, h.err);
 	}
+}
+
+/* find takes any -O level up to 65535 before the PATHs (and ignores it) */
+static void
+test_optimisation_level(void **state)
+{
+	struct xfh h;
+
+	(void)state;
+	assert_int_equal(xfh_parse(&h, XFH_ARGS("-O4", "-O65535", ".")), 0);
+	xfh_free(&h);
 }
 
 /* -help and -version (and --help, --version) stop the parse there:
@@ -270,6 +293,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_expressions),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_optimisation_level),
 		cmocka_unit_test(test_help_version),
 		cmocka_unit_test(test_field_mask),
 		cmocka_unit_test(test_prefilter),
