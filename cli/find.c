@@ -316,7 +316,8 @@ open_output(const char *name, dev_t fsdev, int *status)
 	struct stat st;
 	int fd = open(name, O_WRONLY | O_NOCTTY | O_CLOEXEC);
 
-	if (fd < 0 && errno == ENOENT &&
+	/* "" names no file (find: No such file or directory) */
+	if (fd < 0 && errno == ENOENT && *name &&
 	    !stat(parent_dir(creation_target(name, target), dir), &st) &&
 	    st.st_dev == fsdev)
 		goto refuse;

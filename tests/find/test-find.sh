@@ -186,6 +186,11 @@ find . -maxdepth 0 -fprint /dev/full 2>"$tmp/want" && wrc=0 || wrc=$?
 	grc=$?
 sed -i 's/^find: /xbulk find: /' "$tmp/want"
 check "-fprint /dev/full"
+# -fprint '' names no file, also from a directory of the scanned fs
+find . -maxdepth 0 -fprint '' 2>"$tmp/want" && wrc=0 || wrc=$?
+"$XBULK" find . -maxdepth 0 -fprint '' 2>"$tmp/got" && grc=0 || grc=$?
+sed -i 's/^find: /xbulk find: /' "$tmp/want"
+check "-fprint ''"
 
 # An idmapped mount: the kernel refuses bulkstat there; one line that
 # says so and what to use instead, exit 1
