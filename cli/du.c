@@ -368,15 +368,19 @@ fields_of(const struct du_run *r)
 }
 
 /* Open the filesystem of @path (of its directory if it is neither a
- * directory nor a regular file); 0 or a negative errno. */
+ * directory nor a regular file: a symbolic link is not followed, as du
+ * -P does not follow it); 0 or a negative errno. */
 static int
 try_fs(const char *path, struct xbulk_fs *fs)
 {
+	struct stat st;
 	char *copy;
-	int err = xbulk_fs_open(fs, path, XBULK_ABI_AUTO);
+	int err;
 
-	if (err != -EINVAL)
-		return err;
+	if (lstat(path, &st))
+		return -errno;
+	if (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode))
+		return xbulk_fs_open(fs, path, XBULK_ABI_AUTO);
 	copy = strdup(path);
 	if (!copy)
 		return -ENOMEM;

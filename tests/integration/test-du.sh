@@ -179,6 +179,17 @@ test_operands()
 	same -a "$T/bind"
 	same -s "$T/bind/a" "$T/bind"
 	umount "$T/bind"
+	# A symbolic link as the PATH is not followed, also to pick the
+	# filesystem: one that loops, dangles or leads off XFS is counted.
+	ln -s loop1 "$XB_MNT/loop2"
+	ln -s loop2 "$XB_MNT/loop1"
+	ln -s nowhere "$XB_MNT/dangling"
+	ln -s /proc "$XB_MNT/offxfs"
+	for paths in loop1 dangling offxfs "offxfs links/a" "-a dangling odd"; do
+		# shellcheck disable=SC2086
+		same $paths
+	done
+	rm "$XB_MNT/loop1" "$XB_MNT/loop2" "$XB_MNT/dangling" "$XB_MNT/offxfs"
 	for opts in "-a" "-s -c" "-a -l" "--inodes -a"; do
 		for paths in "links links" "links/a links" "odd/symlink" \
 			     "odd/symlink/" "odd/symlink links" "./links//a" \
