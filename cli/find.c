@@ -515,6 +515,12 @@ signal_status(const volatile int *cancel, int status)
 	return cancel && *cancel ? xb_signal_exit_status() : status;
 }
 
+static int
+missing_value(const char *option)
+{
+	return xb_usage_error("find", "option '%s' needs a value", option);
+}
+
 /* xbulk's own options, before find's: -j N, --format FMT, --help. */
 static int
 own_options(int argc, char **argv, int *i, unsigned int *threads,
@@ -531,7 +537,9 @@ own_options(int argc, char **argv, int *i, unsigned int *threads,
 			return -1;
 		}
 		if (!strncmp(a, "-j", 2)) {
-			val = a[2] ? a + 2 : *i + 1 < argc ? argv[++*i] : "";
+			val = a[2] ? a + 2 : *i + 1 < argc ? argv[++*i] : NULL;
+			if (!val)
+				return missing_value("-j");
 			err = xb_parse_u64(val, XB_MAX_THREADS, &v);
 			if (err || !v)
 				return err ? xb_bad_number("find", "-j", val,
@@ -539,7 +547,9 @@ own_options(int argc, char **argv, int *i, unsigned int *threads,
 				       xb_usage_error("find", "-j: at least 1");
 			*threads = (unsigned int)v;
 		} else if (!strncmp(a, "--format", 8) && (!a[8] || a[8] == '=')) {
-			val = a[8] ? a + 9 : *i + 1 < argc ? argv[++*i] : "";
+			val = a[8] ? a + 9 : *i + 1 < argc ? argv[++*i] : NULL;
+			if (!val)
+				return missing_value("--format");
 			if (!strcmp(val, "jsonl"))
 				*record = XBULK_FIND_RECORD_JSONL;
 			else if (!strcmp(val, "csv"))

@@ -225,6 +225,14 @@ done
 	((grc == 1)) && pass=$((pass + 1)) ||
 	{ fail=$((fail + 1)); echo "FAIL: -j after the PATH"; }
 
+# xbulk's own options without their value: a usage error naming it
+for a in -j --format; do
+	"$XBULK" find "$a" 2>"$tmp/got" >/dev/null && grc=0 || grc=$?
+	[[ $(head -1 "$tmp/got") == "xbulk find: option '$a' needs a value" ]] &&
+		((grc == 2)) && pass=$((pass + 1)) ||
+		{ fail=$((fail + 1)); echo "FAIL: $a without its value"; }
+done
+
 # Bad expressions: find's message and status
 while IFS= read -r expr; do
 	eval "set -- $expr"
