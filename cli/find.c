@@ -395,8 +395,9 @@ output_errors(struct xbulk_find *f)
 
 /*
  * Open the filesystem of the first PATH that exists (as find -P sees
- * it: a symbolic link, a FIFO, a device is opened by its directory);
- * when none does, find's message for each.
+ * it: a symbolic link, a FIFO, a device is opened by its directory),
+ * named in the message when it fails; when none exists, find's message
+ * for each.
  */
 static int
 open_fs(struct xbulk_find *f, struct xbulk_fs *fs)
@@ -404,15 +405,22 @@ open_fs(struct xbulk_find *f, struct xbulk_fs *fs)
 	size_t i, n = xbulk_find_npaths(f);
 	char dir[PATH_MAX];
 	struct stat st;
+	int err;
 
 	for (i = 0; i < n; i++) {
 		const char *path = xbulk_find_path(f, i);
 
 		if (lstat(path, &st))
 			continue;
-		if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
-			path = parent_dir(path, dir);
-		return xb_open_fs("find", path, XBULK_ABI_AUTO, fs);
+		err = xbulk_fs_open(fs, S_ISDIR(st.st_mode) ||
+					S_ISREG(st.st_mode) ? path :
+					parent_dir(path, dir),
+				    XBULK_ABI_AUTO);
+		if (!err)
+			return 0;
+		xb_error("find", "'%s': %s", path, err == -ENOTTY ?
+			 "not on an XFS filesystem" : strerror(-err));
+		return XB_EXIT_FAILURE;
 	}
 	for (i = 0; i < n; i++) {
 		const char *path = xbulk_find_path(f, i);

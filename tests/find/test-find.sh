@@ -122,6 +122,14 @@ done
 "$XBULK" find /proc -maxdepth 0 >/dev/null 2>"$tmp/got" && grc=0 || grc=$?
 grep -q "not on an XFS filesystem" "$tmp/got" && ((grc == 1)) &&
 	pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: not XFS"; }
+# A symbolic link off XFS (on the tmpfs) to a directory on it: the
+# message names the PATH, not the directory the link is in
+ln -s "$T/d1" mnt/to-xfs
+"$XBULK" find mnt/to-xfs >/dev/null 2>"$tmp/got" && grc=0 || grc=$?
+rm mnt/to-xfs
+[[ $(cat "$tmp/got") == "xbulk find: 'mnt/to-xfs': not on an XFS filesystem" ]] &&
+	((grc == 1)) && pass=$((pass + 1)) ||
+	{ fail=$((fail + 1)); echo "FAIL: symlink off XFS: $(cat "$tmp/got")"; }
 "$XBULK" find . nosuch -maxdepth 0 >"$tmp/got" 2>"$tmp/got.err" && grc=0 ||
 	grc=$?
 find . nosuch -maxdepth 0 >"$tmp/want" 2>"$tmp/want.err" && wrc=0 || wrc=$?
