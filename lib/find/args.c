@@ -185,7 +185,9 @@ static uint32_t
 time_fields(enum xf_time which)
 {
 	static const uint32_t f[] = {
-		[XF_T_ATIME] = XBULK_F_ATIME, [XF_T_BTIME] = XBULK_F_BTIME,
+		/* bs_version (OTHER) says whether there is a birth time */
+		[XF_T_ATIME] = XBULK_F_ATIME,
+		[XF_T_BTIME] = XBULK_F_BTIME | XBULK_F_OTHER,
 		[XF_T_CTIME] = XBULK_F_CTIME, [XF_T_MTIME] = XBULK_F_MTIME,
 		[XF_T_USED] = XBULK_F_ATIME | XBULK_F_CTIME,
 	};

@@ -292,6 +292,22 @@ done
 "$XBULK" find . -name ref -fprint "$tmp/out" && grep -qx ./ref "$tmp/out" &&
 	pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: -fprint"; }
 
+# Birth times (find 4.9 here has none): every file of the tree (the
+# tmpfs aside) was born after 1970 and before the test began, none after
+find . -xdev -path ./mnt -prune -o -print >"$tmp/want"
+wrc=0
+"$XBULK" find . -path ./mnt -prune -o -newerBt @0 -print >"$tmp/got" &&
+	grc=0 || grc=$?
+check "-newerBt @0"
+"$XBULK" find . -path ./mnt -prune -o \
+	-xfs-bmin -$(( ($(date +%s) - XF_NOW) / 60 + 60 )) -print \
+	>"$tmp/got" && grc=0 || grc=$?
+check "-xfs-bmin"
+: >"$tmp/want"
+"$XBULK" find . -path ./mnt -prune -o -newerBt "@$(($(date +%s) + 60))" \
+	-print >"$tmp/got" && grc=0 || grc=$?
+check "-newerBt in a minute"
+
 # --format jsonl and csv: one record per path, the path exact (path_b64
 # when it is not UTF-8; CSV quoting of commas, quotes, newlines), the
 # fields find sees

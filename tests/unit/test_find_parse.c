@@ -195,6 +195,9 @@ test_field_mask(void **state)
 		{ { "-mtime", "+30" }, XBULK_F_MTIME },
 		{ { "-amin", "5" }, XBULK_F_ATIME },
 		{ { "-used", "1" }, XBULK_F_ATIME | XBULK_F_CTIME },
+		/* and bs_version: v1 records have no birth time */
+		{ { "-newerBt", "@0" }, XBULK_F_BTIME | XBULK_F_OTHER },
+		{ { "-xfs-bmin", "-5" }, XBULK_F_BTIME | XBULK_F_OTHER },
 		{ { "-user", "0" }, XBULK_F_OWNER },
 		{ { "-nogroup" }, XBULK_F_OWNER },
 		{ { "-links", "2" }, XBULK_F_NLINK },
