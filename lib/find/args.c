@@ -369,6 +369,14 @@ parse_regextype(struct xf_parser *ps)
 		       "types are %s.", arg, list);
 }
 
+/*
+ * The nodes all -regex of one expression may make (xf_regex_size()).
+ * glibc's memory grows with their square at worst: ".{1,4095}" takes
+ * 135 MiB, "[a-z]{1,4095}" 260 MiB, where GNU find takes all memory
+ * ("a+++" with 30 '+') or 8 GiB (".{1,32767}").
+ */
+#define REGEX_NODES_MAX	4097u
+
 /* -regex -iregex: GNU regex (re_compile_pattern) with -regextype. */
 static int
 parse_regex(struct xf_parser *ps, bool fold, struct xf_node **out)
@@ -376,6 +384,7 @@ parse_regex(struct xf_parser *ps, bool fold, struct xf_node **out)
 	const char *arg = next_arg(ps), *msg;
 	struct re_pattern_buffer *re;
 	struct xf_node *n;
+	uint64_t left = REGEX_NODES_MAX - ps->regex_nodes, size;
 
 	if (!arg)
 		return -EINVAL;
@@ -385,7 +394,12 @@ parse_regex(struct xf_parser *ps, bool fold, struct xf_node **out)
 		return -ENOMEM;
 	re_syntax_options = (reg_syntax_t)ps->regex_syntax |
 			    (fold ? RE_ICASE : 0);
-	msg = re_compile_pattern(arg, strlen(arg), re);
+	size = xf_regex_size(arg, left);
+	if (size > left)
+		msg = "Regular expression too big";	/* glibc's REG_ESIZE */
+	else
+		msg = re_compile_pattern(arg, strlen(arg), re);
+	ps->regex_nodes += size > left ? 0 : size;
 	if (msg)
 		return xf_fail(ps, "failed to compile regular expression "
 			       "'%s': %s", arg, msg);

@@ -178,6 +178,7 @@ struct xf_parser {
 	int			i;		/* next argument */
 	const char		*pred;		/* the predicate being parsed */
 	int			regex_syntax;	/* -regextype */
+	uint64_t		regex_nodes;	/* xf_regex_size()s so far */
 	struct timespec		day_start;	/* options.cur_day_start */
 	bool			full_days;	/* -daystart seen */
 	const char		*first_nonoption;
@@ -191,6 +192,12 @@ void *xf_keep(struct xbulk_find *f, void *p);
 void *xf_zalloc(struct xbulk_find *f, size_t size);
 /* A zeroed pattern buffer with a fastmap, regfree()d with the find. */
 regex_t *xf_regex_new(struct xbulk_find *f);
+
+/*
+ * An upper bound of the nodes glibc's regcomp makes of @re in any
+ * -regextype (repetitions copy what they repeat); more than @cap: cap + 1.
+ */
+uint64_t xf_regex_size(const char *re, uint64_t cap);
 
 /* Set the parser's error message; returns -EINVAL. */
 int xf_fail(struct xf_parser *ps, const char *fmt, ...)

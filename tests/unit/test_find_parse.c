@@ -91,6 +91,10 @@ static const struct {
 	  "18446744073709551616: Numerical result out of range" },
 	{ { "-O65536" }, "Optimisation level 65536 is too high.  If you want "
 	  "to find files very quickly, consider using GNU locate." },
+	/* find builds 2^14 copies of "a" here (with 30 '+', it takes all
+	 * memory); the bound is checked before glibc builds anything */
+	{ { "-regex", "a++++++++++++++" }, "failed to compile regular "
+	  "expression 'a++++++++++++++': Regular expression too big" },
 	/* find crashes on an assertion here */
 	{ { "-mtime", "nan" }, "invalid argument `nan' to `-mtime'" },
 	/* find's message has a NUL byte: "`%\0' is reserved ..." */
@@ -145,6 +149,52 @@ test_refused(void **state)
 		assert_int_equal(h.status, XBULK_FIND_EXIT_REFUSED);
 		if (!strstr(h.err, refused[i].hint))
 			fail_msg("%s: '%s'", refused[i].arg, h.err);
+	}
+}
+
+/* Regular expressions of up to 4097 nodes (after repetitions) compile,
+ * larger ones are refused before glibc builds them, in every syntax's
+ * way of writing groups and intervals. */
+static void
+test_regex_size(void **state)
+{
+	static const char *const ok[][4] = {
+		{ "-regex", "a+++++++++++", "-regex", "ab" },
+		{ "-regextype", "posix-basic", "-regex", ".\\{1,999\\}" },
+		{ "-regex", "\\(\\(\\(a+\\)+\\)+\\)+" },
+		{ "-regextype", "posix-extended", "-regex",
+		  "[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}" },
+		{ "-regextype", "posix-extended", "-regex", "[]{1,9999}]+" },
+	};
+	static const char *const big[][4] = {
+		{ "-regex", "a+++++++++++", "-regex", "abc" },
+		{ "-regextype", "posix-extended", "-regex", ".{1,4096}" },
+		{ "-regextype", "posix-basic", "-regex", ".\\{4096,\\}" },
+		{ "-regex", "\\(\\(\\(a+\\)+\\)+\\)\\{1,300\\}" },
+		{ "-regextype", "posix-extended", "-regex", NULL },
+	};
+	char deep[2 * 65 + 2] = "";	/* 65 nested groups: no bound kept */
+	struct xfh h;
+	size_t i;
+
+	(void)state;
+	memset(deep, '(', 65);
+	deep[65] = 'a';
+	memset(deep + 66, ')', 65);
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		if (xfh_parse(&h, (const char *[]){ ok[i][0], ok[i][1],
+						   ok[i][2], ok[i][3], NULL }))
+			fail_msg("%s: %s", ok[i][3] ? ok[i][3] : ok[i][1],
+				 h.err);
+		xfh_free(&h);
+	}
+	for (i = 0; i < sizeof(big) / sizeof(big[0]); i++) {
+		const char *re = big[i][3] ? big[i][3] : deep;
+
+		if (xfh_parse(&h, (const char *[]){ big[i][0], big[i][1],
+						   big[i][2], re, NULL })
+		    != -EINVAL || !strstr(h.err, "Regular expression too big"))
+			fail_msg("%s: accepted or '%s'", re, h.err);
 	}
 }
 
@@ -296,6 +346,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_expressions),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_regex_size),
 		cmocka_unit_test(test_optimisation_level),
 		cmocka_unit_test(test_help_version),
 		cmocka_unit_test(test_field_mask),
