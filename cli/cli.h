@@ -99,6 +99,9 @@ void xb_ag_fault_text(const struct xbulk_ag_fault *f, char *buf, size_t size);
 /* Report a failed write to stdout (quietly for EPIPE); exit status. */
 int xb_write_error(const char *cmd, int err);
 
+/* The one line that says @n directories went away under a names build. */
+void xb_dirs_gone(const char *cmd, uint64_t n);
+
 /*
  * Why a directory could not be opened, after strerror(-@err): for -EPERM
  * (O_NOATIME on a directory one does not own needs CAP_FOWNER), a note in

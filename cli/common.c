@@ -186,6 +186,18 @@ xb_write_error(const char *cmd, int err)
 	return XB_EXIT_FAILURE;
 }
 
+void
+xb_dirs_gone(const char *cmd, uint64_t n)
+{
+	if (n == 1)
+		xb_error(cmd, "1 directory was removed or renamed during the "
+			 "scan and was skipped");
+	else
+		xb_error(cmd, "%llu directories were removed or renamed "
+			 "during the scan and were skipped",
+			 (unsigned long long)n);
+}
+
 const char *
 xb_dir_open_hint(int err)
 {

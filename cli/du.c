@@ -497,9 +497,7 @@ build(struct du_run *r, struct xbulk_fs *fs, const char *path,
 	/* Churn: what a removed or renamed directory held is not in the
 	 * figures, so they are not whole (find says the same). */
 	if (!err && res.dirs_gone) {
-		xb_error("du", "%llu directories were removed or renamed "
-			 "during the scan and were skipped",
-			 (unsigned long long)res.dirs_gone);
+		xb_dirs_gone("du", res.dirs_gone);
 		r->failed = true;
 	}
 	if (!err)

@@ -90,22 +90,46 @@ du_json_string(FILE *f, const char *key, const char *s)
 	}
 }
 
-/* A CSV field (RFC 4180): quoted when it holds a comma, quote or line
- * break; bytes as they are. */
-static void
+/*
+ * A CSV field (RFC 4180): quoted when it holds a comma, quote or line
+ * break; bytes that are not UTF-8 become U+FFFD.  True if any did.
+ */
+static bool
 csv_field(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
+	const unsigned char *p = (const unsigned char *)s;
+	bool quote = strpbrk(s, ",\"\r\n") != NULL, lossy = false;
+
+	if (quote)
+		fputc('"', f);
+	while (*p) {
+		size_t len = utf8_len(p);
+
+		if (!len) {
+			fputs("\xef\xbf\xbd", f);
+			lossy = true;
+			p++;
+			continue;
+		}
+		if (*p == '"')
 			fputc('"', f);
-		fputc(*s, f);
+		fwrite(p, 1, len, f);
+		p += len;
 	}
-	fputc('"', f);
+	if (quote)
+		fputc('"', f);
+	return lossy;
+}
+
+/* The last CSV column, path_b64: @path's exact bytes where the path column
+ * could not show them (@lossy), else empty; then the row's end. */
+static void
+csv_path_b64(FILE *f, const char *path, bool lossy)
+{
+	fputc(',', f);
+	if (lossy)
+		base64(f, (const unsigned char *)path, strlen(path));
+	fputs("\r\n", f);
 }
 
 static void
@@ -125,13 +149,13 @@ du_print_header(struct du_run *r)
 	if (r->format != XB_FORMAT_CSV)
 		return;
 	if (r->by_given)
-		fputs("path,by,key,name,inodes,disk_bytes,apparent_bytes\r\n",
-		      r->out);
+		fputs("path,by,key,name,inodes,disk_bytes,apparent_bytes,"
+		      "path_b64\r\n", r->out);
 	else if (r->unreachable)
 		fputs("ino,type,uid,gid,nlink,disk_bytes,apparent_bytes\r\n",
 		      r->out);
 	else
-		fputs("path,bytes,inodes\r\n", r->out);
+		fputs("path,bytes,inodes,path_b64\r\n", r->out);
 }
 
 void
@@ -139,6 +163,7 @@ du_print_line(struct du_run *r, const char *path,
 	      const struct xbulk_du_sum *s)
 {
 	char size[XBULK_UNITS_MAX];
+	bool lossy;
 
 	switch (r->format) {
 	case XB_FORMAT_JSONL:
@@ -149,9 +174,10 @@ du_print_line(struct du_run *r, const char *path,
 			(unsigned long long)s->inodes);
 		return;
 	case XB_FORMAT_CSV:
-		csv_field(r->out, path);
-		fprintf(r->out, ",%llu,%llu\r\n", (unsigned long long)s->bytes,
+		lossy = csv_field(r->out, path);
+		fprintf(r->out, ",%llu,%llu", (unsigned long long)s->bytes,
 			(unsigned long long)s->inodes);
+		csv_path_b64(r->out, path, lossy);
 		return;
 	default:
 		size_text(r, r->inodes ? s->inodes : s->bytes, r->inodes,
@@ -184,6 +210,7 @@ print_row(struct du_run *r, const char *path, const struct xbulk_agg_row *w)
 	const char *name = key_name(r, w->key);
 	bool numeric = r->by <= XBULK_BY_PROJID;
 	char disk[XBULK_UNITS_MAX], app[XBULK_UNITS_MAX], num[24];
+	bool lossy;
 
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)w->key);
 	switch (r->format) {
@@ -207,15 +234,16 @@ print_row(struct du_run *r, const char *path, const struct xbulk_agg_row *w)
 			(unsigned long long)w->apparent);
 		return;
 	case XB_FORMAT_CSV:
-		csv_field(r->out, path);
+		lossy = csv_field(r->out, path);
 		fprintf(r->out, ",%s,", by_name[r->by]);
 		csv_field(r->out, numeric ? num : name);
 		fputc(',', r->out);
 		csv_field(r->out, name ? name : "");
-		fprintf(r->out, ",%llu,%llu,%llu\r\n",
+		fprintf(r->out, ",%llu,%llu,%llu",
 			(unsigned long long)w->count,
 			(unsigned long long)w->disk,
 			(unsigned long long)w->apparent);
+		csv_path_b64(r->out, path, lossy);
 		return;
 	default:
 		size_text(r, w->disk, false, disk);

@@ -167,9 +167,13 @@ write_svg(struct du_run *r)
 		err = -errno;
 	if (!err)
 		return 0;
-	xb_error("du", "--svg: %s: %s", r->svg_path, strerror(-err));
 	if (r->svg_made)
 		unlink(r->svg_path);
+	/* a pipe whose reader went away (--svg /dev/stdout | head): as
+	 * stdout's, quietly */
+	if (err == -EPIPE)
+		return XB_EXIT_PIPE;
+	xb_error("du", "--svg: %s: %s", r->svg_path, strerror(-err));
 	return XB_EXIT_FAILURE;
 }
 

@@ -471,9 +471,7 @@ build_names(struct find_ctx *c, struct xbulk_fs *fs, unsigned int threads,
 		return XB_EXIT_FAILURE;
 	}
 	if (r.dirs_gone) {
-		xb_error("find", "%llu directories were removed or renamed "
-			 "during the scan and were skipped",
-			 (unsigned long long)r.dirs_gone);
+		xb_dirs_gone("find", r.dirs_gone);
 		c->status = XB_EXIT_FAILURE;
 	}
 	return 0;

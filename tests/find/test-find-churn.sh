@@ -47,7 +47,7 @@ for ((w = 0; w < CHURNERS; w++)); do
 		"$M/s$((w + 6))" "$M/s$((w + 9))"
 done
 
-summary='^xbulk find: [0-9]+ directories were removed or renamed during the scan and were skipped$'
+summary='^xbulk find: ([0-9]+ directories were|1 directory was) removed or renamed during the scan and (were|was) skipped$'
 configs=("-j 2" "-j 1" "-j 2 -depth" "-j 3" "-j 2 -type f -size -1")
 declare -A nscans
 scans=0 records=0 dups=0 missed=0 errors=0 skipped=0 maxms=0

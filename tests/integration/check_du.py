@@ -87,13 +87,16 @@ def formats(du0, jsonl, csv_file):
              (len(got), len(want),
               next((g, w) for g, w in zip(got + [None] * len(want), want)
                    if g != w)))
-    with open(csv_file, newline='', encoding='utf-8',
-              errors='surrogateescape') as f:
+    # strict UTF-8: a name that is not UTF-8 is U+FFFD in path, its bytes
+    # in path_b64
+    with open(csv_file, newline='', encoding='utf-8') as f:
         rows = list(csv.reader(f))
-    if rows[0] != ['path', 'bytes', 'inodes']:
+    if rows[0] != ['path', 'bytes', 'inodes', 'path_b64']:
         fail('-o csv: header %r' % rows[0])
-    got = [(r[0].encode('utf-8', 'surrogateescape'), int(r[1]))
+    got = [(base64.b64decode(r[3]) if r[3] else r[0].encode(), int(r[1]))
            for r in rows[1:]]
+    if any(r[3] and '\ufffd' not in r[0] for r in rows[1:]):
+        fail('-o csv: path_b64 where path has no U+FFFD')
     if got != want:
         fail('-o csv: %d rows, du -0 %d records' % (len(got), len(want)))
     print('formats: %d records equal in jsonl and csv' % len(want))

@@ -452,6 +452,39 @@ test_svg_file()
 	rel_check "--svg /dev/full: exit status" 1 "$rc"
 	rel_ok "--svg /dev/full: the message" \
 		grep -q "/dev/full: No space left on device" "$T/bad.err"
+	svg_pipe_gone
+}
+
+# --svg into a pipe whose reader has gone (--svg /dev/stdout | head):
+# 141 and nothing on stderr, as for stdout.  Made certain: the FIFO's
+# buffer is one page, du blocks writing the picture (more than a page),
+# then the only reader closes.
+svg_pipe_gone()
+{
+	local rc=0
+
+	mkfifo "$T/svg.fifo"
+	python3 - "$T/svg.fifo" "$XBULK" du -s --svg "$T/svg.fifo" \
+		"$XB_MNT" 2>"$T/bad.err" <<'PY' || rc=$?
+import fcntl, os, subprocess, sys, time
+fd = os.open(sys.argv[1], os.O_RDWR)
+fcntl.fcntl(fd, 1031, 4096)                 # F_SETPIPE_SZ: one page
+du = subprocess.Popen(sys.argv[2:], stdout=subprocess.DEVNULL)
+for _ in range(3000):                       # until it blocks writing
+    try:
+        with open('/proc/%d/wchan' % du.pid) as w:
+            if 'pipe_write' in w.read():
+                break
+    except OSError:
+        break
+    time.sleep(0.01)
+os.close(fd)
+sys.exit(du.wait() % 256)
+PY
+	rel_check "--svg into a pipe without reader: exit status" 141 "$rc"
+	rel_check "--svg into a pipe without reader: stderr" "" \
+		"$(cat "$T/bad.err")"
+	rm -f "$T/svg.fifo"
 }
 
 # Directories removed between the scan and their reading (strace makes
@@ -472,7 +505,7 @@ test_gone()
 		rc=$?
 	rel_check "a directory gone: exit status" 1 "$rc"
 	rel_ok "a directory gone: the message" \
-		grep -q "directories were removed or renamed during the scan" \
+		grep -Eq "(directories were|directory was) removed or renamed during the scan" \
 		"$T/gone.err"
 }
 
