@@ -1356,6 +1356,7 @@ int xbulk_agg_dirs_init(struct xbulk_agg_dirs *d, struct xbulk_agg *agg,
  * or -ENOMEM. */
 int xbulk_agg_dirs_charge(struct xbulk_agg_dirs *d,
 			  const struct xbulk_entry *e);
+/** xbulk_agg_dirs_free() - release the per-depth tables (not @d->agg). */
 void xbulk_agg_dirs_free(struct xbulk_agg_dirs *d);
 
 /* ------------------------------------------------------------------ */
@@ -1531,6 +1532,9 @@ int xbulk_find_parse(int argc, char **argv,
 		     struct xbulk_find **out, char *err, size_t errlen,
 		     int *status);
 
+/** xbulk_find_free() - release @find (NULL is fine).  What its outputs
+ * still hold is dropped (xbulk_find_flush() first); the files the
+ * fds given by xbulk_find_set_output() are the caller's to close. */
 void xbulk_find_free(struct xbulk_find *find);
 
 /* The PATH operands ("." when none were given). */
