@@ -1533,7 +1533,7 @@ int xbulk_find_parse(int argc, char **argv,
 		     int *status);
 
 /** xbulk_find_free() - release @find (NULL is fine).  What its outputs
- * still hold is dropped (xbulk_find_flush() first); the files the
+ * still hold is dropped (xbulk_find_flush() first); the
  * fds given by xbulk_find_set_output() are the caller's to close. */
 void xbulk_find_free(struct xbulk_find *find);
 
