@@ -50,31 +50,47 @@ base64(FILE *f, const unsigned char *p, size_t n)
 			b64[(p[i + 1] & 15) << 2]);
 }
 
-/* @s as a JSON string; true if bytes that are not UTF-8 became U+FFFD. */
+/*
+ * The text of @s, in a JSON string (@json: with JSON's escapes) or a CSV
+ * field (quotes doubled); bytes that are not UTF-8 become U+FFFD.  True
+ * if any did.
+ */
 static bool
-json_value(FILE *f, const char *s)
+put_text(FILE *f, const char *s, bool json)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	bool lossy = false;
 
-	fputc('"', f);
 	while (*p) {
 		size_t len = utf8_len(p);
 
 		if (!len) {
-			fputs("\\ufffd", f);
+			fputs(json ? "\\ufffd" : "\xef\xbf\xbd", f);
 			lossy = true;
 			p++;
 			continue;
 		}
-		if (*p == '"' || *p == '\\')
+		if (json && (*p == '"' || *p == '\\'))
 			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20)
+		else if (json && *p < 0x20)
 			fprintf(f, "\\u%04x", *p);
+		else if (*p == '"')
+			fputs("\"\"", f);
 		else
 			fwrite(p, 1, len, f);
 		p += len;
 	}
+	return lossy;
+}
+
+/* @s as a JSON string; true if bytes that are not UTF-8 became U+FFFD. */
+static bool
+json_value(FILE *f, const char *s)
+{
+	bool lossy;
+
+	fputc('"', f);
+	lossy = put_text(f, s, true);
 	fputc('"', f);
 	return lossy;
 }
@@ -97,25 +113,11 @@ du_json_string(FILE *f, const char *key, const char *s)
 static bool
 csv_field(FILE *f, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	bool quote = strpbrk(s, ",\"\r\n") != NULL, lossy = false;
+	bool quote = strpbrk(s, ",\"\r\n") != NULL, lossy;
 
 	if (quote)
 		fputc('"', f);
-	while (*p) {
-		size_t len = utf8_len(p);
-
-		if (!len) {
-			fputs("\xef\xbf\xbd", f);
-			lossy = true;
-			p++;
-			continue;
-		}
-		if (*p == '"')
-			fputc('"', f);
-		fwrite(p, 1, len, f);
-		p += len;
-	}
+	lossy = put_text(f, s, false);
 	if (quote)
 		fputc('"', f);
 	return lossy;
