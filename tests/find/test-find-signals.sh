@@ -137,6 +137,47 @@ for k in 1 3 5 7 9; do
 	rel_gone "$pid" "$tag"
 done
 
+# --- a reader that stopped reading: find is blocked writing to a full
+# pipe; one signal still ends it (the handler points stdout at
+# /dev/null, so the restarted write returns); what the reader then finds
+# is a prefix of the whole output
+"$XBULK" find -j 1 "$M" -print0 >"$T/all"
+for j in 1 2; do
+	tag="stalled reader, SIGTERM, -j $j"
+	rm -f "$T/fifo"
+	mkfifo "$T/fifo"
+	rel_spawn "$T/fifo" "$T/err" "$XBULK" find -j "$j" "$M" -print0
+	pid=$REL_PID
+	rel_unthrottle
+	exec 9<"$T/fifo"
+	blocked=0
+	for ((i = 0; i < 200; i++)); do
+		if grep -q pipe_write /proc/"$pid"/task/*/wchan 2>/dev/null
+		then
+			blocked=1
+			break
+		fi
+		sleep 0.05
+	done
+	rel_check "[$tag] writer blocked in pipe_write" 1 "$blocked"
+	kill -TERM "$pid"
+	rel_wait_exit "$pid" 10
+	cat <&9 >"$T/out"
+	exec 9<&-
+	cases=$((cases + 1))
+	((REL_MS > maxms)) && maxms=$REL_MS
+	echo "  [$tag] exit $REL_RC, $REL_MS ms after the signal," \
+		"$(stat -c %s "$T/out") bytes were in the pipe"
+	rel_check "[$tag] exit status" 143 "$REL_RC"
+	rel_ok "[$tag] took $REL_MS ms (> 2000)" test "$REL_MS" -le 2000
+	rel_check "[$tag] stderr" "" "$(head -c 500 "$T/err")"
+	rel_ok "[$tag] what the reader got is not a prefix of the output" \
+		cmp -s -n "$(stat -c %s "$T/out")" "$T/out" "$T/all"
+	rel_ok "[$tag] the reader got the whole output" \
+		test "$(stat -c %s "$T/out")" -lt "$(stat -c %s "$T/all")"
+	rel_gone "$pid" "$tag"
+done
+
 rel_result "cases=$cases max_ms_after_signal=$maxms" \
 	"throttled=$REL_THROTTLED passed=$REL_PASS failed=$REL_FAIL"
 rel_done
