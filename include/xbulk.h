@@ -81,7 +81,8 @@ struct xbulk_fs {
  *
  * Return: 0, -ENOENT/-EACCES/... from open(), -EINVAL if @path is neither a
  * regular file nor a directory, -ENOTTY if it is not on XFS, or the
- * negative errno of XFS_IOC_FSGEOMETRY.
+ * negative errno of XFS_IOC_FSGEOMETRY.  On failure @fs->fd is -1 (so
+ * xbulk_fs_close() is still safe).
  */
 int xbulk_fs_open(struct xbulk_fs *fs, const char *path, enum xbulk_abi abi);
 
@@ -424,13 +425,17 @@ typedef void (*xbulk_ag_fault_fn)(void *arg, const struct xbulk_ag_fault *f);
 struct xbulk_scan {
 	enum xbulk_kind	kind;
 	uint64_t	startino;	/* first inode (inclusive) */
-	uint64_t	endino;		/* last inode (inclusive); UINT64_MAX */
+	uint64_t	endino;		/* last inode (inclusive); UINT64_MAX
+					   for the end (0, as in a zeroed
+					   struct, stops at inode 0) */
 	bool		has_agno;	/* only AG @agno */
 	uint32_t	agno;
 	uint32_t	batch;		/* most records per ioctl (icount) */
 	unsigned int	threads;	/* 0 or 1: serial, as xfs_io; N: N
 					   workers, same output */
-	int		out_fd;		/* where the output goes */
+	int		out_fd;		/* where the output batch_fn appends
+					   goes (never written if it
+					   appends nothing) */
 	xbulk_batch_fn	batch_fn;
 	/*
 	 * NULL: a bulkstat call that fails on an inode ends the scan (as
@@ -573,7 +578,11 @@ struct xbulk_scan_result {
  * Everything before a failure has been written to out_fd when it returns.
  * Return: 0, or the negative errno also in @res->err (@res->fail says
  * where it came from): -EINVAL (XBULK_SCAN_FAIL_SETUP) for batch 0 or,
- * with has_agno, a startino in an earlier AG, as the kernel would.
+ * with has_agno, a startino in an earlier AG, as the kernel would;
+ * -EINTR (XBULK_SCAN_CANCELLED) once *@scan->cancel was seen set.
+ * @res->records counts what batch_fn was handed: with threads > 1 a
+ * cancelled or failed scan may have handed it records that were never
+ * written (their batch came after the last one written in order).
  */
 int xbulk_scan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 		   struct xbulk_scan_result *res);
@@ -859,7 +868,10 @@ struct xbulk_names_opts {
 	void		*arg;		/* for keep and problem */
 	/*
 	 * Optional: once *cancel is nonzero (a signal handler may set it)
-	 * the build or a walk stops within 100 ms and returns -EINTR.
+	 * the build or a walk stops within 100 ms and returns -EINTR.  A
+	 * walk looks at it once per 1024 entries: its callback may still be
+	 * called for up to 1023 entries after the flag was set.  Clear it
+	 * before walking again.
 	 */
 	const volatile int *cancel;
 };
@@ -924,7 +936,8 @@ struct xbulk_names;	/* opaque: inode store and directory tree */
  * @fs:    an open filesystem (xbulk_fs_open() on any path of the mount)
  * @o:     options; @o->threads scan threads, then as many directory
  *         readers
- * @names: on success, the names (free with xbulk_names_free())
+ * @names: on success, the names (free with xbulk_names_free()); NULL on
+ *         failure
  * @r:     what was done and found, filled also on failure
  *
  * The mount is the one @fs->fd is on (statx STATX_MNT_ID,
@@ -1130,7 +1143,9 @@ size_t xbulk_units_format(char *dst, uint64_t n, const struct xbulk_units *u);
 /* A set of inode numbers (lib/du/inoset.c)                            */
 /* ------------------------------------------------------------------ */
 
-/* Open addressing; inode 0 (never allocated on XFS) marks a free slot. */
+/* Open addressing; inode 0 (never allocated on XFS) marks a free slot.
+ * Zero it before use (no init function); xbulk_inoset_free() leaves it
+ * empty and usable. */
 struct xbulk_inoset {
 	uint64_t	*slots;
 	size_t		mask;		/* slots - 1, a power of 2 minus 1 */
@@ -1179,13 +1194,17 @@ struct xbulk_du_opts {
 
 struct xbulk_du;
 
-/** xbulk_du_new() - Return: 0 or -ENOMEM. */
+/** xbulk_du_new() - Return: 0 or -ENOMEM (@o is copied). */
 int xbulk_du_new(const struct xbulk_du_opts *o, struct xbulk_du **du);
+/** xbulk_du_free() - release @du (NULL is fine). */
 void xbulk_du_free(struct xbulk_du *du);
 
 /**
  * xbulk_du_visit() - the walk callback (pass it to xbulk_names_walk()
- * with post-order visits and @du as its argument).  Each operand is one
+ * with XBULK_WALK_POST and @du as its argument).  The names must keep
+ * XBULK_F_BLOCKS (or XBULK_F_SIZE with apparent) and, unless
+ * count_links, XBULK_F_NLINK: without it every bs_nlink reads 0 and a
+ * file with several links counts at each of its paths.  Each operand is one
  * walk from depth 0; the set of counted inodes and the total go on across
  * walks, as du's do across its operands.
  *
@@ -1245,7 +1264,9 @@ struct xbulk_agg_row {
 	uint64_t	apparent;	/* bytes of apparent size */
 };
 
-/* Rows by key (open addressing; a row with count 0 is a free slot). */
+/* Rows by key (open addressing; a row with count 0 is a free slot).
+ * Zero it before use; xbulk_agg_table_free() releases the rows and
+ * leaves it zeroed. */
 struct xbulk_agg_table {
 	struct xbulk_agg_row	*rows;
 	size_t			mask;
@@ -1293,6 +1314,8 @@ unsigned int xbulk_age_class(int64_t now, int64_t t);
 /** xbulk_agg_init() - keys of @by; no allocation until the first ext. */
 void xbulk_agg_init(struct xbulk_agg *a, enum xbulk_by by,
 		    enum xbulk_time time, int64_t now, unsigned int blocklog);
+/** xbulk_agg_free() - release the ext suffixes (labels from
+ * xbulk_agg_label() die with them); not the tables. */
 void xbulk_agg_free(struct xbulk_agg *a);
 
 /**
@@ -1389,6 +1412,7 @@ int xbulk_top_add(struct xbulk_top *t, uint64_t key,
 		  const struct xbulk_du_sum *sum, const char *path);
 /** xbulk_top_sort() - the items largest first (ties: first added). */
 void xbulk_top_sort(struct xbulk_top *t);
+/** xbulk_top_free() - release the items and their paths. */
 void xbulk_top_free(struct xbulk_top *t);
 
 /* ------------------------------------------------------------------ */
@@ -1455,6 +1479,7 @@ int xbulk_svg_charge(struct xbulk_svg *svg, const struct xbulk_entry *e,
  * are missing).
  */
 int xbulk_svg_write(struct xbulk_svg *svg, FILE *f);
+/** xbulk_svg_free() - release @svg (NULL is fine). */
 void xbulk_svg_free(struct xbulk_svg *svg);
 
 /* ------------------------------------------------------------------ */
@@ -1489,6 +1514,7 @@ struct xbulk_find_file {
 	unsigned int			blocklog;
 };
 
+/* Every hook is optional (NULL). */
 struct xbulk_find_opts {
 	struct timespec	now;		/* find's start time */
 	bool		warnings;	/* find's default: stdin is a tty */
@@ -1497,8 +1523,11 @@ struct xbulk_find_opts {
 	/* A file that could not be fully handled (e.g. a symlink that
 	 * could not be read for %l): the caller prints, exit status 1. */
 	void		(*problem)(void *arg, const char *path, int err);
-	/* The target of symlink @file into @buf (not NUL-terminated).
-	 * Return: its length, or a negative errno. */
+	/* The target of symlink @file into @buf (not NUL-terminated):
+	 * xbulk_names_readlink() of @file->bs, or readlink(2) of the path
+	 * for a mount point (@file->dev set).  Return: its length, or a
+	 * negative errno.  Without it, each %l, -lname and -ls of a
+	 * symlink is a problem (-ENOSYS) and shows no target. */
 	long		(*readlink)(void *arg,
 				    const struct xbulk_find_file *file,
 				    char *buf, size_t size);
@@ -1516,8 +1545,10 @@ struct xbulk_find_opts {
  * @opts:        time, warnings and hooks (copied)
  * @out:         the compiled expression (xbulk_find_free() it)
  * @err:         a message (without "find: ") on failure: one line, or
- *               two (find's hint after a PATH among the expression)
- * @status:      exit status for the failure (XBULK_FIND_EXIT_*)
+ *               two (find's hint after a PATH among the expression);
+ *               NUL-terminated, cut to @errlen bytes
+ * @status:      exit status for the failure (XBULK_FIND_EXIT_*); 0 with
+ *               XBULK_FIND_HELP and XBULK_FIND_VERSION
  *
  * Return: 0; -EINVAL for a bad expression (find's own message and
  * status) or a refused action; -ENOMEM; XBULK_FIND_HELP or
@@ -1570,7 +1601,9 @@ bool xbulk_find_keep(void *arg, const struct xfs_bulkstat *bs);
 size_t xbulk_find_noutputs(const struct xbulk_find *find);
 const char *xbulk_find_output_name(const struct xbulk_find *find, size_t i);
 /* Give output @i its fd (@tty: quote odd characters as find does on a
- * terminal).  Return: 0 or -ENOMEM. */
+ * terminal); output 0 starts as fd 1, an output never given one fails
+ * with -EBADF (xbulk_find_output_error()).  Each output buffers 1 MiB.
+ * Return: 0 or -ENOMEM. */
 int xbulk_find_set_output(struct xbulk_find *find, size_t i, int fd,
 			  bool tty);
 

@@ -623,6 +623,7 @@ output_stream(struct xf_parser *ps, const char *file)
 	if (!s)
 		return NULL;
 	s->name = file;
+	s->out.fd = -1;		/* until xbulk_find_set_output(): -EBADF */
 	v[f->nstreams++] = s;
 	return s;
 }

@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -415,6 +417,37 @@ test_type_and_others(void **state)
 	expect_set(XFH_ARGS("-empty", "-type", "f"), files, typed, "f0 f2");
 }
 
+/*
+ * An -fprint FILE the caller never gave an fd (xbulk_find_set_output())
+ * fails with EBADF: its bytes never go to fd 0, where a zeroed stream
+ * would send them (stdin can be a read-write tty or file).
+ */
+static void
+test_output_without_fd(void **state)
+{
+	struct xfs_bulkstat bs = xfh_file(0644, 1);
+	struct xbulk_find_file file = {
+		.path = "x", .pathlen = 1, .bs = &bs, .start = "x",
+		.startlen = 1,
+	};
+	int in = dup(STDIN_FILENO), mem = memfd_create("stdin", 0);
+	struct xfh h;
+
+	(void)state;
+	assert_true(in >= 0 && mem >= 0);
+	assert_int_equal(dup2(mem, STDIN_FILENO), STDIN_FILENO);
+	assert_int_equal(xfh_parse(&h, XFH_ARGS("x", "-fprint", "out")), 0);
+	assert_int_equal(xbulk_find_noutputs(h.f), 2);
+	assert_int_equal(xbulk_find_eval(h.f, &file, false), 0);
+	assert_int_equal(xbulk_find_flush(h.f), -EBADF);
+	assert_int_equal(xbulk_find_output_error(h.f, 1), -EBADF);
+	assert_int_equal(lseek(STDIN_FILENO, 0, SEEK_END), 0);
+	xfh_free(&h);
+	assert_int_equal(dup2(in, STDIN_FILENO), STDIN_FILENO);
+	close(in);
+	close(mem);
+}
+
 int
 main(void)
 {
@@ -428,6 +461,7 @@ main(void)
 		cmocka_unit_test(test_used_and_huge_ages),
 		cmocka_unit_test(test_regex_default),
 		cmocka_unit_test(test_type_and_others),
+		cmocka_unit_test(test_output_without_fd),
 	};
 
 	xfh_setup();
