@@ -58,27 +58,30 @@ base64(FILE *f, const unsigned char *p, size_t n)
 static bool
 put_text(FILE *f, const char *s, bool json)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *p = (const unsigned char *)s, *run;
 	bool lossy = false;
+	size_t len = 0;
 
 	while (*p) {
-		size_t len = utf8_len(p);
-
+		/* the longest run written as it is, in one fwrite() */
+		for (run = p; *p && (len = utf8_len(p)) && *p != '"' &&
+			      !(json && (*p == '\\' || *p < 0x20)); p += len)
+			;
+		if (p > run)
+			fwrite(run, 1, (size_t)(p - run), f);
+		if (!*p)
+			break;
 		if (!len) {
 			fputs(json ? "\\ufffd" : "\xef\xbf\xbd", f);
 			lossy = true;
-			p++;
-			continue;
-		}
-		if (json && (*p == '"' || *p == '\\'))
-			fprintf(f, "\\%c", *p);
-		else if (json && *p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else if (*p == '"')
+		} else if (!json) {
 			fputs("\"\"", f);
-		else
-			fwrite(p, 1, len, f);
-		p += len;
+		} else if (*p == '"' || *p == '\\') {
+			fprintf(f, "\\%c", *p);
+		} else {
+			fprintf(f, "\\u%04x", *p);
+		}
+		p++;
 	}
 	return lossy;
 }

@@ -144,26 +144,9 @@ done
 "$XBULK" find -j 1 "$M" -print0 >"$T/all"
 for j in 1 2; do
 	tag="stalled reader, SIGTERM, -j $j"
-	rm -f "$T/fifo"
-	mkfifo "$T/fifo"
-	rel_spawn "$T/fifo" "$T/err" "$XBULK" find -j "$j" "$M" -print0
+	rel_stalled_reader "$tag" TERM "$T/out" \
+		"$XBULK" find -j "$j" "$M" -print0
 	pid=$REL_PID
-	rel_unthrottle
-	exec 9<"$T/fifo"
-	blocked=0
-	for ((i = 0; i < 200; i++)); do
-		if grep -q pipe_write /proc/"$pid"/task/*/wchan 2>/dev/null
-		then
-			blocked=1
-			break
-		fi
-		sleep 0.05
-	done
-	rel_check "[$tag] writer blocked in pipe_write" 1 "$blocked"
-	kill -TERM "$pid"
-	rel_wait_exit "$pid" 10
-	cat <&9 >"$T/out"
-	exec 9<&-
 	cases=$((cases + 1))
 	((REL_MS > maxms)) && maxms=$REL_MS
 	echo "  [$tag] exit $REL_RC, $REL_MS ms after the signal," \

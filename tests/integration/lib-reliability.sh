@@ -404,6 +404,35 @@ rel_wait_exit()
 	wait "$pid" || REL_RC=$?
 }
 
+# rel_stalled_reader TAG SIG OUT COMMAND...: COMMAND writes to a FIFO
+# whose reader stops reading; once the writer blocks in pipe_write it is
+# sent SIG, then what the pipe held is read into OUT.  Checks that the
+# writer did block; sets REL_PID, REL_RC and REL_MS (rel_wait_exit).
+rel_stalled_reader()
+{
+	local tag=$1 sig=$2 out=$3 blocked=0 i
+
+	shift 3
+	rm -f "$T/fifo"
+	mkfifo "$T/fifo"
+	rel_spawn "$T/fifo" "$T/err" "$@"
+	rel_unthrottle
+	exec 9<"$T/fifo"
+	for ((i = 0; i < 200; i++)); do
+		if grep -q pipe_write /proc/"$REL_PID"/task/*/wchan 2>/dev/null
+		then
+			blocked=1
+			break
+		fi
+		sleep 0.05
+	done
+	rel_check "[$tag] writer blocked in pipe_write" 1 "$blocked"
+	kill -"$sig" "$REL_PID"
+	rel_wait_exit "$REL_PID" 10
+	cat <&9 >"$out"
+	exec 9<&-
+}
+
 # rel_gone PID TAG: the process and all its threads have ended.
 rel_gone()
 {
