@@ -1656,4 +1656,6 @@ uint64_t xbulk_find_problems(const struct xbulk_find *find);
 
 #pragma GCC visibility pop
 
+#include "xbulk/snapshot.h"
+
 #endif /* XBULK_H */
