@@ -186,16 +186,6 @@ parse(struct diff_cmd *d, int argc, char **argv)
 	return 0;
 }
 
-static void
-uuid_text(char *dst, const uint8_t *u)
-{
-	int i;
-
-	for (i = 0; i < 16; i++)
-		dst += sprintf(dst, "%02x%s", u[i],
-			       i == 3 || i == 5 || i == 7 || i == 9 ? "-" : "");
-}
-
 /* Run the diff and print; 0, 1 (changes), or an exit status. */
 static int
 run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
@@ -213,8 +203,8 @@ run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
 
 	ret = xbulk_snap_diff_new(old, new, &o, &diff);
 	if (ret == -EXDEV) {
-		uuid_text(u1, xbulk_snap_info(old)->uuid);
-		uuid_text(u2, xbulk_snap_info(new)->uuid);
+		xb_uuid_text(u1, xbulk_snap_info(old)->uuid);
+		xb_uuid_text(u2, xbulk_snap_info(new)->uuid);
 		xb_error("diff", "%s: a snapshot of another filesystem "
 			 "(UUID %s; %s is %s); --force compares them anyway",
 			 d->old_path, u1, d->new_path, u2);

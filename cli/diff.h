@@ -34,8 +34,6 @@ extern const char *const xb_change_names[XB_CHANGE_KINDS];
 /* CSV's header row. */
 extern const char xb_diff_csv_header[];
 
-/* find -type's letter of @mode ('?' for none). */
-char xb_type_letter(uint32_t mode);
 /* Write @c if the filters keep it; true if they did. */
 bool xb_diff_out_change(struct xb_diff_out *o,
 			const struct xbulk_snap_change *c);

@@ -45,22 +45,6 @@ static const struct {
 
 #define NFACETS	(sizeof(facets) / sizeof(facets[0]))
 
-/* find -type's letter of @mode. */
-char
-xb_type_letter(uint32_t mode)
-{
-	switch (mode & S_IFMT) {
-	case S_IFREG: return 'f';
-	case S_IFDIR: return 'd';
-	case S_IFLNK: return 'l';
-	case S_IFIFO: return 'p';
-	case S_IFSOCK: return 's';
-	case S_IFCHR: return 'c';
-	case S_IFBLK: return 'b';
-	default: return '?';
-	}
-}
-
 static const struct xfs_bulkstat *
 rec_of(const struct xbulk_snap_change *c)
 {

@@ -43,6 +43,8 @@ static const struct {
 	  "Record every inode and name to a file, for diff" },
 	{ "diff", xb_cmd_diff,
 	  "What changed between a snapshot and another, or the fs now" },
+	{ "export", xb_cmd_export,
+	  "A snapshot as SQLite tables or CSV files" },
 	{ "help", cmd_help, "List the commands, or show one command's help" },
 };
 

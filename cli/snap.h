@@ -13,6 +13,12 @@
 /* Default zstd level of a snapshot file. */
 #define XB_SNAP_LEVEL	1
 
+/* find -type's letter of @mode ('?' for none). */
+char xb_type_letter(uint32_t mode);
+
+/* The UUID @u as text (37 bytes with the NUL). */
+void xb_uuid_text(char *dst, const uint8_t *u);
+
 /* Files a live scan leaves out: those we write or read on its fs. */
 struct xb_exclude {
 	uint64_t	ino[4];

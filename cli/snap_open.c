@@ -6,10 +6,37 @@
  * leaves out.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "snap.h"
+
+/* find -type's letter of @mode. */
+char
+xb_type_letter(uint32_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG: return 'f';
+	case S_IFDIR: return 'd';
+	case S_IFLNK: return 'l';
+	case S_IFIFO: return 'p';
+	case S_IFSOCK: return 's';
+	case S_IFCHR: return 'c';
+	case S_IFBLK: return 'b';
+	default: return '?';
+	}
+}
+
+void
+xb_uuid_text(char *dst, const uint8_t *u)
+{
+	int i;
+
+	for (i = 0; i < 16; i++)
+		dst += sprintf(dst, "%02x%s", u[i],
+			       i == 3 || i == 5 || i == 7 || i == 9 ? "-" : "");
+}
 
 void
 xb_exclude_path(struct xb_exclude *x, dev_t dev, const char *path)
