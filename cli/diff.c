@@ -225,7 +225,7 @@ run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
 	if (ret) {
 		/* a file changed under us, a read error, the save file */
 		xb_error("diff", "%s: %s (the changes above are not all)",
-			 d->save && w ? d->save : d->old_path, strerror(-ret));
+			 d->old_path, strerror(-ret));
 		return XB_EXIT_TROUBLE;
 	}
 	if (d->out.fmt == XB_DIFF_SUMMARY)
@@ -235,6 +235,23 @@ run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
 		return ret == XB_EXIT_PIPE ? ret : XB_EXIT_TROUBLE;
 	}
 	return any ? 1 : 0;
+}
+
+static int
+save_all(struct diff_cmd *d, struct xbulk_snap *new,
+	 struct xbulk_snap_writer *w)
+{
+	const struct xbulk_snap_rec *rec;
+	int ret;
+
+	while ((ret = xbulk_snap_next(new, &rec)) == 1) {
+		ret = xbulk_snap_writer_add(w, new, rec);
+		if (ret)
+			break;
+	}
+	if (!ret)
+		ret = xbulk_snap_writer_finish(w);
+	return ret ? xb_snap_write_error("diff", d->save, ret) : 0;
 }
 
 /* NEW scanned now; with --save, the writer is made first (to leave it
@@ -272,8 +289,12 @@ live(struct diff_cmd *d, struct xbulk_snap *old, const volatile int *cancel)
 	xb_exclude_path(&x, st.st_dev, d->old_path);
 	ret = xb_snap_live("diff", d->new_path, &fs, d->threads,
 			   d->scan_flags, &x, cancel, &new);
+	/* The save file first, whole (unnamed yet), so that ENOSPC or an I/O
+	 * error stops the diff before its first line */
+	if (!ret && w)
+		ret = save_all(d, new, w);
 	if (!ret)
-		ret = run(d, old, new, w, cancel);
+		ret = run(d, old, new, NULL, cancel);
 	if ((ret == 0 || ret == 1) && cancel && *cancel)
 		ret = xb_signal_exit_status();
 	if ((ret == 0 || ret == 1) && w) {

@@ -220,8 +220,16 @@ int xbulk_snap_writer_add(struct xbulk_snap_writer *w,
 			  const struct xbulk_snap_rec *rec);
 
 /**
- * xbulk_snap_writer_commit() - write the directories and the trailer,
- * fsync, put the file at its path (replacing what was there), fsync the
+ * xbulk_snap_writer_finish() - write the directories and the trailer and
+ * fsync, all but giving the file its name (so that a caller can make
+ * sure the file is whole before it acts, and commit after).  No add after
+ * it.  Return: 0 or a negative errno (-ENOSPC, -EIO...).
+ */
+int xbulk_snap_writer_finish(struct xbulk_snap_writer *w);
+
+/**
+ * xbulk_snap_writer_commit() - xbulk_snap_writer_finish() if not done,
+ * then put the file at its path (replacing what was there), fsync the
  * directory, and free @w.  On failure the file is removed, whatever was
  * at the path stays, and @w is freed.
  * Return: 0 or a negative errno.

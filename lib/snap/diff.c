@@ -196,11 +196,12 @@ queue(struct xbulk_snap_diff *d, enum xbulk_change_kind kind, uint32_t facets,
 	size_t p = NOPATH, op = NOPATH;
 	int ret = 0;
 
+	/* the top has no name: its path is "." */
 	if (kind == XBULK_CHANGE_DELETED || kind == XBULK_CHANGE_UNLINKED) {
-		if (ol)
+		if (ol || a->bs->bs_ino == d->old->info.top)
 			ret = keep_path(d, d->old, ol, &p);
 	} else {
-		if (nl)
+		if (nl || b->bs->bs_ino == d->new->info.top)
 			ret = keep_path(d, d->new, nl, &p);
 		if (!ret && ol && (kind == XBULK_CHANGE_RENAMED ||
 				   kind == XBULK_CHANGE_MOVED))

@@ -41,6 +41,7 @@ struct xbulk_snap_writer {
 	dev_t			dev;
 	ino_t			ino;
 	int			err;		/* sticky */
+	bool			finished;	/* all written, fsynced */
 };
 
 static int
@@ -253,7 +254,7 @@ xbulk_snap_writer_add(struct xbulk_snap_writer *w, const struct xbulk_snap *src,
 {
 	if (w->err)
 		return w->err;
-	if ((w->src && w->src != src) || (w->inodes && rec->bs->bs_ino <= w->last))
+	if (w->finished || (w->src && w->src != src) || (w->inodes && rec->bs->bs_ino <= w->last))
 		return -EINVAL;
 	if (!w->src) {
 		w->src = src;
@@ -350,12 +351,14 @@ put_in_place(struct xbulk_snap_writer *w)
 }
 
 int
-xbulk_snap_writer_commit(struct xbulk_snap_writer *w)
+xbulk_snap_writer_finish(struct xbulk_snap_writer *w)
 {
 	uint64_t diroff = 0;
 	int ret = w->err;
 
-	if (!ret && !w->src)
+	if (w->finished || ret)
+		return ret;
+	if (!w->src)
 		ret = -EINVAL;		/* no record: no header either */
 	if (!ret)
 		ret = write_dirs(w, &diroff);
@@ -363,6 +366,16 @@ xbulk_snap_writer_commit(struct xbulk_snap_writer *w)
 		ret = write_trailer(w, diroff);
 	if (!ret && fsync(w->fd))
 		ret = -errno;
+	w->err = ret;
+	w->finished = !ret;
+	return ret;
+}
+
+int
+xbulk_snap_writer_commit(struct xbulk_snap_writer *w)
+{
+	int ret = xbulk_snap_writer_finish(w);
+
 	if (!ret)
 		ret = put_in_place(w);
 	if (!ret) {

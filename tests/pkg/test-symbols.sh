@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # libxbulk.so exports exactly the functions and variables that
-# include/xbulk.h declares: `nm -D` of the library against the header as
+# include/xbulk.h and the topic headers it includes (include/xbulk/*.h)
+# declare: `nm -D` of the library against the header as
 # clang parses it (its AST, not a pattern over the text).
 #
 # Environment (tests/pkg/meson.build): LIBXBULK (the built .so),
@@ -40,7 +41,8 @@ header_symbols()
 		"$XBULK_H" |
 		jq -r --arg h "$(basename "$XBULK_H")" '
 			select((.kind == "FunctionDecl" or .kind == "VarDecl")
-			       and (.loc.file // "" | endswith($h))
+			       and (.loc.file // "" | endswith($h) or
+				    test("/xbulk/[a-z_]+[.]h$"))
 			       and .storageClass != "static")
 			| .name' | sort -u
 }
