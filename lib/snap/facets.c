@@ -25,7 +25,9 @@ snap_facets(const struct xfs_bulkstat *a, const struct xfs_bulkstat *b,
 		f |= XBULK_FACET_GID;
 	if (a->bs_projectid != b->bs_projectid)
 		f |= XBULK_FACET_PROJID;
-	if (a->bs_xflags != b->bs_xflags)
+	/* FS_XFLAG_HASATTR says an attribute fork exists: an xattr set or
+	 * removed, a ctime change */
+	if ((a->bs_xflags ^ b->bs_xflags) & ~(uint64_t)FS_XFLAG_HASATTR)
 		f |= XBULK_FACET_XFLAGS;
 	if (a->bs_nlink != b->bs_nlink)
 		f |= XBULK_FACET_NLINK;
