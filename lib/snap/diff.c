@@ -31,7 +31,6 @@ struct qent {
 struct xbulk_snap_diff {
 	struct xbulk_snap		*old, *new;
 	uint32_t			flags;
-	struct xbulk_snap_writer	*save;
 	const volatile int		*cancel;
 	const struct xbulk_snap_rec	*a, *b;		/* heads, NULL: end */
 	bool				started;
@@ -131,7 +130,6 @@ xbulk_snap_diff_new(struct xbulk_snap *old, struct xbulk_snap *new,
 	d->old = old;
 	d->new = new;
 	d->flags = o.flags;
-	d->save = o.save;
 	d->cancel = o.cancel;
 	if (o.flags & XBULK_DIFF_EXPAND)
 		ret = mark_moved(d);
@@ -164,18 +162,10 @@ next_old(struct xbulk_snap_diff *d)
 	return next_of(d->old, &d->a);
 }
 
-/* Move NEW on, giving the record to the save writer. */
 static int
 next_new(struct xbulk_snap_diff *d)
 {
-	int ret = next_of(d->new, &d->b);
-
-	if (!ret && d->b && d->save) {
-		ret = snap_decode(d->new);
-		if (!ret)
-			ret = xbulk_snap_writer_add(d->save, d->new, d->b);
-	}
-	return ret;
+	return next_of(d->new, &d->b);
 }
 
 /* The same bytes in both files (the flags byte aside): no change. */

@@ -13,13 +13,13 @@
 #     after the scan's start (the snapshot's own header);
 # and a diff between two of them must succeed.
 #
-# Environment: XBULK, XB_RESULTS; CHURN_SECS (default 8).
+# Environment: XBULK, XB_RESULTS; CHURN_SECS (default 6).
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/integration/lib.sh"
 . "$TOP/tests/integration/lib-reliability.sh"
 
-CHURN_SECS=${CHURN_SECS:-8}
+CHURN_SECS=${CHURN_SECS:-6}
 
 rel_init snap-churn
 command -v sqlite3 >/dev/null || xb_skip "sqlite3 not installed (scripts/deps)"
