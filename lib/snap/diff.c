@@ -47,24 +47,6 @@ struct xbulk_snap_diff {
 	size_t				pcap;
 };
 
-static int
-grow(void **p, size_t *cap, size_t need, size_t unit)
-{
-	size_t n = *cap ? *cap : 64;
-	void *x;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	x = realloc(*p, n * unit);
-	if (!x)
-		return -ENOMEM;
-	*p = x;
-	*cap = n;
-	return 0;
-}
-
 /* Mark NEW's directories that moved, and those below them. */
 static int
 mark_moved(struct xbulk_snap_diff *d)
@@ -191,7 +173,7 @@ keep_path(struct xbulk_snap_diff *d, const struct xbulk_snap *s,
 		return 0;
 	if (len < 0)
 		return (int)len;
-	if (grow((void **)&d->strs, &d->scap, d->slen + (size_t)len + 1, 1))
+	if (xbn_grow((void **)&d->strs, &d->scap, d->slen + (size_t)len + 1, 1))
 		return -ENOMEM;
 	memcpy(d->strs + d->slen, d->pbuf, (size_t)len + 1);
 	*off = d->slen;
@@ -225,7 +207,7 @@ queue(struct xbulk_snap_diff *d, enum xbulk_change_kind kind, uint32_t facets,
 			ret = keep_path(d, d->old, ol, &op);
 	}
 	if (!ret)
-		ret = grow((void **)&d->q, &d->qcap, d->nq + 1, sizeof(*d->q));
+		ret = xbn_grow((void **)&d->q, &d->qcap, d->nq + 1, sizeof(*d->q));
 	if (ret)
 		return ret;
 	e = &d->q[d->nq++];

@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "snap.h"
-#include "../names/names.h"
 
 /* The bulkstat fields a snapshot record holds. */
 #define SNAP_FIELDS	(XBULK_F_SIZE | XBULK_F_BLOCKS | XBULK_F_ATIME | \

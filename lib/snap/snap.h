@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "xbulk.h"
+#include "../names/names.h"	/* xbn_grow(), and live.c's cursor */
 
 /* ------------------------------------------------------------------ */
 /* The file's layout (all numbers little-endian)                      */
