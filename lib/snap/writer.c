@@ -189,8 +189,9 @@ xbulk_snap_writer_new(const char *path, const struct xbulk_snap_write_opts *o,
 		ret = -errno;
 		goto fail;
 	}
-	if (!w->base || !*w->base || !strcmp(w->base, "/")) {
-		ret = w->base ? -EISDIR : -ENOMEM;
+	if (!w->base || !*w->base || !strcmp(w->base, "/") ||
+	    (!fstatat(w->dirfd, w->base, &st, 0) && S_ISDIR(st.st_mode))) {
+		ret = w->base ? -EISDIR : -ENOMEM;	/* not over a directory */
 		goto fail;
 	}
 	w->raw = malloc(SNAP_BLOCK_RAW);

@@ -193,6 +193,8 @@ want_trouble "read-only --save" "$T/ro/s: cannot create: Read-only" \
 	"$XBULK" diff --save "$T/ro/s" "$S/b" "$M"
 want_trouble "read-only DB" "$T/ro/db: " \
 	"$XBULK" export --sqlite "$T/ro/db" "$S/b"
+want_trouble "FILE a directory" "$S: cannot create: Is a directory" \
+	"$XBULK" snapshot "$M" "$S"
 want_trouble "no directory" "$T/no/s: cannot create: No such file" \
 	"$XBULK" snapshot "$M" "$T/no/s"
 mount -t tmpfs -o size=20k none "$T/full"
@@ -234,7 +236,7 @@ cp "$S/good" "$S/t"
 "$XBULK" diff "$S/good" "$M" --save "$S/t" >/dev/null 2>&1 &
 pid=$!
 kill -TERM "$pid"
-rc=0; wait "$pid" || rc=$?
+rc=0; wait "$pid" 2>/dev/null || rc=$?
 ((rc == 143 || rc == 0 || rc == 1)) || xb_die "SIGTERM: exit status $rc"
 ((rc != 143)) || cmp -s "$S/good" "$S/t" || xb_die "SIGTERM wrote the file"
 ok
