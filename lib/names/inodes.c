@@ -41,7 +41,7 @@ items_alloc(size_t n)
 {
 	size_t len = (n ? n : 1) * sizeof(struct item);
 	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 
 	if (p == MAP_FAILED)
 		return NULL;
