@@ -142,7 +142,7 @@ pick(const char *opt, const char *arg, const char *const *words)
 static int
 parse_units(struct du_run *r, const char *arg)
 {
-	int err = xbulk_units_parse(arg, &r->units);
+	int err = du_units_parse(arg, &r->units);
 
 	if (!err)
 		return 0;
@@ -220,7 +220,7 @@ parse_options(struct du_run *r, int argc, char **argv)
 		case 'B': ret = parse_units(r, optarg); break;
 		case 'b':
 			r->apparent = true;
-			r->units = (struct xbulk_units){ 1, 0 };
+			r->units = (struct du_units){ 1, 0 };
 			break;
 		case 'c': r->total = true; break;
 		case 'd':
@@ -231,16 +231,16 @@ parse_options(struct du_run *r, int argc, char **argv)
 			r->depth_given = true;
 			break;
 		case 'h':
-			r->units = (struct xbulk_units){ 1,
-				XBULK_HUMAN_AUTOSCALE | XBULK_HUMAN_SI |
-				XBULK_HUMAN_BASE_1024 };
+			r->units = (struct du_units){ 1,
+				DU_HUMAN_AUTOSCALE | DU_HUMAN_SI |
+				DU_HUMAN_BASE_1024 };
 			break;
 		case OPT_SI:
-			r->units = (struct xbulk_units){ 1,
-				XBULK_HUMAN_AUTOSCALE | XBULK_HUMAN_SI };
+			r->units = (struct du_units){ 1,
+				DU_HUMAN_AUTOSCALE | DU_HUMAN_SI };
 			break;
-		case 'k': r->units = (struct xbulk_units){ 1024, 0 }; break;
-		case 'm': r->units = (struct xbulk_units){ 1 << 20, 0 }; break;
+		case 'k': r->units = (struct du_units){ 1024, 0 }; break;
+		case 'm': r->units = (struct du_units){ 1 << 20, 0 }; break;
 		case OPT_INODES: r->inodes = true; break;
 		case 'l': r->count_links = true; break;
 		case 'S': r->separate_dirs = true; break;
@@ -255,7 +255,7 @@ parse_options(struct du_run *r, int argc, char **argv)
 			break;
 		case OPT_BY:
 			i = pick("--by", optarg, bys);
-			r->by = (enum xbulk_by)i;
+			r->by = (enum du_by)i;
 			r->by_given = true;
 			ret = i < 0 ? XB_EXIT_USAGE : 0;
 			break;
@@ -277,7 +277,7 @@ parse_options(struct du_run *r, int argc, char **argv)
 			break;
 		case OPT_COLOR_BY:
 			i = pick("--color-by", optarg, colors);
-			r->color = (enum xbulk_color_by)i;
+			r->color = (enum du_color_by)i;
 			ret = i < 0 ? XB_EXIT_USAGE : 0;
 			break;
 		case OPT_UNREACHABLE: r->unreachable = true; break;
@@ -347,18 +347,18 @@ fields_of(const struct du_run *r)
 		[XBULK_TIME_CTIME] = XBULK_F_CTIME,
 		[XBULK_TIME_BTIME] = XBULK_F_BTIME,
 	};
-	static const uint32_t by_field[XBULK_BY_NR] = {
-		[XBULK_BY_UID] = XBULK_F_OWNER,
-		[XBULK_BY_GID] = XBULK_F_OWNER,
-		[XBULK_BY_PROJID] = XBULK_F_PROJID,
-		[XBULK_BY_SIZE_CLASS] = XBULK_F_SIZE,
+	static const uint32_t by_field[DU_BY_NR] = {
+		[DU_BY_UID] = XBULK_F_OWNER,
+		[DU_BY_GID] = XBULK_F_OWNER,
+		[DU_BY_PROJID] = XBULK_F_PROJID,
+		[DU_BY_SIZE_CLASS] = XBULK_F_SIZE,
 	};
 	uint32_t f = XBULK_F_BLOCKS | XBULK_F_NLINK;
 
 	if (r->apparent || r->by_given)
 		f |= XBULK_F_SIZE;
 	if (r->by_given)
-		f |= r->by == XBULK_BY_AGE ? time_field[r->time]
+		f |= r->by == DU_BY_AGE ? time_field[r->time]
 					   : by_field[r->by];
 	if (r->svg_path)
 		f |= XBULK_F_OWNER | time_field[r->time];
@@ -530,7 +530,7 @@ xb_cmd_du(int argc, char **argv)
 	int npaths, ret;
 
 	setlocale(LC_NUMERIC, "");
-	xbulk_units_default(&r.units);
+	du_units_default(&r.units);
 	ret = parse_options(&r, argc, argv);
 	if (ret)
 		return ret < 0 ? XB_EXIT_OK : ret;

@@ -2,7 +2,7 @@
 /*
  * --stats: the figures of a scan, for people (text, a unit on every
  * figure, fio-like) and for scripts (JSON, the same figures unscaled).
- * The counters are sampled by libxbulk (lib/stats.c); this file only
+ * The counters are sampled by libxbulk (lib/scan/stats.c); this file only
  * prints them.  A counter the kernel does not offer prints as "n/a" or
  * null, never as 0.  Both schemas are in docs/formats.md.
  */

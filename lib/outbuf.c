@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "base.h"
 
 int
 xbulk_out_init(struct xbulk_out *out, int fd, size_t cap)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "xbulk.h"
+#include "inoset.h"
 
 struct level {
 	struct xbulk_du_sum	ent;	/* entries of this directory */

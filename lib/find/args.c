@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "find.h"
-#include "../columns.h"
+#include "../format/columns.h"
 
 /* The next argument of the predicate being parsed, or NULL (message). */
 static const char *

@@ -7,8 +7,8 @@
  * ls.c writes -ls lines.  Nothing on the per-file path parses or
  * allocates.
  */
-#ifndef XBULK_FIND_H
-#define XBULK_FIND_H
+#ifndef XBULK_FIND_INT_H
+#define XBULK_FIND_INT_H
 
 #include <regex.h>
 #include <stdbool.h>
@@ -325,4 +325,4 @@ int xf_ls(struct xbulk_find *f, struct xf_stream *out,
 #define XF_LS_FIELDS	(XBULK_F_SIZE | XBULK_F_BLOCKS | XBULK_F_MTIME | \
 			 XBULK_F_OWNER | XBULK_F_NLINK | XBULK_F_RDEV)
 
-#endif /* XBULK_FIND_H */
+#endif /* XBULK_FIND_INT_H */

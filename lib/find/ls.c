@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../digits.h"
+#include "../format/digits.h"
 #include "find.h"
 
 /* Append @s with find's print_name_with_quoting() escapes. */

@@ -15,7 +15,7 @@
 #include <wchar.h>
 
 #include "find.h"
-#include "../internal.h"
+#include "../base.h"
 
 /* Size of each output's buffer. */
 #define XF_OUT_BUFSIZE	(1U << 20)

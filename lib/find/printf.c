@@ -14,8 +14,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../columns.h"
-#include "../digits.h"
+#include "../format/columns.h"
+#include "../format/digits.h"
 #include "find.h"
 
 enum { ST_TEXT, ST_DIRECTIVE };

@@ -12,8 +12,8 @@
  *   mounts.c   our mount and the mounts inside it (mountinfo)
  *   walk.c     walks in find's order, unreached inodes, readlink
  */
-#ifndef XBULK_NAMES_H
-#define XBULK_NAMES_H
+#ifndef XBULK_NAMES_INT_H
+#define XBULK_NAMES_INT_H
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -605,4 +605,4 @@ void xbn_reach(struct xbulk_names *nm, uint32_t mark, uint32_t *stack);
 /* A bad inode's error, or 0. */
 int xbn_bad_err(const struct xbulk_names *nm, uint64_t ino);
 
-#endif /* XBULK_NAMES_H */
+#endif /* XBULK_NAMES_INT_H */

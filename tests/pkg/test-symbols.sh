@@ -24,8 +24,9 @@ fail()
 }
 
 # Extern (not static inline) functions and variables declared in the
-# header itself, one name per line.  The AST filter keeps declarations
-# whose name contains "xbulk_", each dumped as a JSON object with its file.
+# public headers (xbulk.h and include/xbulk/*.h), one name per line.  The
+# AST filter keeps declarations whose name contains "xbulk_", each dumped
+# as a JSON object with its file.
 header_symbols()
 {
 	local -a incs=() dirs
@@ -38,9 +39,10 @@ header_symbols()
 	clang -x c -std=gnu11 -fsyntax-only "${incs[@]}" \
 		-Xclang -ast-dump=json -Xclang -ast-dump-filter=xbulk_ \
 		"$XBULK_H" |
-		jq -r --arg h "$(basename "$XBULK_H")" '
+		jq -r --arg inc "$(dirname "$XBULK_H")" '
 			select((.kind == "FunctionDecl" or .kind == "VarDecl")
-			       and (.loc.file // "" | endswith($h))
+			       and (.loc.file // "" |
+				    startswith($inc + "/xbulk"))
 			       and .storageClass != "static")
 			| .name' | sort -u
 }
@@ -63,15 +65,16 @@ main()
 
 	hdr=$(header_symbols)
 	exp=$(exported_symbols)
-	[[ -n $hdr ]] || fail "no declaration found in $XBULK_H"
+	[[ -n $hdr ]] || fail "no declaration found in $XBULK_H and" \
+		"include/xbulk/"
 	missing=$(comm -23 <(echo "$hdr") <(echo "$exp"))
 	extra=$(comm -13 <(echo "$hdr") <(echo "$exp"))
-	[[ -z $missing ]] || fail "declared in $(basename "$XBULK_H") but" \
+	[[ -z $missing ]] || fail "declared in the public headers but" \
 		"not exported by $(basename "$LIBXBULK") (not defined in lib/?):" \
 		$missing
 	[[ -z $extra ]] || fail "exported by $(basename "$LIBXBULK") but not" \
-		"declared in $(basename "$XBULK_H") (public names start with" \
-		"xbulk_; internal ones belong in lib/internal.h):" $extra
+		"declared in the public headers (public names start with" \
+		"xbulk_; internal ones belong in a lib/ header):" $extra
 	echo "PASS: $(echo "$hdr" | wc -l) symbols, header and library agree"
 }
 

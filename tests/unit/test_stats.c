@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * lib/stats.c: the difference of two samples (unavailable counters stay
+ * lib/scan/stats.c: the difference of two samples (unavailable counters stay
  * unavailable, the XFS counters wrap at 32 bits), and a sample of this
  * machine's counters with no device: what any Linux offers is read, the
  * devices it was not given are unavailable, never 0.

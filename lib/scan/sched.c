@@ -24,7 +24,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "engine.h"
 
 /* Sharing an AG must raise its records/s by this factor at least. */
 #define SHARE_GAIN	1.05
@@ -104,7 +104,7 @@ may_join(const struct xbulk_sched *s, unsigned int b)
 
 /*
  * Is unit @k right after a running unit of its AG?  That unit's last call
- * can return @k's first records (lib/pscan.c: its planned count includes
+ * can return @k's first records (lib/scan/pscan.c: its planned count includes
  * inodes bulkstat does not report); they are kept only while @k has not
  * started, else the kernel looks them up twice (issue 8, finding 7).  A
  * worker joining an AG takes a unit further on.

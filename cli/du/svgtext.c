@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Text in the treemap: names (any bytes) as XML text, and how wide a
  * label will be, so that only labels that fit are drawn.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The N largest entries (du --top): a min-heap of N items, the smallest
  * (and, among equals, the last to arrive) on top to be replaced.
@@ -7,26 +7,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xbulk.h"
+#include "top.h"
 
 /* Is @a a worse keep than @b (smaller, or as large and later)? */
 static bool
-below(const struct xbulk_top_item *a, const struct xbulk_top_item *b)
+below(const struct du_top_item *a, const struct du_top_item *b)
 {
 	return a->key != b->key ? a->key < b->key : a->seq > b->seq;
 }
 
 static void
-swap(struct xbulk_top_item *a, struct xbulk_top_item *b)
+swap(struct du_top_item *a, struct du_top_item *b)
 {
-	struct xbulk_top_item t = *a;
+	struct du_top_item t = *a;
 
 	*a = *b;
 	*b = t;
 }
 
 static void
-sift_down(struct xbulk_top_item *h, size_t n, size_t i)
+sift_down(struct du_top_item *h, size_t n, size_t i)
 {
 	for (;;) {
 		size_t l = 2 * i + 1, m = i;
@@ -43,9 +43,9 @@ sift_down(struct xbulk_top_item *h, size_t n, size_t i)
 }
 
 int
-xbulk_top_init(struct xbulk_top *t, size_t want)
+du_top_init(struct du_top *t, size_t want)
 {
-	*t = (struct xbulk_top){ .want = want };
+	*t = (struct du_top){ .want = want };
 	if (!want)
 		return 0;
 	t->heap = calloc(want, sizeof(*t->heap));
@@ -53,10 +53,10 @@ xbulk_top_init(struct xbulk_top *t, size_t want)
 }
 
 int
-xbulk_top_add(struct xbulk_top *t, uint64_t key,
+du_top_add(struct du_top *t, uint64_t key,
 	      const struct xbulk_du_sum *sum, const char *path)
 {
-	struct xbulk_top_item it = { .key = key, .sum = *sum,
+	struct du_top_item it = { .key = key, .sum = *sum,
 				     .seq = t->seq++ };
 	size_t i;
 
@@ -84,7 +84,7 @@ xbulk_top_add(struct xbulk_top *t, uint64_t key,
 }
 
 void
-xbulk_top_sort(struct xbulk_top *t)
+du_top_sort(struct du_top *t)
 {
 	size_t n = t->n;
 
@@ -96,12 +96,12 @@ xbulk_top_sort(struct xbulk_top *t)
 }
 
 void
-xbulk_top_free(struct xbulk_top *t)
+du_top_free(struct du_top *t)
 {
 	size_t i;
 
 	for (i = 0; i < t->n; i++)
 		free(t->heap[i].path);
 	free(t->heap);
-	*t = (struct xbulk_top){ 0 };
+	*t = (struct du_top){ 0 };
 }

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * du's output units: -B/--block-size and the BLOCK_SIZE variables parsed
  * as gnulib's human_options() parses them, and sizes printed as its
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xbulk.h"
+#include "units.h"
 
 /* Powers a suffix stands for: K=1, M=2, ... Y=8. */
 static const char power_letter[] = "\0KMGTPEZY";
@@ -103,7 +103,7 @@ abbrev_of(const char *s, const char *word)
 }
 
 int
-xbulk_units_parse(const char *spec, struct xbulk_units *u)
+du_units_parse(const char *spec, struct du_units *u)
 {
 	unsigned int opts = 0;
 	const char *end, *s;
@@ -111,18 +111,18 @@ xbulk_units_parse(const char *spec, struct xbulk_units *u)
 	int err;
 
 	if (*spec == '\'') {
-		opts |= XBULK_HUMAN_GROUP;
+		opts |= DU_HUMAN_GROUP;
 		spec++;
 	}
 	/* "h" and "s" are each an abbreviation of one word only. */
 	if (abbrev_of(spec, "human-readable")) {
-		u->opts = opts | XBULK_HUMAN_AUTOSCALE | XBULK_HUMAN_SI |
-			  XBULK_HUMAN_BASE_1024;
+		u->opts = opts | DU_HUMAN_AUTOSCALE | DU_HUMAN_SI |
+			  DU_HUMAN_BASE_1024;
 		u->block_size = 1;
 		return 0;
 	}
 	if (abbrev_of(spec, "si")) {
-		u->opts = opts | XBULK_HUMAN_AUTOSCALE | XBULK_HUMAN_SI;
+		u->opts = opts | DU_HUMAN_AUTOSCALE | DU_HUMAN_SI;
 		u->block_size = 1;
 		return 0;
 	}
@@ -134,11 +134,11 @@ xbulk_units_parse(const char *spec, struct xbulk_units *u)
 	/* A unit without a number ("K", "MiB") is printed after figures. */
 	for (s = spec; !isdigit((unsigned char)*s); s++) {
 		if (s == end) {
-			opts |= XBULK_HUMAN_SI;
+			opts |= DU_HUMAN_SI;
 			if (end[-1] == 'B')
-				opts |= XBULK_HUMAN_B;
+				opts |= DU_HUMAN_B;
 			if (end[-1] != 'B' || end[-2] == 'i')
-				opts |= XBULK_HUMAN_BASE_1024;
+				opts |= DU_HUMAN_BASE_1024;
 			break;
 		}
 	}
@@ -148,7 +148,7 @@ xbulk_units_parse(const char *spec, struct xbulk_units *u)
 }
 
 void
-xbulk_units_default(struct xbulk_units *u)
+du_units_default(struct du_units *u)
 {
 	const char *spec = getenv("DU_BLOCK_SIZE");
 
@@ -156,7 +156,7 @@ xbulk_units_default(struct xbulk_units *u)
 		spec = getenv("BLOCK_SIZE");
 	if (!spec)
 		spec = getenv("BLOCKSIZE");
-	if (spec && !xbulk_units_parse(spec, u))
+	if (spec && !du_units_parse(spec, u))
 		return;
 	u->opts = 0;
 	u->block_size = getenv("POSIXLY_CORRECT") ? 512 : 1024;
@@ -205,14 +205,14 @@ group(char *p, char *lim)
 }
 
 size_t
-xbulk_units_format(char *dst, uint64_t n, const struct xbulk_units *u)
+du_units_format(char *dst, uint64_t n, const struct du_units *u)
 {
-	char buf[XBULK_UNITS_MAX + 16];
+	char buf[DU_UNITS_MAX + 16];
 	/* digits grow down from @end, the unit grows up */
 	char *end = buf + sizeof(buf) - 8, *p = end, *lim;
 	const char *point = localeconv()->decimal_point;
 	size_t pointlen = strlen(point), len;
-	unsigned int base = u->opts & XBULK_HUMAN_BASE_1024 ? 1024 : 1000;
+	unsigned int base = u->opts & DU_HUMAN_BASE_1024 ? 1024 : 1000;
 	unsigned int tenths = 0, rounding = 0;
 	int exponent = -1;
 	uint64_t amt = n;
@@ -231,7 +231,7 @@ xbulk_units_format(char *dst, uint64_t n, const struct xbulk_units *u)
 		tenths = (unsigned int)(r10 / d);
 		rounding = r2 < d ? 0 < r2 : 2 + (d < r2);
 	}
-	if (u->opts & XBULK_HUMAN_AUTOSCALE) {
+	if (u->opts & DU_HUMAN_AUTOSCALE) {
 		exponent = 0;
 		if (base <= amt) {
 			do {
@@ -267,7 +267,7 @@ xbulk_units_format(char *dst, uint64_t n, const struct xbulk_units *u)
 	}
 	if (tenths + rounding) {
 		amt++;
-		if ((u->opts & XBULK_HUMAN_AUTOSCALE) && amt == base &&
+		if ((u->opts & DU_HUMAN_AUTOSCALE) && amt == base &&
 		    exponent < 8) {
 			exponent++;
 			*--p = '0';
@@ -278,9 +278,9 @@ xbulk_units_format(char *dst, uint64_t n, const struct xbulk_units *u)
 	}
 	lim = p;
 	p = put_digits(p, amt);
-	if (u->opts & XBULK_HUMAN_GROUP)
+	if (u->opts & DU_HUMAN_GROUP)
 		p = group(p, lim);
-	if (u->opts & XBULK_HUMAN_SI) {
+	if (u->opts & DU_HUMAN_SI) {
 		if (exponent < 0) {
 			uint64_t power = 1;
 
@@ -290,12 +290,12 @@ xbulk_units_format(char *dst, uint64_t n, const struct xbulk_units *u)
 					break;
 		}
 		if (exponent)
-			*end++ = !(u->opts & XBULK_HUMAN_BASE_1024) &&
+			*end++ = !(u->opts & DU_HUMAN_BASE_1024) &&
 					 exponent == 1
 				 ? 'k'
 				 : power_letter[exponent];
-		if (u->opts & XBULK_HUMAN_B) {
-			if ((u->opts & XBULK_HUMAN_BASE_1024) && exponent)
+		if (u->opts & DU_HUMAN_B) {
+			if ((u->opts & DU_HUMAN_BASE_1024) && exponent)
 				*end++ = 'i';
 			*end++ = 'B';
 		}

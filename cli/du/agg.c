@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Sums by attribute (du --by): a table of rows by key per directory or
  * per operand; tables merge, so that per-level and per-worker tables add
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "xbulk.h"
+#include "agg.h"
 
 static size_t
 hash64(uint64_t v)
@@ -18,16 +18,16 @@ hash64(uint64_t v)
 }
 
 void
-xbulk_agg_init(struct xbulk_agg *a, enum xbulk_by by, enum xbulk_time time,
+du_agg_init(struct du_agg *a, enum du_by by, enum xbulk_time time,
 	       int64_t now, unsigned int blocklog)
 {
-	*a = (struct xbulk_agg){
+	*a = (struct du_agg){
 		.by = by, .time = time, .now = now, .blocklog = blocklog,
 	};
 }
 
 void
-xbulk_agg_free(struct xbulk_agg *a)
+du_agg_free(struct du_agg *a)
 {
 	size_t i;
 
@@ -52,7 +52,7 @@ hash_str(const char *s, size_t len)
 
 /* Make room for one more suffix: grow the index at half full. */
 static int
-ext_grow(struct xbulk_agg *a)
+ext_grow(struct du_agg *a)
 {
 	size_t n = a->ext_index ? (a->ext_mask + 1) * 2 : 64, i;
 	uint32_t *idx;
@@ -82,7 +82,7 @@ ext_grow(struct xbulk_agg *a)
 
 /* The id of suffix @s (@len bytes), added if new. */
 static int
-ext_id(struct xbulk_agg *a, const char *s, size_t len, uint64_t *id)
+ext_id(struct du_agg *a, const char *s, size_t len, uint64_t *id)
 {
 	size_t j;
 	int err = ext_grow(a);
@@ -106,25 +106,25 @@ ext_id(struct xbulk_agg *a, const char *s, size_t len, uint64_t *id)
 	return 0;
 }
 
-static const int64_t age_limit[XBULK_AGE_CLASSES - 1] = {
+static const int64_t age_limit[DU_AGE_CLASSES - 1] = {
 	86400, 7 * 86400, 30 * 86400, 90 * 86400, 365 * 86400,
 	3 * 365 * 86400,
 };
-static const char *const age_label[XBULK_AGE_CLASSES] = {
+static const char *const age_label[DU_AGE_CLASSES] = {
 	"<1d", "<7d", "<30d", "<90d", "<1y", "<3y", "older",
 };
 unsigned int
-xbulk_age_class(int64_t now, int64_t t)
+du_age_class(int64_t now, int64_t t)
 {
 	unsigned int k;
 
-	for (k = 0; k < XBULK_AGE_CLASSES - 1; k++)
+	for (k = 0; k < DU_AGE_CLASSES - 1; k++)
 		if (now - t < age_limit[k])
 			break;
 	return k;
 }
 
-static const char *const size_label[XBULK_SIZE_CLASSES] = {
+static const char *const size_label[DU_SIZE_CLASSES] = {
 	"<4K", "<16K", "<64K", "<256K", "<1M", "<4M", "<16M", "<64M",
 	"<256M", "<1G", "<4G", "<16G", "<64G", "<256G", "<1T", "<4T",
 	"<16T", "<64T", "<256T", "<1P", ">=1P",
@@ -158,7 +158,7 @@ suffix_of(const struct xbulk_entry *e, const char **s)
 }
 
 int
-xbulk_agg_key(struct xbulk_agg *a, const struct xbulk_entry *e,
+du_agg_key(struct du_agg *a, const struct xbulk_entry *e,
 	      uint64_t *key)
 {
 	const struct xfs_bulkstat *bs = e->bs;
@@ -168,24 +168,24 @@ xbulk_agg_key(struct xbulk_agg *a, const struct xbulk_entry *e,
 	unsigned int k;
 
 	switch (a->by) {
-	case XBULK_BY_UID:
+	case DU_BY_UID:
 		*key = bs->bs_uid;
 		return 0;
-	case XBULK_BY_GID:
+	case DU_BY_GID:
 		*key = bs->bs_gid;
 		return 0;
-	case XBULK_BY_PROJID:
+	case DU_BY_PROJID:
 		*key = bs->bs_projectid;
 		return 0;
-	case XBULK_BY_TYPE:
+	case DU_BY_TYPE:
 		*key = (bs->bs_mode & S_IFMT) >> 12;
 		return 0;
-	case XBULK_BY_AGE:
-		*key = xbulk_age_class(a->now, xbulk_time_of(bs, a->time));
+	case DU_BY_AGE:
+		*key = du_age_class(a->now, xbulk_time_of(bs, a->time));
 		return 0;
-	case XBULK_BY_SIZE_CLASS:
+	case DU_BY_SIZE_CLASS:
 		v = (int64_t)bs->bs_size < 0 ? 0 : bs->bs_size / 4096;
-		for (k = 0; v && k < XBULK_SIZE_CLASSES - 1; k++)
+		for (k = 0; v && k < DU_SIZE_CLASSES - 1; k++)
 			v >>= 2;
 		*key = k;
 		return 0;
@@ -201,10 +201,10 @@ xbulk_agg_key(struct xbulk_agg *a, const struct xbulk_entry *e,
 }
 
 const char *
-xbulk_agg_label(const struct xbulk_agg *a, uint64_t key)
+du_agg_label(const struct du_agg *a, uint64_t key)
 {
 	switch (a->by) {
-	case XBULK_BY_TYPE:
+	case DU_BY_TYPE:
 		switch (key << 12) {
 		case S_IFREG: return "file";
 		case S_IFDIR: return "dir";
@@ -215,11 +215,11 @@ xbulk_agg_label(const struct xbulk_agg *a, uint64_t key)
 		case S_IFBLK: return "block";
 		}
 		return "other";
-	case XBULK_BY_EXT:
+	case DU_BY_EXT:
 		return key ? a->ext[key - 1] : "(none)";
-	case XBULK_BY_AGE:
+	case DU_BY_AGE:
 		return age_label[key];
-	case XBULK_BY_SIZE_CLASS:
+	case DU_BY_SIZE_CLASS:
 		return size_label[key];
 	default:
 		return NULL;
@@ -227,14 +227,14 @@ xbulk_agg_label(const struct xbulk_agg *a, uint64_t key)
 }
 
 /* The row of @key in @t, made if new. */
-static struct xbulk_agg_row *
-row_of(struct xbulk_agg_table *t, uint64_t key)
+static struct du_agg_row *
+row_of(struct du_agg_table *t, uint64_t key)
 {
 	size_t j;
 
 	if (!t->rows || (t->count + 1) * 2 > t->mask + 1) {
 		size_t n = t->rows ? (t->mask + 1) * 2 : 16, i;
-		struct xbulk_agg_table g = { .mask = n - 1 };
+		struct du_agg_table g = { .mask = n - 1 };
 
 		g.rows = calloc(n, sizeof(*g.rows));
 		if (!g.rows)
@@ -261,9 +261,9 @@ row_of(struct xbulk_agg_table *t, uint64_t key)
 }
 
 static int
-add_row(struct xbulk_agg_table *t, const struct xbulk_agg_row *r)
+add_row(struct du_agg_table *t, const struct du_agg_row *r)
 {
-	struct xbulk_agg_row *d = row_of(t, r->key);
+	struct du_agg_row *d = row_of(t, r->key);
 
 	if (!d)
 		return -ENOMEM;
@@ -274,10 +274,10 @@ add_row(struct xbulk_agg_table *t, const struct xbulk_agg_row *r)
 }
 
 int
-xbulk_agg_add(struct xbulk_agg_table *t, const struct xbulk_agg *a,
+du_agg_add(struct du_agg_table *t, const struct du_agg *a,
 	      uint64_t key, const struct xfs_bulkstat *bs)
 {
-	struct xbulk_agg_row r = {
+	struct du_agg_row r = {
 		.key = key,
 		.count = 1,
 		.disk = xbulk_du_bytes(bs, a->blocklog, false),
@@ -288,8 +288,8 @@ xbulk_agg_add(struct xbulk_agg_table *t, const struct xbulk_agg *a,
 }
 
 int
-xbulk_agg_merge(struct xbulk_agg_table *dst,
-		const struct xbulk_agg_table *src)
+du_agg_merge(struct du_agg_table *dst,
+		const struct du_agg_table *src)
 {
 	size_t i;
 	int err;
@@ -305,7 +305,7 @@ xbulk_agg_merge(struct xbulk_agg_table *dst,
 }
 
 void
-xbulk_agg_clear(struct xbulk_agg_table *t)
+du_agg_clear(struct du_agg_table *t)
 {
 	if (t->rows && t->count)
 		memset(t->rows, 0, (t->mask + 1) * sizeof(*t->rows));
@@ -313,16 +313,16 @@ xbulk_agg_clear(struct xbulk_agg_table *t)
 }
 
 void
-xbulk_agg_table_free(struct xbulk_agg_table *t)
+du_agg_table_free(struct du_agg_table *t)
 {
 	free(t->rows);
-	*t = (struct xbulk_agg_table){ 0 };
+	*t = (struct du_agg_table){ 0 };
 }
 
 static int
 cmp_rows(const void *pa, const void *pb)
 {
-	const struct xbulk_agg_row *a = pa, *b = pb;
+	const struct du_agg_row *a = pa, *b = pb;
 
 	if (a->disk != b->disk)
 		return a->disk < b->disk ? 1 : -1;
@@ -331,10 +331,10 @@ cmp_rows(const void *pa, const void *pb)
 	return (a->key > b->key) - (a->key < b->key);
 }
 
-struct xbulk_agg_row *
-xbulk_agg_sorted(const struct xbulk_agg_table *t)
+struct du_agg_row *
+du_agg_sorted(const struct du_agg_table *t)
 {
-	struct xbulk_agg_row *out;
+	struct du_agg_row *out;
 	size_t i, n = 0;
 
 	if (!t->count) {

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The treemap drawn as SVG: operands side by side in the canvas, each
  * directory's boxes inside it under a header strip, boxes too small to
@@ -21,7 +21,7 @@
 #define LEGEND_FONT	11.0
 
 /* Age classes' colours, new (green) to old (red): --by age's classes. */
-static const unsigned int age_rgb[XBULK_AGE_CLASSES] = {
+static const unsigned int age_rgb[DU_AGE_CLASSES] = {
 	0x1a9850, 0x66bd63, 0xa6d96a, 0xd9ef8b, 0xfee08b, 0xfdae61, 0xf46d43,
 };
 
@@ -50,10 +50,10 @@ struct owner {
 };
 
 struct writer {
-	const struct xbulk_svg	*svg;
+	const struct du_svg	*svg;
 	FILE			*f;
 	unsigned long		next_id;
-	struct xbulk_units	units;	/* -h */
+	struct du_units	units;	/* -h */
 	struct owner		owner[OWNER_COLORS];
 	size_t			nowners;
 	uint64_t		rest_bytes;	/* owners past them */
@@ -79,12 +79,12 @@ static void
 fill_of(const struct writer *w, const struct svg_node *n, bool light,
 	char *buf)
 {
-	const struct xbulk_svg *svg = w->svg;
+	const struct du_svg *svg = w->svg;
 	unsigned int rgb = OWNER_REST;
 	size_t i;
 
-	if (svg->o.color == XBULK_COLOR_AGE) {
-		rgb = age_rgb[xbulk_age_class(svg->o.now, n->time)];
+	if (svg->o.color == DU_COLOR_AGE) {
+		rgb = age_rgb[du_age_class(svg->o.now, n->time)];
 	} else {
 		for (i = 0; i < w->nowners; i++)
 			if (w->owner[i].uid == n->uid)
@@ -166,7 +166,7 @@ rank_owners(struct writer *w, const struct svg_node *top)
  * with a pixel to spare; @top: in a directory's header strip. */
 static void
 label(struct writer *w, const char *name, const char *size,
-      const struct xbulk_rect *r, bool top)
+      const struct du_rect *r, bool top)
 {
 	static const double sizes[] = { 11, 9 };
 	size_t i;
@@ -213,11 +213,11 @@ tooltip(struct writer *w, const char *prefix, const char *what,
 		[XBULK_TIME_MTIME] = "mtime", [XBULK_TIME_ATIME] = "atime",
 		[XBULK_TIME_CTIME] = "ctime", [XBULK_TIME_BTIME] = "birth",
 	};
-	char size[XBULK_UNITS_MAX], when[32], num[16];
+	char size[DU_UNITS_MAX], when[32], num[16];
 	time_t t;
 	struct tm tm;
 
-	xbulk_units_format(size, bytes, &w->units);
+	du_units_format(size, bytes, &w->units);
 	fprintf(w->f, "<title>%s", prefix);
 	svg_put_text(w->f, what);
 	fprintf(w->f, "\n%s (%llu bytes)", size, (unsigned long long)bytes);
@@ -235,7 +235,7 @@ tooltip(struct writer *w, const char *prefix, const char *what,
 }
 
 static void
-rect(FILE *f, const struct xbulk_rect *r, const char *fill)
+rect(FILE *f, const struct du_rect *r, const char *fill)
 {
 	fprintf(f, "<rect x=\"%.4f\" y=\"%.4f\" width=\"%.4f\" "
 		"height=\"%.4f\" fill=\"%s\" stroke=\"#ffffff\" "
@@ -251,18 +251,18 @@ base_name(const char *path)
 }
 
 static void draw(struct writer *w, const struct svg_node *n,
-		 const struct xbulk_rect *r, unsigned long parent, bool top);
+		 const struct du_rect *r, unsigned long parent, bool top);
 
 /* The "more" box of directory @dir: @inodes in entries not kept or too
  * small to draw, and the directory's own blocks. */
 static void
 draw_more(struct writer *w, const struct svg_node *dir, uint64_t bytes,
-	  uint64_t inodes, const struct xbulk_rect *r, unsigned long parent)
+	  uint64_t inodes, const struct du_rect *r, unsigned long parent)
 {
-	char size[XBULK_UNITS_MAX], name[40];
+	char size[DU_UNITS_MAX], name[40];
 	unsigned long id = w->next_id++;
 
-	xbulk_units_format(size, bytes, &w->units);
+	du_units_format(size, bytes, &w->units);
 	fprintf(w->f, "<g data-id=\"%lu\" data-parent=\"%lu\" "
 		"data-bytes=\"%llu\" data-kind=\"other\">", id, parent,
 		(unsigned long long)bytes);
@@ -301,7 +301,7 @@ cmp_items(const void *pa, const void *pb)
 /* Lay out @n's boxes in @inner and draw them. */
 static void
 draw_kids(struct writer *w, const struct svg_node *n,
-	  const struct xbulk_rect *inner, unsigned long id)
+	  const struct du_rect *inner, unsigned long id)
 {
 	double area = inner->w * inner->h, scale = area / (double)n->bytes;
 	uint64_t more = n->bytes;
@@ -309,7 +309,7 @@ draw_kids(struct writer *w, const struct svg_node *n,
 	uint64_t more_inodes = n->inodes - (*n->path != '\0');
 	struct item *items = malloc((n->nkids + 1) * sizeof(*items));
 	double *sizes = malloc((n->nkids + 1) * sizeof(*sizes));
-	struct xbulk_rect *out = malloc((n->nkids + 1) * sizeof(*out));
+	struct du_rect *out = malloc((n->nkids + 1) * sizeof(*out));
 	size_t i, k = 0;
 
 	if (!items || !sizes || !out) {
@@ -330,7 +330,7 @@ draw_kids(struct writer *w, const struct svg_node *n,
 	qsort(items, k, sizeof(*items), cmp_items);
 	for (i = 0; i < k; i++)
 		sizes[i] = items[i].size;
-	xbulk_treemap_squarify(sizes, k, inner, out);
+	du_treemap_squarify(sizes, k, inner, out);
 	for (i = 0; i < k; i++) {
 		/* An operand's box is labelled with its PATH as given. */
 		if (items[i].node)
@@ -345,18 +345,18 @@ out:
 }
 
 static void
-draw(struct writer *w, const struct svg_node *n, const struct xbulk_rect *r,
+draw(struct writer *w, const struct svg_node *n, const struct du_rect *r,
      unsigned long parent, bool top)
 {
-	char size[XBULK_UNITS_MAX], fill[16];
+	char size[DU_UNITS_MAX], fill[16];
 	unsigned long id = w->next_id++;
-	struct xbulk_rect inner = {
+	struct du_rect inner = {
 		r->x + PAD, r->y + HEADER, r->w - 2 * PAD, r->h - HEADER - PAD,
 	};
 	bool open = n->dir && n->nkids && n->bytes && inner.w >= 8 &&
 		    inner.h >= 8;
 
-	xbulk_units_format(size, n->bytes, &w->units);
+	du_units_format(size, n->bytes, &w->units);
 	fprintf(w->f, "<g data-id=\"%lu\" data-parent=\"%lu\" "
 		"data-bytes=\"%llu\" data-kind=\"%s\"", id, parent,
 		(unsigned long long)n->bytes, n->dir ? "dir" : "file");
@@ -397,29 +397,29 @@ legend_item(struct writer *w, double *x, double y, double right,
 static void
 legend(struct writer *w, double y)
 {
-	const struct xbulk_agg ages = { .by = XBULK_BY_AGE };
+	const struct du_agg ages = { .by = DU_BY_AGE };
 	double x = 8, right = w->svg->o.width - 8;
-	char fill[16], text[96 + XBULK_UNITS_MAX], size[XBULK_UNITS_MAX];
+	char fill[16], text[96 + DU_UNITS_MAX], size[DU_UNITS_MAX];
 	char num[16];
 	bool fits = true;
 	size_t k;
 
-	if (w->svg->o.color == XBULK_COLOR_AGE) {
-		for (k = 0; fits && k < XBULK_AGE_CLASSES; k++) {
+	if (w->svg->o.color == DU_COLOR_AGE) {
+		for (k = 0; fits && k < DU_AGE_CLASSES; k++) {
 			color_text(age_rgb[k], false, fill);
 			fits = legend_item(w, &x, y, right, fill,
-					   xbulk_agg_label(&ages, k));
+					   du_agg_label(&ages, k));
 		}
 	}
 	for (k = 0; fits && k < w->nowners; k++) {
-		xbulk_units_format(size, w->owner[k].bytes, &w->units);
+		du_units_format(size, w->owner[k].bytes, &w->units);
 		snprintf(text, sizeof(text), "%.64s %s",
 			 owner_name(w, w->owner[k].uid, num), size);
 		color_text(owner_rgb[k], false, fill);
 		fits = legend_item(w, &x, y, right, fill, text);
 	}
 	if (fits && w->rest_bytes) {
-		xbulk_units_format(size, w->rest_bytes, &w->units);
+		du_units_format(size, w->rest_bytes, &w->units);
 		snprintf(text, sizeof(text), "other owners %s", size);
 		color_text(OWNER_REST, false, fill);
 		fits = legend_item(w, &x, y, right, fill, text);
@@ -456,26 +456,26 @@ heading(struct writer *w, const char *title, const char *size)
 }
 
 int
-xbulk_svg_write(struct xbulk_svg *svg, FILE *f)
+du_svg_write(struct du_svg *svg, FILE *f)
 {
 	const struct svg_level *roots = &svg->lvl[0];
 	double W = svg->o.width, H = svg->o.height;
-	struct xbulk_rect canvas = { 0, TITLE_H, W, H - TITLE_H - LEGEND_H };
+	struct du_rect canvas = { 0, TITLE_H, W, H - TITLE_H - LEGEND_H };
 	struct writer w = {
 		.svg = svg, .f = f, .next_id = 1,
-		.units = { 1, XBULK_HUMAN_AUTOSCALE | XBULK_HUMAN_SI |
-			      XBULK_HUMAN_BASE_1024 },
+		.units = { 1, DU_HUMAN_AUTOSCALE | DU_HUMAN_SI |
+			      DU_HUMAN_BASE_1024 },
 	};
 	struct svg_node top = {
 		.path = (char *)"", .bytes = svg->total,
 		.inodes = svg->total_inodes, .dir = true,
 		.kids = roots->v, .nkids = roots->n,
 	};
-	char size[XBULK_UNITS_MAX];
+	char size[DU_UNITS_MAX];
 
-	if (svg->o.color == XBULK_COLOR_OWNER)
+	if (svg->o.color == DU_COLOR_OWNER)
 		rank_owners(&w, &top);
-	xbulk_units_format(size, svg->total, &w.units);
+	du_units_format(size, svg->total, &w.units);
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
 		"width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The squarified treemap layout (Bruls, Huizing and van Wijk, "Squarified
  * Treemaps", 2000): rows of boxes along the shorter side of the space
@@ -6,7 +6,7 @@
  * ratio no worse.  Areas are exact: each box's area is its share of the
  * rectangle's.
  */
-#include "xbulk.h"
+#include "treemap.h"
 
 /* The worst aspect ratio of a row of total area @s, largest @big and
  * smallest @small, laid along a side of length @side. */
@@ -20,8 +20,8 @@ worst(double s, double big, double small, double side)
 }
 
 void
-xbulk_treemap_squarify(const double *sizes, size_t n,
-		       const struct xbulk_rect *r, struct xbulk_rect *out)
+du_treemap_squarify(const double *sizes, size_t n,
+		       const struct du_rect *r, struct du_rect *out)
 {
 	double x = r->x, y = r->y, w = r->w, h = r->h, total = 0, scale;
 	size_t i, j, k;
@@ -30,7 +30,7 @@ xbulk_treemap_squarify(const double *sizes, size_t n,
 		total += sizes[i];
 	if (total <= 0 || w <= 0 || h <= 0) {
 		for (i = 0; i < n; i++)
-			out[i] = (struct xbulk_rect){ x, y, 0, 0 };
+			out[i] = (struct du_rect){ x, y, 0, 0 };
 		return;
 	}
 	scale = w * h / total;
@@ -56,9 +56,9 @@ xbulk_treemap_squarify(const double *sizes, size_t n,
 			if (k == j)
 				len = side - pos;
 			if (w < h)
-				out[k] = (struct xbulk_rect){ x + pos, y, len, t };
+				out[k] = (struct du_rect){ x + pos, y, len, t };
 			else
-				out[k] = (struct xbulk_rect){ x, y + pos, t, len };
+				out[k] = (struct du_rect){ x, y + pos, t, len };
 			pos += len;
 		}
 		if (w < h) {

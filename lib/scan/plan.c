@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "engine.h"
 
 /* Inumbers records fetched per planning call (at most -n). */
 #define PLAN_BATCH	4096

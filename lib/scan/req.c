@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * What every loop of the scan engine shares, below the serial scan
- * (lib/scan.c), the planner (lib/plan.c) and the parallel engine
- * (lib/pscan.c): the record layouts of bulkstat and inumbers, request
+ * (lib/scan/scan.c), the planner (lib/scan/plan.c) and the parallel engine
+ * (lib/scan/pscan.c): the record layouts of bulkstat and inumbers, request
  * buffers, and the range of inodes a scan may emit.
  */
 #include <errno.h>
 #include <stddef.h>
 #include <sys/mman.h>
 
-#include "internal.h"
+#include "engine.h"
 
 static int
 call_bulkstat(struct xbulk_fs *fs, struct xfs_bulk_ireq *hdr)

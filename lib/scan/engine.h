@@ -1,34 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * libxbulk internals shared by the scan engine's files.  Layering:
- * lib/scan.c (entry point, serial loop) calls lib/plan.c (planner) and
- * lib/pscan.c (parallel engine); all three sit on lib/req.c and
- * lib/badinode.c.
+ * The scan engine's internals, shared by the files of lib/scan/.
+ * Layering: scan.c (entry point, serial loop) calls plan.c (planner) and
+ * pscan.c (parallel engine); all three sit on req.c and badinode.c, and
+ * pscan.c on sched.c.
  */
-#ifndef XBULK_INTERNAL_H
-#define XBULK_INTERNAL_H
+#ifndef XBULK_SCAN_ENGINE_H
+#define XBULK_SCAN_ENGINE_H
 
-#include <time.h>
+#include "../base.h"
 
-#include "xbulk.h"
-
-/* Nanoseconds on clock @id. */
-static inline uint64_t
-xbulk_clock_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-/* Output buffer size: one write() per this many bytes. */
-#define XBULK_OUT_BUFSIZE	(1U << 20)
-
-/* write() all of @buf, retrying short writes and EINTR; 0 or -errno. */
-int xbulk_write_all(int fd, const char *buf, size_t len);
-
-/* --- lib/req.c: record layouts, request buffers, a scan's range --- */
+/* --- req.c: record layouts, request buffers, a scan's range --- */
 
 /* How one kind of record is fetched and laid out. */
 struct xbulk_kind_ops {
@@ -115,7 +97,7 @@ xbulk_cancelled(const struct xbulk_scan *scan)
 	return scan->cancel && __atomic_load_n(scan->cancel, __ATOMIC_RELAXED);
 }
 
-/* --- lib/badinode.c: what a loop does when a call fails --------- */
+/* --- badinode.c: what a loop does when a call fails --------- */
 
 enum xbulk_recovery {
 	XBULK_STEPPED,		/* past an unreadable inode (reported) */
@@ -148,7 +130,7 @@ void xbulk_ag_fault_note(const struct xbulk_scan *scan, uint8_t *ag_state,
 			 uint8_t bits, const struct xbulk_ag_fault *f,
 			 uint64_t *count);
 
-/* --- lib/plan.c: the parallel scan's planner ---------------------- */
+/* --- plan.c: the parallel scan's planner ---------------------- */
 
 /* A work unit of the parallel scan: whole inode chunks. */
 struct xbulk_unit {
@@ -173,7 +155,7 @@ int xbulk_plan_units(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 		     struct xbulk_unit **units, size_t *nunits,
 		     uint64_t *calls);
 
-/* --- lib/sched.c: which unit a free worker takes ---------------- */
+/* --- sched.c: which unit a free worker takes ---------------- */
 
 /* The parallel scan's scheduler; every call under the caller's lock. */
 #define XBULK_SCHED_LEVELS	64	/* workers in one AG it tells apart */
@@ -219,10 +201,10 @@ bool xbulk_sched_take(struct xbulk_sched *s, size_t head, bool pressed,
 void xbulk_sched_done(struct xbulk_sched *s, size_t k, uint64_t records,
 		      uint64_t call_ns);
 
-/* --- lib/pscan.c ------------------------------------------------- */
+/* --- pscan.c ------------------------------------------------- */
 
 /* The parallel engine; called by xbulk_scan_run(). */
 int xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 		    struct xbulk_scan_result *res);
 
-#endif /* XBULK_INTERNAL_H */
+#endif /* XBULK_SCAN_ENGINE_H */

@@ -1,8 +1,8 @@
-// SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The treemap's boxes, collected from du's counted entries in du's order:
  * a box waits at its depth until its directory comes (after its
- * contents), which takes the largest XBULK_SVG_KEEP of them; the bytes of
+ * contents), which takes the largest DU_SVG_KEEP of them; the bytes of
  * the rest stay in the directory's figure and are drawn as "other".
  */
 #include <errno.h>
@@ -13,9 +13,9 @@
 #include "svg.h"
 
 int
-xbulk_svg_new(const struct xbulk_svg_opts *o, struct xbulk_svg **svgp)
+du_svg_new(const struct du_svg_opts *o, struct du_svg **svgp)
 {
-	struct xbulk_svg *svg = calloc(1, sizeof(*svg));
+	struct du_svg *svg = calloc(1, sizeof(*svg));
 
 	if (!svg)
 		return -ENOMEM;
@@ -48,7 +48,7 @@ svg_node_free(struct svg_node *n)
 }
 
 void
-xbulk_svg_free(struct xbulk_svg *svg)
+du_svg_free(struct du_svg *svg)
 {
 	size_t d, i;
 
@@ -72,17 +72,17 @@ cmp_bytes(const void *pa, const void *pb)
 	return (a->bytes < b->bytes) - (a->bytes > b->bytes);
 }
 
-/* Keep the largest XBULK_SVG_KEEP boxes of @l (sorted), free the rest. */
+/* Keep the largest DU_SVG_KEEP boxes of @l (sorted), free the rest. */
 static void
 trim(struct svg_level *l)
 {
 	size_t i;
 
 	qsort(l->v, l->n, sizeof(*l->v), cmp_bytes);
-	for (i = XBULK_SVG_KEEP; i < l->n; i++)
+	for (i = DU_SVG_KEEP; i < l->n; i++)
 		svg_node_free(l->v[i]);
-	if (l->n > XBULK_SVG_KEEP)
-		l->n = XBULK_SVG_KEEP;
+	if (l->n > DU_SVG_KEEP)
+		l->n = DU_SVG_KEEP;
 }
 
 static int
@@ -99,13 +99,13 @@ push(struct svg_level *l, struct svg_node *n)
 	}
 	l->v[l->n++] = n;
 	/* A directory of many small files: keep the memory bounded. */
-	if (l->n >= 4 * XBULK_SVG_KEEP)
+	if (l->n >= 4 * DU_SVG_KEEP)
 		trim(l);
 	return 0;
 }
 
 int
-xbulk_svg_charge(struct xbulk_svg *svg, const struct xbulk_entry *e,
+du_svg_charge(struct du_svg *svg, const struct xbulk_entry *e,
 		 const struct xbulk_du_sum *sum)
 {
 	struct svg_level *below;

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "engine.h"
 
 /* Read a small text file whole into @buf (NUL-terminated); bytes or -1. */
 static ssize_t

@@ -1,14 +1,15 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The treemap's boxes, shared by lib/du/svg.c (collecting them from du's
- * counted entries) and lib/du/svgwrite.c (laying them out and drawing).
+ * The treemap's boxes, shared by cli/du/svg.c (collecting them from du's
+ * counted entries) and cli/du/svgwrite.c (laying them out and drawing).
  */
-#ifndef XBULK_DU_SVG_H
-#define XBULK_DU_SVG_H
+#ifndef DU_SVG_H
+#define DU_SVG_H
 
 #include <stdio.h>
 
-#include "xbulk.h"
+#include "treemap.h"
+#include "units.h"
 
 struct svg_node {
 	char		*path;
@@ -27,8 +28,8 @@ struct svg_level {
 	size_t		n, cap;
 };
 
-struct xbulk_svg {
-	struct xbulk_svg_opts	o;
+struct du_svg {
+	struct du_svg_opts	o;
 	struct svg_level	*lvl;	/* o.depth + 2 */
 	uint64_t		total;
 	uint64_t		total_inodes;

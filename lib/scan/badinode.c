@@ -13,7 +13,7 @@
  */
 #include <errno.h>
 
-#include "internal.h"
+#include "engine.h"
 
 /*
  * Does @err concern some inodes or one AG's inode btree (the scan can go

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The parallel scan: N workers bulkstat work units (lib/plan.c) and format
+ * The parallel scan: N workers bulkstat work units (lib/scan/plan.c) and format
  * them into fixed-size output chunks; the calling thread writes the chunks
  * unit by unit, in inode order, so the bytes equal a serial scan's.
  *
- * Which unit a free worker takes is lib/sched.c's choice: one per AG
+ * Which unit a free worker takes is lib/scan/sched.c's choice: one per AG
  * while AGs are free, sharing an AG only while that pays; the head unit
  * (the one being written) is taken first whatever its AG, so the writer
  * never waits for a rule.
@@ -23,7 +23,7 @@
 #include <sys/vfs.h>
 #include <time.h>
 
-#include "internal.h"
+#include "engine.h"
 
 #define CHUNK_SIZE	(256U * 1024)
 #define POOL_CHUNKS	80		/* 20 MiB of output in flight */
@@ -358,7 +358,7 @@ wait_a_while_locked(struct pscan *ps)
 	pthread_cond_timedwait(&ps->cond, &ps->lock, &ts);
 }
 
-/* The unit to work on now (lib/sched.c).  Called locked. */
+/* The unit to work on now (lib/scan/sched.c).  Called locked. */
 static bool
 pick_unit_locked(struct pscan *ps, size_t *k)
 {

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * du --by with -d N: one table per directory down to depth N, built as
  * du builds its sums: each counted entry goes into the table of the
@@ -10,13 +10,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "xbulk.h"
+#include "agg.h"
 
 int
-xbulk_agg_dirs_init(struct xbulk_agg_dirs *d, struct xbulk_agg *agg,
-		    unsigned int max_depth, xbulk_agg_dir_fn fn, void *arg)
+du_agg_dirs_init(struct du_agg_dirs *d, struct du_agg *agg,
+		    unsigned int max_depth, du_agg_dir_fn fn, void *arg)
 {
-	*d = (struct xbulk_agg_dirs){
+	*d = (struct du_agg_dirs){
 		.agg = agg, .max_depth = max_depth, .fn = fn, .arg = arg,
 	};
 	return 0;
@@ -25,10 +25,10 @@ xbulk_agg_dirs_init(struct xbulk_agg_dirs *d, struct xbulk_agg *agg,
 /* Tables for depths 0..@level (-d 4294967295 costs only the depths the
  * tree has). */
 static int
-reach(struct xbulk_agg_dirs *d, size_t level)
+reach(struct du_agg_dirs *d, size_t level)
 {
 	size_t n = d->nlvl ? d->nlvl : 16;
-	struct xbulk_agg_table *t;
+	struct du_agg_table *t;
 
 	if (level < d->nlvl)
 		return 0;
@@ -46,26 +46,26 @@ reach(struct xbulk_agg_dirs *d, size_t level)
 }
 
 void
-xbulk_agg_dirs_free(struct xbulk_agg_dirs *d)
+du_agg_dirs_free(struct du_agg_dirs *d)
 {
 	size_t i;
 
 	for (i = 0; i < d->nlvl; i++)
-		xbulk_agg_table_free(&d->lvl[i]);
+		du_agg_table_free(&d->lvl[i]);
 	free(d->lvl);
 	d->lvl = NULL;
 	d->nlvl = 0;
-	xbulk_agg_table_free(&d->total);
+	du_agg_table_free(&d->total);
 }
 
 int
-xbulk_agg_dirs_charge(struct xbulk_agg_dirs *d, const struct xbulk_entry *e)
+du_agg_dirs_charge(struct du_agg_dirs *d, const struct xbulk_entry *e)
 {
 	bool dir = S_ISDIR(e->bs->bs_mode);
 	/* A directory's own inode is in its table; a file is in its
 	 * parent's (an operand that is a file: its own). */
 	unsigned int level = dir || !e->depth ? e->depth : e->depth - 1;
-	struct xbulk_agg_table *t;
+	struct du_agg_table *t;
 	uint64_t key;
 	int err;
 
@@ -75,16 +75,16 @@ xbulk_agg_dirs_charge(struct xbulk_agg_dirs *d, const struct xbulk_entry *e)
 	if (err)
 		return err;
 	t = &d->lvl[level];
-	err = xbulk_agg_key(d->agg, e, &key);
+	err = du_agg_key(d->agg, e, &key);
 	if (!err)
-		err = xbulk_agg_add(t, d->agg, key, e->bs);
+		err = du_agg_add(t, d->agg, key, e->bs);
 	if (err || level != e->depth || (!dir && e->depth))
 		return err;
 	/* @e is the directory (or operand) whose table this is. */
 	err = d->fn(d->arg, e, t);
 	if (!err)
-		err = xbulk_agg_merge(level ? &d->lvl[level - 1] : &d->total,
+		err = du_agg_merge(level ? &d->lvl[level - 1] : &d->total,
 				      t);
-	xbulk_agg_clear(t);
+	du_agg_clear(t);
 	return err;
 }

@@ -3,13 +3,13 @@
  * The scan engine's entry point and its serial loop: walk an inode range
  * in order with one request buffer, handing each batch to the caller, as
  * xfs_io does.  bulkstat and inumbers share it through the table of record
- * layouts in lib/req.c.  Several threads: lib/pscan.c.
+ * layouts in lib/scan/req.c.  Several threads: lib/scan/pscan.c.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "engine.h"
 
 static void
 fail(struct xbulk_scan_result *res, enum xbulk_scan_fail where, int err)
