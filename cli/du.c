@@ -371,7 +371,7 @@ fields_of(const struct du_run *r)
  * directory nor a regular file: a symbolic link is not followed, as du
  * -P does not follow it); 0 or a negative errno. */
 static int
-try_fs(const char *path, struct xbulk_fs *fs)
+try_fs(const char *path, struct xbulk_fs **fs)
 {
 	struct stat st;
 	char *copy;
@@ -380,11 +380,11 @@ try_fs(const char *path, struct xbulk_fs *fs)
 	if (lstat(path, &st))
 		return -errno;
 	if (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode))
-		return xbulk_fs_open(fs, path, XBULK_ABI_AUTO);
+		return xbulk_fs_open(path, XBULK_ABI_AUTO, fs);
 	copy = strdup(path);
 	if (!copy)
 		return -ENOMEM;
-	err = xbulk_fs_open(fs, dirname(copy), XBULK_ABI_AUTO);
+	err = xbulk_fs_open(dirname(copy), XBULK_ABI_AUTO, fs);
 	free(copy);
 	return err;
 }
@@ -395,7 +395,7 @@ try_fs(const char *path, struct xbulk_fs *fs)
  * None: each PATH named, as du names what it cannot access.
  */
 static int
-open_fs(char **paths, int npaths, struct xbulk_fs *fs)
+open_fs(char **paths, int npaths, struct xbulk_fs **fs)
 {
 	int i;
 
@@ -426,7 +426,7 @@ open_svg(struct du_run *r, const struct xbulk_fs *fs)
 	if (!*r->svg_path)
 		return xb_usage_error("du", "--svg: empty file name");
 	copy = strdup(r->svg_path);
-	if (!copy || fstat(fs->fd, &fst)) {
+	if (!copy || fstat(xbulk_fs_fd(fs), &fst)) {
 		free(copy);
 		xb_error("du", "%s", strerror(errno));
 		return XB_EXIT_FAILURE;
@@ -485,13 +485,14 @@ build(struct du_run *r, struct xbulk_fs *fs, const char *path,
       const volatile int *cancel)
 {
 	struct xbulk_names_opts o = {
+		.size = sizeof(o),
 		.threads = r->threads,
 		.fields = fields_of(r),
 		.problem = on_problem,
 		.arg = r,
 		.cancel = cancel,
 	};
-	struct xbulk_names_result res;
+	struct xbulk_names_result res = { .size = sizeof(res) };
 	int err = xbulk_names_build(fs, &o, &r->names, &res);
 
 	/* Churn: what a removed or renamed directory held is not in the
@@ -525,7 +526,7 @@ xb_cmd_du(int argc, char **argv)
 		.out = stdout,
 	};
 	const volatile int *cancel;
-	struct xbulk_fs fs = { .fd = -1 };
+	struct xbulk_fs *fs = NULL;
 	char **paths;
 	int npaths, ret;
 
@@ -549,13 +550,13 @@ xb_cmd_du(int argc, char **argv)
 	}
 	ret = open_fs(paths, npaths, &fs);
 	if (!ret)
-		ret = open_svg(&r, &fs);
+		ret = open_svg(&r, fs);
 	if (ret)
 		goto out;
-	r.blocklog = fs.blocklog;
+	r.blocklog = xbulk_fs_blocklog(fs);
 	r.now = (int64_t)time(NULL);
 	cancel = xb_catch_signals();
-	ret = build(&r, &fs, paths[0], cancel);
+	ret = build(&r, fs, paths[0], cancel);
 	if (ret)
 		goto out;
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
@@ -578,6 +579,6 @@ out:
 		free(r.exclude[--r.nexclude]);
 	free(r.exclude);
 	xbulk_names_free(r.names);
-	xbulk_fs_close(&fs);
+	xbulk_fs_close(fs);
 	return ret;
 }

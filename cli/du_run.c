@@ -115,6 +115,7 @@ static int
 setup(struct du_run *r, int npaths)
 {
 	struct xbulk_du_opts o = {
+		.size = sizeof(o),
 		.apparent = r->apparent,
 		.count_links = r->count_links,
 		.hash_all = npaths > 1,
@@ -181,14 +182,12 @@ write_svg(struct du_run *r)
 static int
 finish(struct du_run *r)
 {
-	struct xbulk_du_sum total;
 	size_t i;
 
 	if (r->total && r->by_given)
 		du_print_table(r, "total", &r->dirs.total);
 	else if (r->total && !r->top) {
-		xbulk_du_total(r->du, &total);
-		du_print_line(r, "total", &total);
+		du_print_line(r, "total", xbulk_du_total(r->du));
 	}
 	du_top_sort(&r->best);
 	for (i = 0; i < r->best.n; i++)

@@ -400,7 +400,7 @@ output_errors(struct xbulk_find *f)
  * for each.
  */
 static int
-open_fs(struct xbulk_find *f, struct xbulk_fs *fs)
+open_fs(struct xbulk_find *f, struct xbulk_fs **fs)
 {
 	size_t i, n = xbulk_find_npaths(f);
 	char dir[PATH_MAX];
@@ -412,10 +412,9 @@ open_fs(struct xbulk_find *f, struct xbulk_fs *fs)
 
 		if (lstat(path, &st))
 			continue;
-		err = xbulk_fs_open(fs, S_ISDIR(st.st_mode) ||
-					S_ISREG(st.st_mode) ? path :
-					parent_dir(path, dir),
-				    XBULK_ABI_AUTO);
+		err = xbulk_fs_open(S_ISDIR(st.st_mode) ||
+				    S_ISREG(st.st_mode) ? path :
+				    parent_dir(path, dir), XBULK_ABI_AUTO, fs);
 		if (!err)
 			return 0;
 		xb_error("find", "'%s': %s", path, err == -ENOTTY ?
@@ -445,10 +444,11 @@ build_names(struct find_ctx *c, struct xbulk_fs *fs, unsigned int threads,
 	    uint32_t fields)
 {
 	struct xbulk_names_opts o = {
-		.threads = threads, .fields = fields, .keep = keep,
-		.problem = names_problem, .arg = c, .cancel = c->cancel,
+		.size = sizeof(o), .threads = threads, .fields = fields,
+		.keep = keep, .problem = names_problem, .arg = c,
+		.cancel = c->cancel,
 	};
-	struct xbulk_names_result r;
+	struct xbulk_names_result r = { .size = sizeof(r) };
 	int err;
 
 	err = xbulk_names_build(fs, &o, &c->names, &r);
@@ -581,7 +581,7 @@ xb_cmd_find(int argc, char **argv)
 	};
 	enum xbulk_find_record record = XBULK_FIND_RECORD_NONE;
 	unsigned int threads = xb_online_cpus();
-	struct xbulk_fs fs = { .fd = -1 };
+	struct xbulk_fs *fs = NULL;
 	char err[1024], *msg;
 	struct stat st;
 	int i, ret, status;
@@ -617,13 +617,13 @@ xb_cmd_find(int argc, char **argv)
 	c.cancel = xb_catch_signals();
 	xbulk_find_set_record(c.find, record);
 	ret = open_fs(c.find, &fs);
-	if (!ret && fstat(fs.fd, &st))
+	if (!ret && fstat(xbulk_fs_fd(fs), &st))
 		ret = XB_EXIT_FAILURE;
 	if (!ret)
 		ret = open_outputs(c.find, st.st_dev);
 	if (!ret) {
-		xbulk_find_set_fs(c.find, fs.blocklog, st.st_dev);
-		ret = build_names(&c, &fs, threads,
+		xbulk_find_set_fs(c.find, xbulk_fs_blocklog(fs), st.st_dev);
+		ret = build_names(&c, fs, threads,
 				  xbulk_find_fields(c.find));
 	}
 	if (!ret)
@@ -634,6 +634,6 @@ xb_cmd_find(int argc, char **argv)
 		ret = XB_EXIT_FAILURE;
 	xbulk_names_free(c.names);
 	xbulk_find_free(c.find);
-	xbulk_fs_close(&fs);
+	xbulk_fs_close(fs);
 	return signal_status(c.cancel, ret ? ret : c.status);
 }

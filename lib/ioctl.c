@@ -16,7 +16,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 
-#include "xbulk.h"
+#include "base.h"
 
 _Static_assert(sizeof(struct xfs_bstat) <= sizeof(struct xfs_bulkstat),
 	       "v1 records must fit in place of v5 ones");

@@ -14,7 +14,8 @@
 /* du's accounting over the walk (lib/du/account.c)                    */
 /* ------------------------------------------------------------------ */
 
-/* A subtree's sum: what du prints for it. */
+/* A subtree's sum: what du prints for it.  Made by the library (the
+ * callback's argument, xbulk_du_total()); it may grow at its end. */
 struct xbulk_du_sum {
 	uint64_t	bytes;		/* disk usage or apparent size */
 	uint64_t	inodes;		/* inodes counted (--inodes) */
@@ -29,7 +30,10 @@ struct xbulk_du_sum {
 typedef int (*xbulk_du_fn)(void *arg, const struct xbulk_entry *e,
 			   const struct xbulk_du_sum *sum);
 
+/* Set @size to sizeof(struct xbulk_du_opts); the library reads nothing
+ * past it. */
 struct xbulk_du_opts {
+	size_t		size;		/* sizeof(struct xbulk_du_opts) */
 	bool		apparent;	/* bs_size, not bs_blocks */
 	bool		count_links;	/* -l: every link of a file counts */
 	bool		hash_all;	/* several operands: directories are
@@ -46,7 +50,8 @@ struct xbulk_du_opts {
 
 struct xbulk_du;
 
-/** xbulk_du_new() - Return: 0 or -ENOMEM (@o is copied). */
+/** xbulk_du_new() - Return: 0, -ENOMEM, or -EINVAL / -E2BIG for an
+ * @o->size this library cannot take (@o is copied). */
 int xbulk_du_new(const struct xbulk_du_opts *o, struct xbulk_du **du);
 /** xbulk_du_free() - release @du (NULL is fine). */
 void xbulk_du_free(struct xbulk_du *du);
@@ -68,8 +73,9 @@ void xbulk_du_free(struct xbulk_du *du);
 int xbulk_du_visit(void *du, const struct xbulk_entry *e,
 		   enum xbulk_visit visit);
 
-/** xbulk_du_total() - the sum of every operand so far (du -c's line) */
-void xbulk_du_total(const struct xbulk_du *du, struct xbulk_du_sum *sum);
+/** xbulk_du_total() - the sum of every operand so far (du -c's line),
+ * valid until the next visit or xbulk_du_free() */
+const struct xbulk_du_sum *xbulk_du_total(const struct xbulk_du *du);
 
 /** xbulk_du_bytes() - what one inode counts for: bs_blocks in bytes
  * (st_blocks * 512), or bs_size with @apparent (negative sizes: 0) */

@@ -34,54 +34,57 @@ enum xbulk_abi {
 	XBULK_ABI_V5 = 5,	/* XFS_IOC_BULKSTAT, XFS_IOC_INUMBERS */
 };
 
-struct xbulk_fs {
-	int			fd;		/* read-only fd on the fs */
-	struct xfs_fsop_geom	geom;		/* XFS_IOC_FSGEOMETRY */
-	unsigned int		blocklog;	/* log2(block size) */
-	unsigned int		agino_log;	/* bits of agino in an ino */
-	/*
-	 * ABI in use.  AUTO until the first call settles it; the fallback
-	 * may flip it to V1 at run time (atomically: threads share it).
-	 */
-	int			abi;
-	bool			abi_forced;	/* caller chose; never fall back */
-	/* Header flags newer kernels want (XFS_BULK_IREQ_NREXT64) */
-	uint32_t		extra_flags;
-};
+/*
+ * A mounted XFS filesystem opened for bulk scanning: opaque, made by
+ * xbulk_fs_open() and freed by xbulk_fs_close().  One handle may be used
+ * by any number of threads at once.
+ */
+struct xbulk_fs;
 
 /**
  * xbulk_fs_open() - open a mounted XFS filesystem for bulk scanning
- * @fs:   handle to fill
  * @path: any regular file or directory on the filesystem
  * @abi:  XBULK_ABI_AUTO, _V1 or _V5 (the latter two are forced)
+ * @fs:   out: the handle (xbulk_fs_close() it); NULL on failure
  *
  * Opens @path read-only, checks with statfs() that it is XFS and reads the
- * geometry.  No capability is needed for this; the scans need
- * CAP_SYS_ADMIN.
+ * geometry (XFS_IOC_FSGEOMETRY).  No capability is needed for this; the
+ * scans need CAP_SYS_ADMIN.
  *
  * Return: 0, -ENOENT/-EACCES/... from open(), -EINVAL if @path is neither a
- * regular file nor a directory, -ENOTTY if it is not on XFS, or the
- * negative errno of XFS_IOC_FSGEOMETRY.  On failure @fs->fd is -1 (so
- * xbulk_fs_close() is still safe).
+ * regular file nor a directory, -ENOTTY if it is not on XFS, -EUCLEAN for
+ * a geometry that cannot be right, -ENOMEM, or the negative errno of
+ * XFS_IOC_FSGEOMETRY.
  */
-int xbulk_fs_open(struct xbulk_fs *fs, const char *path, enum xbulk_abi abi);
+int xbulk_fs_open(const char *path, enum xbulk_abi abi, struct xbulk_fs **fs);
 
-/** xbulk_fs_close() - close the handle's fd.  Safe on a closed handle. */
+/** xbulk_fs_close() - close the handle's fd and free it.  NULL is fine. */
 void xbulk_fs_close(struct xbulk_fs *fs);
 
+/** xbulk_fs_fd() - the handle's read-only fd on the filesystem (the
+ * handle owns it: do not close it) */
+int xbulk_fs_fd(const struct xbulk_fs *fs);
+
+/** xbulk_fs_geometry() - the filesystem's geometry as XFS_IOC_FSGEOMETRY
+ * gave it when the handle was opened */
+const struct xfs_fsop_geom *xbulk_fs_geometry(const struct xbulk_fs *fs);
+
+/** xbulk_fs_blocklog() - log2 of the block size (bs_blocks to bytes) */
+unsigned int xbulk_fs_blocklog(const struct xbulk_fs *fs);
+
+/**
+ * xbulk_fs_abi() - the generation of the bulk ioctls the handle uses now:
+ * XBULK_ABI_AUTO until the first call settles it, then _V5, or _V1 after
+ * the fallback (ENOTTY/EOPNOTSUPP from a v5 ioctl), or what was forced.
+ */
+enum xbulk_abi xbulk_fs_abi(const struct xbulk_fs *fs);
+
 /** xbulk_ino_to_agno() - AG number of inode @ino (libfrog cvt_ino_to_agno) */
-static inline uint32_t
-xbulk_ino_to_agno(const struct xbulk_fs *fs, uint64_t ino)
-{
-	return (uint32_t)(ino >> fs->agino_log);
-}
+uint32_t xbulk_ino_to_agno(const struct xbulk_fs *fs, uint64_t ino);
 
 /** xbulk_agino_to_ino() - inode number of @agino in AG @agno */
-static inline uint64_t
-xbulk_agino_to_ino(const struct xbulk_fs *fs, uint32_t agno, uint32_t agino)
-{
-	return ((uint64_t)agno << fs->agino_log) | agino;
-}
+uint64_t xbulk_agino_to_ino(const struct xbulk_fs *fs, uint32_t agno,
+			    uint32_t agino);
 
 #pragma GCC visibility pop
 

@@ -124,7 +124,10 @@ struct xbulk_names_problem {
 	const struct xbulk_ag_fault	*ag_fault;
 };
 
+/* Set @size to sizeof(struct xbulk_names_opts); the library reads
+ * nothing past it. */
 struct xbulk_names_opts {
+	size_t		size;		/* sizeof(struct xbulk_names_opts) */
 	unsigned int	threads;	/* scan threads (0 or 1: the serial
 					   scan), then as many directory
 					   readers */
@@ -173,10 +176,18 @@ enum xbulk_names_fail {
 	XBULK_NAMES_CANCELLED,		/* *cancel was set */
 };
 
+/* Set @size to sizeof(struct xbulk_names_result); the library writes
+ * nothing past it. */
 struct xbulk_names_result {
+	size_t			size;	/* sizeof(struct xbulk_names_result) */
 	enum xbulk_names_fail	fail;
-	int			err;		/* negative errno, or 0 */
-	struct xbulk_scan_result scan;		/* the bulkstat scan's */
+	int			err;	/* negative errno, or 0 */
+	/* The bulkstat scan's (struct xbulk_scan_result) */
+	enum xbulk_scan_fail	scan_fail;
+	uint64_t	scan_records;	/* records the scan returned */
+	uint64_t	scan_calls;	/* its ioctls */
+	unsigned int	scan_threads;	/* its workers */
+	uint64_t	ag_faults;	/* AGs it gave up (XBULK_PROBLEM_AG_FAULT) */
 	uint64_t	inodes;		/* kept: directories and what keep
 					   accepted */
 	uint64_t	dropped;	/* non-directories keep rejected */
@@ -194,7 +205,7 @@ struct xbulk_names_result {
 	uint64_t	stale_names;	/* names of inodes that changed
 					   type or vanished: skipped */
 	/* Problems reported (each also went to opts.problem; AG faults
-	 * are counted in scan.ag_faults) */
+	 * are counted in ag_faults) */
 	uint64_t	dirs_unreadable;
 	uint64_t	bad_inodes;
 	uint64_t	damage;		/* DIR_LINK, DOTDOT and CYCLE */
@@ -227,7 +238,10 @@ struct xbulk_names;	/* opaque: inode store and directory tree */
  * and are not descended into.
  *
  * Return: 0; -EPERM without CAP_SYS_ADMIN (@r->fail FAIL_SCAN) or
- * CAP_DAC_READ_SEARCH (FAIL_HANDLE); -EINTR if cancelled; -ENOMEM; or
+ * CAP_DAC_READ_SEARCH (FAIL_HANDLE); -EINTR if cancelled; -ENOMEM;
+ * -EINVAL (nothing done, @r untouched) if the @size of @o or @r is
+ * smaller than this library's first version; -E2BIG if @o is larger and
+ * sets a field this library does not know; or
  * the negative errno of the scan (see xbulk_scan_run()) or of the mount
  * lookup.  Problems with single directories, inodes or AGs (an inode
  * btree the kernel cannot walk) are not failures: they are reported and

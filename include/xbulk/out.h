@@ -18,26 +18,33 @@
 
 /*
  * A byte buffer that formatters append records to.  When the room left is
- * less than a record can take it is flushed: written to @fd with one
- * write(), or, when @flush is set, handed to that hook (the parallel
- * engine uses it to queue the buffer for in-order writing).
+ * less than a record can take it is flushed: written to its fd with one
+ * write(), or, inside the scan engine, handed on to be written in inode
+ * order.
+ *
+ * Made only by the library: by xbulk_out_new(), or handed to a batch
+ * callback by the scan.  Callers never allocate, embed or copy one; they
+ * append at @buf + @len (xbulk_out_room()) and add what they wrote to
+ * @len.  The library's own fields follow @cap, and may grow.
  */
 struct xbulk_out {
 	char	*buf;
 	size_t	len;	/* bytes held */
 	size_t	cap;	/* bytes allocated */
+	/* The library's fields follow. */
 	int	fd;	/* where the default flush writes */
 	int	(*flush)(struct xbulk_out *out);	/* NULL: write to fd */
 	void	*priv;	/* for @flush */
 };
 
 /**
- * xbulk_out_init() - allocate @cap bytes of buffer writing to @fd
+ * xbulk_out_new() - a buffer of @cap bytes writing to @fd
+ * @out: out: the buffer (xbulk_out_free() it)
  * Return: 0 or -ENOMEM.
  */
-int xbulk_out_init(struct xbulk_out *out, int fd, size_t cap);
+int xbulk_out_new(int fd, size_t cap, struct xbulk_out **out);
 
-/** xbulk_out_free() - release the buffer (without flushing). */
+/** xbulk_out_free() - free the buffer without flushing.  NULL is fine. */
 void xbulk_out_free(struct xbulk_out *out);
 
 /**

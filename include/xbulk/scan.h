@@ -63,7 +63,15 @@ struct xbulk_ag_fault {
  */
 typedef void (*xbulk_ag_fault_fn)(void *arg, const struct xbulk_ag_fault *f);
 
+/*
+ * What to scan, and how.  The caller allocates it and sets @size to
+ * sizeof(struct xbulk_scan) (XBULK_SCAN_INIT does, and sets endino to the
+ * end): the library reads nothing past @size, so a program built against
+ * this header keeps working with a later libxbulk whose struct grew at
+ * its end.
+ */
 struct xbulk_scan {
+	size_t		size;		/* sizeof(struct xbulk_scan) */
 	enum xbulk_kind	kind;
 	uint64_t	startino;	/* first inode (inclusive) */
 	uint64_t	endino;		/* last inode (inclusive); UINT64_MAX
@@ -95,9 +103,9 @@ struct xbulk_scan {
 	 */
 	struct xbulk_scan_live *live;
 	/*
-	 * Optional: where the scan adds the latency of each of its bulkstat
-	 * or inumbers calls (each worker keeps its own histograms and adds
-	 * them here when it ends).  Zero it before the scan.
+	 * Optional (xbulk_scan_lat_new()): where the scan adds the latency
+	 * of each of its bulkstat or inumbers calls (each worker keeps its
+	 * own histograms and adds them here when it ends).
 	 */
 	struct xbulk_scan_lat *lat;
 	/*
@@ -108,8 +116,17 @@ struct xbulk_scan {
 	const volatile int *cancel;
 };
 
-/* Live counters of a running scan; read them with __atomic_load_n(). */
+/* A struct xbulk_scan with its size set, scanning to the end. */
+#define XBULK_SCAN_INIT { .size = sizeof(struct xbulk_scan), \
+			  .endino = UINT64_MAX }
+
+/*
+ * Live counters of a running scan; read them with __atomic_load_n().
+ * The caller allocates it, zeroed, with @size = sizeof(struct
+ * xbulk_scan_live); the scan touches nothing past @size.
+ */
 struct xbulk_scan_live {
+	size_t		size;		/* sizeof(struct xbulk_scan_live) */
 	uint64_t	records;	/* records handed to batch_fn */
 	uint64_t	calls;		/* ioctls issued */
 	/*
@@ -125,45 +142,40 @@ struct xbulk_scan_live {
 /* ------------------------------------------------------------------ */
 
 /*
- * A log-linear histogram of durations in nanoseconds: below 2^SUB_BITS ns
- * one bucket per ns, above it 2^SUB_BITS buckets per power of two, so a
- * percentile read from it is within 1/2^SUB_BITS (3%) of the true value,
- * from 1 ns to 584 years, in 15 KiB.  As fio's completion latencies.
+ * Histograms of durations in nanoseconds (opaque): log-linear, so a
+ * percentile read from one is within 3% of the true value, from 1 ns to
+ * 584 years (as fio's completion latencies).
  */
-#define XBULK_LAT_SUB_BITS	5
-#define XBULK_LAT_BUCKETS	((64 - XBULK_LAT_SUB_BITS + 1) << \
-				 XBULK_LAT_SUB_BITS)
+struct xbulk_lat;
 
-struct xbulk_lat {
-	uint64_t	count;		/* samples */
-	uint64_t	sum_ns;
-	uint64_t	min_ns;		/* valid when count > 0 */
-	uint64_t	max_ns;
-	uint64_t	bucket[XBULK_LAT_BUCKETS];
-};
-
-/* The latencies of a scan's calls. */
-struct xbulk_scan_lat {
-	struct xbulk_lat	call;	/* ns per bulkstat/inumbers call */
-	struct xbulk_lat	inode;	/* ns per record: each call that
-					   returned records, its time divided
-					   by its ocount (one sample a call) */
-};
-
-/* Add one sample of @ns nanoseconds to @h (no locking: one writer). */
-void xbulk_lat_add(struct xbulk_lat *h, uint64_t ns);
-
-/* Add every sample of @src to @dst. */
-void xbulk_lat_merge(struct xbulk_lat *dst, const struct xbulk_lat *src);
+/* Samples in @h. */
+uint64_t xbulk_lat_count(const struct xbulk_lat *h);
+/* Their sum, smallest and largest, in ns (0 when there are none). */
+uint64_t xbulk_lat_sum_ns(const struct xbulk_lat *h);
+uint64_t xbulk_lat_min_ns(const struct xbulk_lat *h);
+uint64_t xbulk_lat_max_ns(const struct xbulk_lat *h);
 
 /**
  * xbulk_lat_percentile() - the @pct-th percentile (0 < @pct <= 100) of @h
  * in ns: the middle of the bucket holding the sample of rank
- * ceil(@pct / 100 * count), kept within [min_ns, max_ns]; max_ns for the
+ * ceil(@pct / 100 * count), kept within [min, max]; the max for the
  * last rank.
  * Return: that value, or 0 when @h has no sample.
  */
 uint64_t xbulk_lat_percentile(const struct xbulk_lat *h, double pct);
+
+/* The latencies of a scan's calls (opaque; struct xbulk_scan.lat). */
+struct xbulk_scan_lat;
+
+/** xbulk_scan_lat_new() - empty histograms; Return: 0 or -ENOMEM */
+int xbulk_scan_lat_new(struct xbulk_scan_lat **lat);
+/** xbulk_scan_lat_free() - NULL is fine */
+void xbulk_scan_lat_free(struct xbulk_scan_lat *lat);
+/* ns per bulkstat or inumbers call */
+const struct xbulk_lat *xbulk_scan_lat_call(const struct xbulk_scan_lat *lat);
+/* ns per record: for each call that returned records, its time divided
+ * by its ocount (one sample a call) */
+const struct xbulk_lat *xbulk_scan_lat_inode(const struct xbulk_scan_lat *lat);
 
 /* What stopped a scan early. */
 enum xbulk_scan_fail {
@@ -175,7 +187,13 @@ enum xbulk_scan_fail {
 	XBULK_SCAN_CANCELLED,		/* *cancel was set */
 };
 
+/*
+ * What a scan did.  The caller allocates it with @size =
+ * sizeof(struct xbulk_scan_result); the scan writes nothing past @size.
+ */
 struct xbulk_scan_result {
+	size_t			size;		/* sizeof(struct
+						   xbulk_scan_result) */
 	enum xbulk_scan_fail	fail;
 	int			err;		/* negative errno, or 0 */
 	uint64_t		records;	/* records handed to batch_fn */
@@ -218,8 +236,11 @@ struct xbulk_scan_result {
  *
  * Everything before a failure has been written to out_fd when it returns.
  * Return: 0, or the negative errno also in @res->err (@res->fail says
- * where it came from): -EINVAL (XBULK_SCAN_FAIL_SETUP) for batch 0 or,
- * with has_agno, a startino in an earlier AG, as the kernel would;
+ * where it came from): -EINVAL (XBULK_SCAN_FAIL_SETUP) for batch 0,
+ * with has_agno a startino in an earlier AG (as the kernel would), or a
+ * @size of @scan, @res or @scan->live smaller than this library's first
+ * version of the struct; -E2BIG (XBULK_SCAN_FAIL_SETUP) if @scan is
+ * larger than this library knows and a field it does not know is set;
  * -EINTR (XBULK_SCAN_CANCELLED) once *@scan->cancel was seen set.
  * @res->records counts what batch_fn was handed: with threads > 1 a
  * cancelled or failed scan may have handed it records that were never

@@ -71,16 +71,8 @@ enum xbulk_vm {
 	XBULK_VM_NR,
 };
 
-/* Where a filesystem's counters are; found once by xbulk_stats_open(). */
-struct xbulk_stats_src {
-	struct {
-		bool		present;	/* has this device */
-		unsigned int	major, minor;
-		char		name[64];	/* "loop0", "nvme0n1p2" */
-	} dev[XBULK_DEV_NR];
-	/* "/sys/fs/xfs/<dev>/stats/stats", or "" if there is none */
-	char		xfs_stats[128];
-};
+/* Where a filesystem's counters are (opaque): xbulk_stats_open(). */
+struct xbulk_stats_src;
 
 /* A block device's counters (/sys/dev/block/MAJ:MIN/stat). */
 struct xbulk_dev_sample {
@@ -90,8 +82,14 @@ struct xbulk_dev_sample {
 	uint64_t	io_ticks_ms;	/* milliseconds with I/O in flight */
 };
 
-/* One sample of every counter, or the difference of two. */
+/*
+ * One sample of every counter, or the difference of two.  The caller
+ * allocates it with @size = sizeof(struct xbulk_sample); the library
+ * writes nothing past @size.  New counters come as new fields at the end
+ * (the arrays keep their lengths).
+ */
 struct xbulk_sample {
+	size_t			size;		/* sizeof(struct xbulk_sample) */
 	uint64_t		mono_ns;	/* CLOCK_MONOTONIC */
 	uint64_t		real_ns;	/* CLOCK_REALTIME */
 	uint64_t		utime_us;	/* user CPU of the process */
@@ -109,6 +107,7 @@ struct xbulk_sample {
 
 /**
  * xbulk_stats_open() - find where @fs's counters are
+ * @src: out: where they are (xbulk_stats_close() it)
  *
  * The data device is the fs's st_dev; external log and realtime devices
  * come from the logdev= and rtdev= options of its line in
@@ -117,15 +116,33 @@ struct xbulk_sample {
  * /sys/fs/xfs/<data device name>/stats/stats (kernel 4.4+; without it
  * every ig counter is NA).
  *
- * Return: 0, or the negative errno of fstat() on the fs.
+ * Return: 0, -ENOMEM, or the negative errno of fstat() on the fs.
  */
-int xbulk_stats_open(struct xbulk_stats_src *src, const struct xbulk_fs *fs);
+int xbulk_stats_open(const struct xbulk_fs *fs, struct xbulk_stats_src **src);
+
+/** xbulk_stats_close() - NULL is fine */
+void xbulk_stats_close(struct xbulk_stats_src *src);
+
+/**
+ * xbulk_stats_dev() - the filesystem's device of @role
+ * @name:         out: its name in /sys/dev/block ("loop0", "nvme0n1p2")
+ * @major, @minor: out: its number
+ * Return: false if the filesystem has no such device (then the outputs
+ * are untouched).
+ */
+bool xbulk_stats_dev(const struct xbulk_stats_src *src,
+		     enum xbulk_dev_role role, const char **name,
+		     unsigned int *major, unsigned int *minor);
+
+/** xbulk_stats_xfs_path() - "/sys/fs/xfs/<dev>/stats/stats", the XFS
+ * counters' file, or NULL if there is none (every ig counter is NA) */
+const char *xbulk_stats_xfs_path(const struct xbulk_stats_src *src);
 
 /**
  * xbulk_stats_sample() - read every counter now
  * Counters that cannot be read are XBULK_STAT_NA.  Reads a handful of
  * small /proc and /sys files: ~50 us; call it between ioctls, not per
- * record.
+ * record.  Writes nothing past @s->size.
  */
 void xbulk_stats_sample(const struct xbulk_stats_src *src,
 			struct xbulk_sample *s);
@@ -134,7 +151,8 @@ void xbulk_stats_sample(const struct xbulk_stats_src *src,
  * xbulk_sample_delta() - @d = @after - @before, counter by counter
  * A counter NA in either sample is NA in @d.  The XFS counters are 32-bit
  * sums that wrap, so their difference is taken modulo 2^32.
- * maxrss_kib and real_ns are @after's.
+ * maxrss_kib and real_ns are @after's.  Fields past the @size of
+ * @before or @after count as NA; nothing past @d->size is written.
  */
 void xbulk_sample_delta(struct xbulk_sample *d,
 			const struct xbulk_sample *before,

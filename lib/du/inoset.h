@@ -5,7 +5,7 @@
 #ifndef XBULK_DU_INOSET_H
 #define XBULK_DU_INOSET_H
 
-#include "xbulk.h"
+#include "../base.h"
 
 
 /* Open addressing; inode 0 (never allocated on XFS) marks a free slot.

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "xbulk.h"
+#include "../base.h"
 
 enum xf_kind {
 	/* operators */

@@ -142,7 +142,7 @@ xbulk_find_set_output(struct xbulk_find *f, size_t i, int fd, bool tty)
 {
 	struct xf_stream *s = f->streams[i];
 
-	if (!s->out.buf && xbulk_out_init(&s->out, fd, XF_OUT_BUFSIZE))
+	if (!s->out.buf && xbulk_out_setup(&s->out, fd, XF_OUT_BUFSIZE))
 		return -ENOMEM;
 	s->out.fd = fd;
 	s->tty = tty;

@@ -535,7 +535,7 @@ xbulk_find_parse(int argc, char **argv, const struct xbulk_find_opts *opts,
 	f->linkcap = 4096;
 	f->linkbuf = malloc(f->linkcap);
 	err = f->streams && f->streams[0] && f->linkbuf &&
-	      !xbulk_out_init(&f->streams[0]->out, 1, 1U << 20) ?
+	      !xbulk_out_setup(&f->streams[0]->out, 1, 1U << 20) ?
 	      parse_all(&ps) : -ENOMEM;
 	if (err > 0) {			/* -help, -version */
 		xbulk_find_free(f);
@@ -561,7 +561,7 @@ xbulk_find_free(struct xbulk_find *f)
 		return;
 	for (i = 0; i < f->nstreams; i++)
 		if (f->streams[i])
-			xbulk_out_free(&f->streams[i]->out);
+			xbulk_out_release(&f->streams[i]->out);
 	for (i = 0; i < f->nregexes; i++) {
 		regfree(f->regexes[i]);
 		free(f->regexes[i]);

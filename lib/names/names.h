@@ -22,7 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "xbulk.h"
+#include "../base.h"
 
 #define XBN_NONE	UINT32_MAX
 

@@ -10,6 +10,49 @@
 
 #include "../base.h"
 
+/* --- latency.c: the histograms behind struct xbulk_lat -------------- */
+
+/*
+ * Log-linear buckets of nanoseconds: below 2^SUB_BITS ns one bucket per
+ * ns, above it 2^SUB_BITS buckets per power of two (3% resolution), in
+ * 15 KiB.
+ */
+#define XBULK_LAT_SUB_BITS	5
+#define XBULK_LAT_BUCKETS	((64 - XBULK_LAT_SUB_BITS + 1) << \
+				 XBULK_LAT_SUB_BITS)
+
+struct xbulk_lat {
+	uint64_t	count;		/* samples */
+	uint64_t	sum_ns;
+	uint64_t	min_ns;		/* valid when count > 0 */
+	uint64_t	max_ns;
+	uint64_t	bucket[XBULK_LAT_BUCKETS];
+};
+
+struct xbulk_scan_lat {
+	struct xbulk_lat	call;	/* ns per call */
+	struct xbulk_lat	inode;	/* ns per record, one sample a call */
+};
+
+/* Add one sample of @ns nanoseconds to @h (no locking: one writer). */
+void xbulk_lat_add(struct xbulk_lat *h, uint64_t ns);
+
+/* Add every sample of @src to @dst. */
+void xbulk_lat_merge(struct xbulk_lat *dst, const struct xbulk_lat *src);
+
+/* --- stats.c ---------------------------------------------------- */
+
+/* Where a filesystem's counters are: struct xbulk_stats_src. */
+struct xbulk_stats_src {
+	struct {
+		bool		present;	/* has this device */
+		unsigned int	major, minor;
+		char		name[64];	/* "loop0", "nvme0n1p2" */
+	} dev[XBULK_DEV_NR];
+	/* "/sys/fs/xfs/<dev>/stats/stats", or "" if there is none */
+	char		xfs_stats[128];
+};
+
 /* --- req.c: record layouts, request buffers, a scan's range --- */
 
 /* How one kind of record is fetched and laid out. */

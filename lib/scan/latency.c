@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Latency histograms of the scan's ioctl calls: log-linear buckets (the
- * layout is in include/xbulk.h), one writer each, no locks; the workers'
- * histograms are merged when they end.
+ * layout is in lib/scan/engine.h), one writer each, no locks; the
+ * workers' histograms are merged when they end.
  */
-#include "xbulk.h"
+#include <errno.h>
+#include <stdlib.h>
+
+#include "engine.h"
 
 #define SUB (1ULL << XBULK_LAT_SUB_BITS)
 
@@ -63,6 +66,55 @@ xbulk_lat_merge(struct xbulk_lat *dst, const struct xbulk_lat *src)
 	dst->sum_ns += src->sum_ns;
 	for (i = 0; i < XBULK_LAT_BUCKETS; i++)
 		dst->bucket[i] += src->bucket[i];
+}
+
+int
+xbulk_scan_lat_new(struct xbulk_scan_lat **lat)
+{
+	*lat = calloc(1, sizeof(**lat));
+	return *lat ? 0 : -ENOMEM;
+}
+
+void
+xbulk_scan_lat_free(struct xbulk_scan_lat *lat)
+{
+	free(lat);
+}
+
+const struct xbulk_lat *
+xbulk_scan_lat_call(const struct xbulk_scan_lat *lat)
+{
+	return &lat->call;
+}
+
+const struct xbulk_lat *
+xbulk_scan_lat_inode(const struct xbulk_scan_lat *lat)
+{
+	return &lat->inode;
+}
+
+uint64_t
+xbulk_lat_count(const struct xbulk_lat *h)
+{
+	return h->count;
+}
+
+uint64_t
+xbulk_lat_sum_ns(const struct xbulk_lat *h)
+{
+	return h->sum_ns;
+}
+
+uint64_t
+xbulk_lat_min_ns(const struct xbulk_lat *h)
+{
+	return h->count ? h->min_ns : 0;
+}
+
+uint64_t
+xbulk_lat_max_ns(const struct xbulk_lat *h)
+{
+	return h->max_ns;
 }
 
 uint64_t

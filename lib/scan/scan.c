@@ -47,7 +47,7 @@ scan_serial(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	if (xbulk_range_empty(ops, scan->startino, scan->endino))
 		return 0;
 	hdr = xbulk_req_alloc(ops->rec_size, scan->batch);
-	if (!hdr || xbulk_out_init(&out, scan->out_fd, XBULK_OUT_BUFSIZE)) {
+	if (!hdr || xbulk_out_setup(&out, scan->out_fd, XBULK_OUT_BUFSIZE)) {
 		xbulk_req_free(hdr, ops->rec_size, scan->batch);
 		fail(res, XBULK_SCAN_FAIL_SETUP, -ENOMEM);
 		return -ENOMEM;
@@ -117,24 +117,48 @@ out:
 	/* Records before a failed ioctl are whole and valid: write them. */
 	if (res->fail != XBULK_SCAN_FAIL_OUTPUT && out.len)
 		xbulk_out_flush(&out);
-	xbulk_out_free(&out);
+	xbulk_out_release(&out);
 	xbulk_req_free(hdr, ops->rec_size, scan->batch);
 	return res->err;
 }
 
-int
-xbulk_scan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
-	       struct xbulk_scan_result *res)
+/* The first version of each sized struct ends with these fields. */
+#define SCAN_SIZE_1	XBULK_SIZE_TO(struct xbulk_scan, cancel)
+#define RESULT_SIZE_1	XBULK_SIZE_TO(struct xbulk_scan_result, ag_faults)
+#define LIVE_SIZE_1	XBULK_SIZE_TO(struct xbulk_scan_live, max_call_ns)
+
+static int
+scan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
+	 struct xbulk_scan_result *res)
 {
-	memset(res, 0, sizeof(*res));
 	/* As the kernel: no empty batch, no start before the AG scanned */
 	if (scan->batch == 0 ||
 	    (scan->has_agno && scan->startino &&
-	     xbulk_ino_to_agno(fs, scan->startino) < scan->agno)) {
+	     xbulk_ino_to_agno(fs, scan->startino) < scan->agno) ||
+	    (scan->live && scan->live->size < LIVE_SIZE_1)) {
 		fail(res, XBULK_SCAN_FAIL_SETUP, -EINVAL);
 		return -EINVAL;
 	}
 	if (scan->threads > 1)
 		return xbulk_pscan_run(fs, scan, res);
 	return scan_serial(fs, scan, res);
+}
+
+int
+xbulk_scan_run(struct xbulk_fs *fs, const struct xbulk_scan *user,
+	       struct xbulk_scan_result *ures)
+{
+	struct xbulk_scan_result res = { .size = sizeof(res) };
+	struct xbulk_scan scan;
+	int ret;
+
+	if (ures->size < RESULT_SIZE_1)
+		return -EINVAL;
+	ret = xbulk_sized_in(&scan, sizeof(scan), user, SCAN_SIZE_1);
+	if (ret)
+		fail(&res, XBULK_SCAN_FAIL_SETUP, ret);
+	else
+		ret = scan_run(fs, &scan, &res);
+	xbulk_sized_out(ures, &res, sizeof(res), RESULT_SIZE_1);
+	return ret;
 }

@@ -20,6 +20,9 @@
 
 #include "engine.h"
 
+/* The first version of struct xbulk_sample ends here. */
+#define SAMPLE_SIZE_1	XBULK_SIZE_TO(struct xbulk_sample, psi_full_us)
+
 /* Read a small text file whole into @buf (NUL-terminated); bytes or -1. */
 static ssize_t
 read_text(const char *path, char *buf, size_t size)
@@ -191,20 +194,50 @@ find_external_devs(struct xbulk_stats_src *src, dev_t dev)
 }
 
 int
-xbulk_stats_open(struct xbulk_stats_src *src, const struct xbulk_fs *fs)
+xbulk_stats_open(const struct xbulk_fs *fs, struct xbulk_stats_src **srcp)
 {
+	struct xbulk_stats_src *src = calloc(1, sizeof(*src));
 	struct stat st;
 
-	memset(src, 0, sizeof(*src));
-	if (fstat(fs->fd, &st) < 0)
+	*srcp = NULL;
+	if (!src)
+		return -ENOMEM;
+	if (fstat(fs->fd, &st) < 0) {
+		free(src);
 		return -errno;
+	}
 	set_dev(src, XBULK_DEV_DATA, st.st_dev);
 	find_external_devs(src, st.st_dev);
 	snprintf(src->xfs_stats, sizeof(src->xfs_stats),
 		 "/sys/fs/xfs/%s/stats/stats", src->dev[XBULK_DEV_DATA].name);
 	if (access(src->xfs_stats, R_OK) < 0)
 		src->xfs_stats[0] = '\0';
+	*srcp = src;
 	return 0;
+}
+
+void
+xbulk_stats_close(struct xbulk_stats_src *src)
+{
+	free(src);
+}
+
+bool
+xbulk_stats_dev(const struct xbulk_stats_src *src, enum xbulk_dev_role role,
+		const char **name, unsigned int *major, unsigned int *minor)
+{
+	if ((unsigned int)role >= XBULK_DEV_NR || !src->dev[role].present)
+		return false;
+	*name = src->dev[role].name;
+	*major = src->dev[role].major;
+	*minor = src->dev[role].minor;
+	return true;
+}
+
+const char *
+xbulk_stats_xfs_path(const struct xbulk_stats_src *src)
+{
+	return src->xfs_stats[0] ? src->xfs_stats : NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -334,8 +367,8 @@ sample_psi(struct xbulk_sample *s)
 	}
 }
 
-void
-xbulk_stats_sample(const struct xbulk_stats_src *src, struct xbulk_sample *s)
+static void
+sample(const struct xbulk_stats_src *src, struct xbulk_sample *s)
 {
 	struct rusage ru;
 	int i;
@@ -362,6 +395,26 @@ xbulk_stats_sample(const struct xbulk_stats_src *src, struct xbulk_sample *s)
 	sample_psi(s);
 }
 
+void
+xbulk_stats_sample(const struct xbulk_stats_src *src, struct xbulk_sample *s)
+{
+	struct xbulk_sample all = { .size = sizeof(all) };
+
+	sample(src, &all);
+	xbulk_sized_out(s, &all, sizeof(all), SAMPLE_SIZE_1);
+}
+
+/* The caller's sample @s, fields it does not have NA. */
+static void
+sample_in(struct xbulk_sample *dst, const struct xbulk_sample *s)
+{
+	size_t n = s->size < sizeof(*dst) ? s->size : sizeof(*dst);
+
+	set_na((uint64_t *)dst, sizeof(*dst) / sizeof(uint64_t));
+	memcpy(dst, s, n);
+	dst->size = sizeof(*dst);
+}
+
 /* after - before, NA if either is; modulo 2^@bits for wrapping sums. */
 static uint64_t
 diff(uint64_t before, uint64_t after, unsigned int bits)
@@ -374,9 +427,9 @@ diff(uint64_t before, uint64_t after, unsigned int bits)
 	return bits < 64 ? d & ((1ULL << bits) - 1) : d;
 }
 
-void
-xbulk_sample_delta(struct xbulk_sample *d, const struct xbulk_sample *before,
-		   const struct xbulk_sample *after)
+static void
+delta(struct xbulk_sample *d, const struct xbulk_sample *before,
+      const struct xbulk_sample *after)
 {
 	const uint64_t *b, *a;
 	uint64_t *o;
@@ -403,6 +456,18 @@ xbulk_sample_delta(struct xbulk_sample *d, const struct xbulk_sample *before,
 		d->vm[i] = diff(before->vm[i], after->vm[i], 64);
 	d->psi_some_us = diff(before->psi_some_us, after->psi_some_us, 64);
 	d->psi_full_us = diff(before->psi_full_us, after->psi_full_us, 64);
+}
+
+void
+xbulk_sample_delta(struct xbulk_sample *d, const struct xbulk_sample *before,
+		   const struct xbulk_sample *after)
+{
+	struct xbulk_sample b, a, all = { .size = sizeof(all) };
+
+	sample_in(&b, before);
+	sample_in(&a, after);
+	delta(&all, &b, &a);
+	xbulk_sized_out(d, &all, sizeof(all), SAMPLE_SIZE_1);
 }
 
 /* ------------------------------------------------------------------ */

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "xbulk.h"
+#include "scan/engine.h"
 
 /* |got - want| <= want / 32 + 1 */
 static void
