@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * xbulk du: what its command files share (cli/du.c options and the run,
- * cli/du_out.c what it prints, cli/du_names.c owner and project names).
+ * cli/du_out.c what it prints).
  */
 #ifndef XBULK_CLI_DU_H
 #define XBULK_CLI_DU_H
@@ -51,6 +51,7 @@ struct du_run {
 	FILE			*out;
 	struct xbulk_names	*names;
 	struct xbulk_du		*du;
+	struct xbulk_ids	*ids;		/* owner, group, project names */
 	struct du_agg	agg;
 	struct du_agg_dirs	dirs;
 	struct du_agg_table	table;		/* --unreachable --by */
@@ -98,14 +99,5 @@ void du_print_unreached(struct du_run *r, const struct xfs_bulkstat *bs);
 /* A JSON string of @s: escapes, U+FFFD for bytes that are not UTF-8,
  * then ,"<key>_b64":"..." with the exact bytes if there were any. */
 void du_json_string(FILE *f, const char *key, const char *s);
-
-/* --- du_names.c --------------------------------------------------- */
-
-/* The name of a uid, gid or projid (NSS, /etc/projid), or NULL. */
-const char *du_user_name(uint32_t uid);
-const char *du_group_name(uint32_t gid);
-const char *du_project_name(uint32_t projid);
-/* du_user_name() as the treemap's owner_name hook. */
-const char *du_svg_owner(void *arg, uint32_t uid);
 
 #endif

@@ -199,11 +199,11 @@ key_name(const struct du_run *r, uint64_t key)
 {
 	switch (r->by) {
 	case DU_BY_UID:
-		return du_user_name((uint32_t)key);
+		return xbulk_ids_user(r->ids, (uint32_t)key);
 	case DU_BY_GID:
-		return du_group_name((uint32_t)key);
+		return xbulk_ids_group(r->ids, (uint32_t)key);
 	case DU_BY_PROJID:
-		return du_project_name((uint32_t)key);
+		return xbulk_ids_project(r->ids, (uint32_t)key);
 	default:
 		return du_agg_label(&r->agg, key);
 	}

@@ -111,6 +111,13 @@ du_path_error(const char *path, int err)
 		xb_error("du", "cannot access '%s': %s", path, strerror(-err));
 }
 
+/* The treemap's owner_name hook. */
+static const char *
+owner_name(void *arg, uint32_t uid)
+{
+	return xbulk_ids_user(arg, uid);
+}
+
 static int
 setup(struct du_run *r, int npaths)
 {
@@ -131,9 +138,13 @@ setup(struct du_run *r, int npaths)
 		.time = r->time,
 		.now = r->now,
 		.title = r->svg_title,
-		.owner_name = du_svg_owner,
+		.owner_name = owner_name,
 	};
-	int err = xbulk_du_new(&o, &r->du);
+	int err = xbulk_ids_new(&r->ids);
+
+	so.arg = r->ids;
+	if (!err)
+		err = xbulk_du_new(&o, &r->du);
 
 	du_agg_init(&r->agg, r->by, r->time, r->now, r->blocklog);
 	if (!err && r->by_given)
@@ -151,6 +162,7 @@ static void
 teardown(struct du_run *r)
 {
 	xbulk_du_free(r->du);
+	xbulk_ids_free(r->ids);
 	du_agg_dirs_free(&r->dirs);
 	du_agg_free(&r->agg);
 	du_top_free(&r->best);

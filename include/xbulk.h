@@ -22,6 +22,7 @@
  *   xbulk/names.h   every inode's paths, walks in GNU find's order
  *   xbulk/du.h      du's accounting over a walk
  *   xbulk/find.h    GNU find's expression language
+ *   xbulk/ids.h     names of owners, groups and projects by id
  *
  * These headers are the library's ABI.  libxbulk is built with
  * -fvisibility=hidden, and each header's "#pragma GCC visibility
@@ -45,5 +46,6 @@
 #include "xbulk/names.h"
 #include "xbulk/du.h"
 #include "xbulk/find.h"
+#include "xbulk/ids.h"
 
 #endif /* XBULK_H */

@@ -18,47 +18,34 @@
 /*
  * GNU find 4.9's expression language (man/xbulk.8 lists every primary
  * and every difference), compiled once by xbulk_find_parse() and
- * evaluated per file by xbulk_find_eval() without parsing or allocating.
+ * evaluated on each entry of a walk (struct xbulk_entry, xbulk/names.h)
+ * by xbulk_find_visit() without parsing or allocating.
  * A compiled expression is used by one thread, but xbulk_find_keep() may
  * be called from any number of threads at once.
  */
 struct xbulk_find;
 
-/* A file to evaluate: one path of an inode, as a walk yields it. */
-struct xbulk_find_file {
-	const char			*path;	  /* NUL-terminated */
-	size_t				pathlen;
-	size_t				name_off; /* base name's offset */
-	unsigned int			depth;	  /* 0: the PATH operand */
-	const struct xfs_bulkstat	*bs;	  /* the fields asked for */
-	uint64_t			nentries; /* dirs: entries but . ..*/
-	const char			*start;	  /* the PATH operand */
-	size_t				startlen;
-	/* A mount point of another filesystem: its st_dev (and @bs
-	 * made from its stat()), and its type.  0 and NULL otherwise. */
-	uint64_t			dev;
-	const char			*fstype;
-	/* log2 of the unit of @bs->bs_blocks: 0 for the filesystem's block
-	 * size (bulkstat), 9 for a stat()'s 512-byte blocks. */
-	unsigned int			blocklog;
-};
-
-/* Every hook is optional (NULL). */
+/* Set @size to sizeof(struct xbulk_find_opts); the library reads nothing
+ * past it.  Every hook is optional (NULL). */
 struct xbulk_find_opts {
+	size_t		size;		/* sizeof(struct xbulk_find_opts) */
 	struct timespec	now;		/* find's start time */
 	bool		warnings;	/* find's default: stdin is a tty */
 	/* A parse warning, without "find: " (may be NULL). */
 	void		(*warn)(void *arg, const char *msg);
-	/* A file that could not be fully handled (e.g. a symlink that
-	 * could not be read for %l): the caller prints, exit status 1. */
+	/* A file that could not be fully handled (a symlink that could
+	 * not be read for %l, an entry the walk could not read: a bad
+	 * inode, an unreadable directory where find would descend, a
+	 * mounted directory -empty could not read): the caller prints,
+	 * exit status 1. */
 	void		(*problem)(void *arg, const char *path, int err);
 	/* The target of symlink @file into @buf (not NUL-terminated):
 	 * xbulk_names_readlink() of @file->bs, or readlink(2) of the path
-	 * for a mount point (@file->dev set).  Return: its length, or a
+	 * for a mount point (XBULK_ENTRY_MOUNT).  Return: its length, or a
 	 * negative errno.  Without it, each %l, -lname and -ls of a
 	 * symlink is a problem (-ENOSYS) and shows no target. */
 	long		(*readlink)(void *arg,
-				    const struct xbulk_find_file *file,
+				    const struct xbulk_entry *file,
 				    char *buf, size_t size);
 	void		*arg;
 };
@@ -141,21 +128,23 @@ int xbulk_find_set_output(struct xbulk_find *find, size_t i, int fd,
 void xbulk_find_set_fs(struct xbulk_find *find, unsigned int blocklog,
 		       uint64_t dev);
 
-/* What xbulk_find_eval() asks of the walk. */
-#define XBULK_FIND_PRUNE	1	/* do not descend into this directory */
-#define XBULK_FIND_QUIT		2	/* -quit: end the walk */
-
 /**
- * xbulk_find_eval() - evaluate the expression on one file
- * @post: false: the visit before a directory's contents (and the only
- *        visit of other files); true: the visit after them (-depth)
+ * xbulk_find_visit() - the walk callback: evaluate the expression on one
+ * entry (pass it to xbulk_names_walk() with the find as its argument,
+ * and XBULK_WALK_POST when xbulk_find_post_order())
+ * @find:  the struct xbulk_find
+ * @visit: XBULK_VISIT_PRE before a directory's contents (and the only
+ *         visit of other files); XBULK_VISIT_POST after them (-depth)
  *
- * Applies -mindepth, -maxdepth and -depth, runs the actions.
- * Return: 0, XBULK_FIND_PRUNE, XBULK_FIND_QUIT, or a negative errno of
- * writing an output (-EPIPE...).
+ * Applies -mindepth, -maxdepth and -depth, runs the actions, and tells
+ * the problem hook of entries the walk could not read where find would
+ * have (a bad inode; an unreadable directory when find descends into
+ * it).
+ * Return: 0, XBULK_WALK_PRUNE (do not descend), XBULK_WALK_STOP (-quit),
+ * or a negative errno of writing an output (-EPIPE...).
  */
-int xbulk_find_eval(struct xbulk_find *find,
-		    const struct xbulk_find_file *file, bool post);
+int xbulk_find_visit(void *find, const struct xbulk_entry *e,
+		     enum xbulk_visit visit);
 
 /* Write out everything buffered.  Return: 0 or the first write error. */
 int xbulk_find_flush(struct xbulk_find *find);

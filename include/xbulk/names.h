@@ -274,7 +274,11 @@ enum {
 	XBULK_ENTRY_BAD_INODE	= 1u << 2,
 };
 
-/* One path of an inode (a hard-linked inode comes once per path). */
+/*
+ * One path of an inode (a hard-linked inode comes once per path), as a
+ * walk hands it to its callback and find's evaluator reads it.  Made by
+ * the library; it may grow at its end.
+ */
 struct xbulk_entry {
 	const char	*path;		/* the operand as given, then
 					   "/name"s; NUL-terminated, any
@@ -288,7 +292,21 @@ struct xbulk_entry {
 					   "..", as read */
 	uint32_t	flags;		/* XBULK_ENTRY_* */
 	int		err;		/* negative errno with UNREADABLE and
-					   BAD_INODE, else 0 */
+					   BAD_INODE, and with MOUNT when the
+					   mounted directory could not be
+					   read (@nentries is then 1); else 0 */
+	const char	*start;		/* the walk's operand (@path begins
+					   with its @startlen bytes) */
+	size_t		startlen;
+	uint64_t	dev;		/* st_dev: the scanned filesystem's,
+					   or at a mount point the mounted
+					   one's */
+	unsigned int	blocklog;	/* log2 of the unit of bs_blocks: the
+					   block size, or 9 at a mount point
+					   (statx's 512-byte blocks) */
+	const char	*fstype;	/* "xfs", or at a mount point the
+					   mounted filesystem's type (as
+					   /proc/self/mountinfo names it) */
 };
 
 enum xbulk_visit {

@@ -52,7 +52,7 @@ void xbulk_bulkstat_from_statx(struct xfs_bulkstat *bs,
 			       const struct statx *stx);
 
 
-/* Which time --by age looks at. */
+/* The times of a record (find's -atime ... -newerXY, du's --by age). */
 enum xbulk_time {
 	XBULK_TIME_MTIME,
 	XBULK_TIME_ATIME,
@@ -74,6 +74,22 @@ xbulk_time_of(const struct xfs_bulkstat *bs, enum xbulk_time t)
 		return bs->bs_btime;
 	default:
 		return bs->bs_mtime;
+	}
+}
+
+/** xbulk_time_nsec_of() - the nanoseconds of the time @t of @bs */
+static inline uint32_t
+xbulk_time_nsec_of(const struct xfs_bulkstat *bs, enum xbulk_time t)
+{
+	switch (t) {
+	case XBULK_TIME_ATIME:
+		return bs->bs_atime_nsec;
+	case XBULK_TIME_CTIME:
+		return bs->bs_ctime_nsec;
+	case XBULK_TIME_BTIME:
+		return bs->bs_btime_nsec;
+	default:
+		return bs->bs_mtime_nsec;
 	}
 }
 

@@ -127,7 +127,7 @@ put_base64(struct xf_stream *out, const unsigned char *s, size_t n)
 
 int
 xf_record(struct xbulk_find *f, struct xf_stream *out,
-	  const struct xbulk_find_file *file)
+	  const struct xbulk_entry *file)
 {
 	bool json = f->record == XBULK_FIND_RECORD_JSONL;
 	bool valid = valid_utf8(file->path, file->pathlen);

@@ -395,6 +395,9 @@ xbn_dir(const struct xbn_dirs *t, uint32_t i)
 
 int xbn_dirs_init(struct xbn_dirs *t);
 void xbn_dirs_free(struct xbn_dirs *t);
+/* The path of directory @d from the mount point, or NULL if no accepted
+ * parent chain leads to the top (or no memory); free() it. */
+char *xbn_dir_path(const struct xbulk_names *nm, uint32_t d);
 /*
  * Register the @n directories among @bs[0..@nbs) (mode S_IFDIR); their
  * indices are *@first, *@first + 1... in the order of @bs.
@@ -455,6 +458,11 @@ struct xbn_mount {
 	uint64_t		entry_off;	/* its entry there */
 	uint64_t		ino;		/* the covered inode */
 	struct xfs_bulkstat	bs;		/* what statx says of it */
+	uint64_t		dev;		/* its st_dev */
+	uint64_t		nentries;	/* a directory's, as -empty
+						   reads them; 1 if unread */
+	int			err;		/* reading them failed */
+	char			fstype[64];	/* mountinfo's type */
 };
 
 /* Our mount, from /proc/self/mountinfo. */
@@ -551,6 +559,8 @@ int xbn_recheck(struct xbulk_names *nm, struct xbulk_names_result *r,
  */
 int xbn_report_all(struct xbulk_names *nm, const struct xbulk_names_opts *o,
 		   struct xbulk_names_result *r);
+/* Append to nm->problems; -ENOMEM. */
+int xbn_problem_add(struct xbulk_names *nm, const struct xbn_problem *p);
 
 /* tree.c */
 /*
@@ -562,9 +572,6 @@ int xbn_report_all(struct xbulk_names *nm, const struct xbulk_names_opts *o,
  */
 int xbn_tree_build(struct xbulk_names *nm, struct xbulk_names_result *r,
 		   struct xbn_links *links);
-/* The path of directory @d from the mount point, or NULL if no accepted
- * parent chain leads to the top (or no memory); free() it. */
-char *xbn_dir_path(const struct xbulk_names *nm, uint32_t d);
 /*
  * Follow @rel ("a/b/c") from directory @from by names: *@dir and *@off
  * are the directory holding the last name and its entry.  Return 0 or
@@ -572,8 +579,6 @@ char *xbn_dir_path(const struct xbulk_names *nm, uint32_t d);
  */
 int xbn_resolve(const struct xbulk_names *nm, uint32_t from, const char *rel,
 		uint32_t *dir, uint64_t *off);
-/* Append to nm->problems; -ENOMEM. */
-int xbn_problem_add(struct xbulk_names *nm, const struct xbn_problem *p);
 /* The directory slot @slot names, or NULL if it is none. */
 static inline struct xbn_dir *
 xbn_slot_dir(const struct xbulk_names *nm, const struct xbn_slot *slot)
