@@ -7,8 +7,9 @@
 #include "cli.h"
 
 static const char help[] =
-"Usage: xbulk bulkstat [-a agno] [-d] [-e endino] [-j threads] [-n batchsize]\n"
-"                      [-o text|jsonl|csv] [-q] [-s startino] [-v 1|5]\n"
+"Usage: xbulk bulkstat [-a agno] [-d] [-e endino] [-j threads] [-m]\n"
+"                      [-n batchsize] [-o text|jsonl|csv] [-q] [-s startino]\n"
+"                      [-v 1|5]\n"
 "                      [--stats[=text|json]] [--stats-file file]\n"
 "                      [--progress] [--interval seconds] PATH\n"
 "\n"
@@ -21,6 +22,7 @@ static const char help[] =
 "   -e <ino>   Stop after this inode (no ioctl is issued past it).\n"
 "   -j <nr>    Scan with this many threads (default: online CPUs);\n"
 "              the output is the same as with -j 1.\n"
+XB_METADIR_HELP
 "   -n <nr>    Ask for this many results at once (default 4096).\n"
 XB_FORMAT_HELP
 "   -q         Be quiet, no output: drive the kernel as hard as possible.\n"
@@ -46,6 +48,7 @@ static const struct xb_scan_cmd bulkstat_cmd = {
 	.name = "bulkstat",
 	.kind = XBULK_KIND_BULKSTAT,
 	.has_quiet = true,
+	.has_metadir = true,
 	.help = help,
 	.rec_size = sizeof(struct xfs_bulkstat),
 	.formats = xb_bulkstat_formats,

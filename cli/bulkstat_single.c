@@ -17,7 +17,7 @@
 static const char cmd[] = "bulkstat_single";
 
 static const char help[] =
-"Usage: xbulk bulkstat_single [-d] [-o text|jsonl|csv] [-v 1|5] PATH\n"
+"Usage: xbulk bulkstat_single [-d] [-m] [-o text|jsonl|csv] [-v 1|5] PATH\n"
 "                             INUM|root...\n"
 "\n"
 "Queries the filesystem for the stat information of each named inode and\n"
@@ -27,6 +27,7 @@ static const char help[] =
 "XFS filesystem.\n"
 "\n"
 "   -d         Print debugging information.\n"
+XB_METADIR_HELP
 XB_FORMAT_HELP
 "   -v <ver>   Use this version of the ioctl (1 or 5; default 5,\n"
 "              falling back to 1 on kernels without it).\n"
@@ -61,6 +62,14 @@ parse_targets(char **args, int n, struct target *t)
 	return 0;
 }
 
+/* Does @fs have a metadata directory tree that bulkstat hides (no -m)? */
+static bool
+metadir_hidden(const struct xbulk_fs *fs)
+{
+	return xbulk_fs_has_metadir(fs) &&
+	       !xbulk_fs_metadir(fs);
+}
+
 /*
  * Report a failed lookup of @arg; returns true if the other inodes may go
  * on (the failure concerns this inode), false if it concerns the whole
@@ -73,6 +82,10 @@ report_failure(struct xbulk_fs *fs, const char *path, const char *arg,
 {
 	bool allocated = true;
 
+	if (err == -EOPNOTSUPP && xbulk_fs_metadir(fs)) {
+		xb_ioctl_error(cmd, fs, path, "bulkstat", err);
+		return false;
+	}
 	if (err == -EOPNOTSUPP) {
 		xb_error(cmd, "%s: the v1 ioctl cannot look up special inodes; use -v 5",
 			 arg);
@@ -92,6 +105,9 @@ report_failure(struct xbulk_fs *fs, const char *path, const char *arg,
 		xbulk_inode_allocated(fs, t->ino, &allocated);
 	if (!allocated)
 		xb_error(cmd, "inode %s is not allocated", arg);
+	else if (err == -ENOENT && metadir_hidden(fs))
+		xb_error(cmd, "inode %s is allocated but not reported by bulkstat (a metadata directory inode, which -m shows, or an inode the kernel cannot read)",
+			 arg);
 	else if (err == -ENOENT)
 		xb_error(cmd, "inode %s is allocated but not reported by bulkstat (filesystem metadata such as quota or realtime inodes, or an inode the kernel cannot read)",
 			 arg);
@@ -162,12 +178,12 @@ xb_cmd_bulkstat_single(int argc, char **argv)
 	enum xb_format format = XB_FORMAT_TEXT;
 	struct xbulk_fs *fs;
 	struct target *t;
-	bool debug = false;
+	bool debug = false, metadir = false;
 	int c, n, ret;
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":dho:v:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":dhmo:v:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			debug = true;
@@ -175,6 +191,9 @@ xb_cmd_bulkstat_single(int argc, char **argv)
 		case 'h':
 			fputs(help, stdout);
 			return XB_EXIT_OK;
+		case 'm':
+			metadir = true;
+			break;
 		case 'o':
 			ret = xb_parse_format(cmd, optarg, &format);
 			if (ret)
@@ -206,6 +225,11 @@ xb_cmd_bulkstat_single(int argc, char **argv)
 	ret = parse_targets(argv + optind + 1, n, t);
 	if (!ret)
 		ret = xb_open_fs(cmd, argv[optind], abi, &fs);
+	if (!ret && metadir) {
+		ret = xb_set_metadir(cmd, fs);
+		if (ret)
+			xbulk_fs_close(fs);
+	}
 	if (!ret) {
 		ret = lookup_all(fs, argv[optind], argv + optind + 1, t, n,
 				 debug, &xb_bulkstat_formats[format]);

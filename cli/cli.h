@@ -79,6 +79,15 @@ unsigned int xb_online_cpus(void);
 int xb_open_fs(const char *cmd, const char *path, enum xbulk_abi abi,
 	       struct xbulk_fs **fs);
 
+/* -m: ask @fs for the metadata directory inodes too; 0 or XB_EXIT_USAGE
+ * (with -v 1, which has no flags). */
+int xb_set_metadir(const char *cmd, struct xbulk_fs *fs);
+
+/* The --help line of -m. */
+#define XB_METADIR_HELP							\
+"   -m         Include metadata directories (the metadata directory\n"	\
+"              tree's inodes; Linux 6.13 or later).\n"
+
 /*
  * Report a failed ioctl of @what (e.g. "bulkstat") on @path and return
  * the exit status; explains EPERM (CAP_SYS_ADMIN) and, with @fs, the
@@ -304,6 +313,7 @@ struct xb_scan_cmd {
 	const char	*name;		/* "bulkstat" */
 	enum xbulk_kind	kind;
 	bool		has_quiet;	/* accepts -q */
+	bool		has_metadir;	/* accepts -m */
 	const char	*help;		/* --help text */
 	size_t		rec_size;	/* bytes of a record */
 	const struct xb_formatter *formats;	/* by enum xb_format */
@@ -321,5 +331,8 @@ int xb_cmd_inumbers(int argc, char **argv);
 int xb_cmd_bulkstat_single(int argc, char **argv);
 int xb_cmd_du(int argc, char **argv);
 int xb_cmd_find(int argc, char **argv);
+int xb_cmd_snapshot(int argc, char **argv);
+int xb_cmd_diff(int argc, char **argv);
+int xb_cmd_export(int argc, char **argv);
 
 #endif /* XBULK_CLI_H */

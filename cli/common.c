@@ -142,12 +142,23 @@ xb_open_fs(const char *cmd, const char *path, enum xbulk_abi abi,
 }
 
 int
+xb_set_metadir(const char *cmd, struct xbulk_fs *fs)
+{
+	if (xbulk_fs_set_metadir(fs, true))
+		return xb_usage_error(cmd, "-m needs the v5 ioctls; the v1 ones (-v 1) have no flags");
+	return 0;
+}
+
+int
 xb_ioctl_error(const char *cmd, const struct xbulk_fs *fs, const char *path,
 	       const char *what, int err)
 {
 	if (err == -EPERM)
 		xb_error(cmd, "%s: %s: %s (needs CAP_SYS_ADMIN)", path, what,
 			 strerror(-err));
+	else if (err == -EOPNOTSUPP && fs && xbulk_fs_metadir(fs))
+		xb_error(cmd, "%s: %s: the kernel rejects XFS_BULK_IREQ_METADIR (-m needs Linux 6.13 or later)",
+			 path, what);
 	else if (err == -EINVAL && fs && xbulk_fs_idmapped(fs))
 		xb_error(cmd, "%s: %s: %s: the kernel refuses bulkstat on idmapped mounts; use the filesystem's own mount",
 			 path, what, strerror(-err));

@@ -16,6 +16,7 @@ struct scan_opts {
 	enum xbulk_abi		abi;
 	bool			debug;
 	bool			quiet;
+	bool			metadir;	/* -m */
 	enum xb_format		format;
 	struct xb_watch		watch;		/* --stats, --interval... */
 	const char		*path;
@@ -98,7 +99,7 @@ parse_opts(const struct xb_scan_cmd *cmd, int argc, char **argv,
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":a:de:hj:n:o:qs:v:", longopts,
+	while ((c = getopt_long(argc, argv, ":a:de:hj:mn:o:qs:v:", longopts,
 				NULL)) != -1) {
 		ret = 0;
 		switch (c) {
@@ -125,6 +126,11 @@ parse_opts(const struct xb_scan_cmd *cmd, int argc, char **argv,
 				ret = xb_usage_error(cmd->name,
 					"-j: at least 1 thread is needed");
 			o->scan.threads = (unsigned int)v;
+			break;
+		case 'm':
+			if (!cmd->has_metadir)
+				goto unknown;
+			o->metadir = true;
 			break;
 		case 'n':
 			ret = number_opt(cmd->name, 'n', optarg, UINT32_MAX,
@@ -285,7 +291,11 @@ xb_scan_cmd_main(const struct xb_scan_cmd *cmd, int argc, char **argv)
 	ret = xb_open_fs(cmd->name, o.path, o.abi, &fs);
 	if (ret)
 		return ret;
-	if (o.scan.has_agno && o.scan.agno >= xbulk_fs_geometry(fs)->agcount) {
+	if (o.metadir)
+		ret = xb_set_metadir(cmd->name, fs);
+	if (ret) {
+		/* the message is printed */
+	} else if (o.scan.has_agno && o.scan.agno >= xbulk_fs_geometry(fs)->agcount) {
 		ret = xb_usage_error(cmd->name,
 			"-a: AG %u does not exist (%s has %u AGs)",
 			o.scan.agno, o.path, xbulk_fs_geometry(fs)->agcount);

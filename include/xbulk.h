@@ -23,6 +23,8 @@
  *   xbulk/du.h      du's accounting over a walk
  *   xbulk/find.h    GNU find's expression language
  *   xbulk/ids.h     names of owners, groups and projects by id
+ *   xbulk/metadir.h the metadata directory tree's inodes (Linux 6.13)
+ *   xbulk/snapshot.h snapshots of a filesystem, and what changed
  *
  * These headers are the library's ABI.  libxbulk is built with
  * -fvisibility=hidden, and each header's "#pragma GCC visibility
@@ -47,5 +49,7 @@
 #include "xbulk/du.h"
 #include "xbulk/find.h"
 #include "xbulk/ids.h"
+#include "xbulk/metadir.h"
+#include "xbulk/snapshot.h"
 
 #endif /* XBULK_H */

@@ -23,7 +23,8 @@ struct xbulk_fs {
 	 */
 	int			abi;
 	bool			abi_forced;	/* caller chose; never fall back */
-	/* Header flags newer kernels want (XFS_BULK_IREQ_NREXT64) */
+	/* Header flags newer kernels want (XFS_BULK_IREQ_NREXT64), and
+	 * XFS_BULK_IREQ_METADIR from xbulk_fs_set_metadir() */
 	uint32_t		extra_flags;
 };
 

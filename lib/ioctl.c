@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "base.h"
+#include "uapi_compat.h"
 
 _Static_assert(sizeof(struct xfs_bstat) <= sizeof(struct xfs_bulkstat),
 	       "v1 records must fit in place of v5 ones");
@@ -62,25 +63,37 @@ abi_get(const struct xbulk_fs *fs)
 	return __atomic_load_n(&fs->abi, __ATOMIC_RELAXED);
 }
 
+/* ioctl_v5(): the kernel rejects XFS_BULK_IREQ_METADIR (before 6.13). */
+#define METADIR_REJECTED	1
+
 /*
  * Issue a v5 ioctl with the newer header flags (@extra) added; if the
  * kernel rejects them with EINVAL and succeeds without them, drop them
- * from the handle for good.
+ * from the handle for good.  XFS_BULK_IREQ_METADIR (xbulk_fs_set_metadir())
+ * is never dropped: the caller asked for those inodes, so the answer
+ * without it is thrown away, the header restored, and METADIR_REJECTED
+ * returned.  (Every kernel that knows METADIR knows the other flags.)
  */
 static int
 ioctl_v5(struct xbulk_fs *fs, unsigned long cmd, struct xfs_bulk_ireq *hdr,
 	 uint32_t extra)
 {
 	uint32_t flags = hdr->flags & ~extra;
+	struct xfs_bulk_ireq saved;
 
 	hdr->flags = flags | extra;
 	if (ioctl(fs->fd, cmd, hdr) == 0)
 		return 0;
 	if (errno != EINVAL || !extra)
 		return -errno;
+	saved = *hdr;
 	hdr->flags = flags;
 	if (ioctl(fs->fd, cmd, hdr))
 		return -errno;
+	if (extra & XFS_BULK_IREQ_METADIR) {
+		*hdr = saved;
+		return METADIR_REJECTED;
+	}
 	__atomic_and_fetch(&fs->extra_flags, ~extra, __ATOMIC_RELAXED);
 	return 0;
 }
@@ -97,13 +110,17 @@ try_v5(struct xbulk_fs *fs, unsigned long cmd, struct xfs_bulk_ireq *hdr,
 	int ret;
 
 	if (abi == XBULK_ABI_V1)
-		return 1;
+		return extra & XFS_BULK_IREQ_METADIR ? -EOPNOTSUPP : 1;
 	ret = ioctl_v5(fs, cmd, hdr, extra);
+	if (ret == METADIR_REJECTED) {
+		__atomic_store_n(&fs->abi, XBULK_ABI_V5, __ATOMIC_RELAXED);
+		return -EOPNOTSUPP;
+	}
 	if (abi == XBULK_ABI_AUTO) {
 		if (lacks_v5(ret)) {
 			__atomic_store_n(&fs->abi, XBULK_ABI_V1,
 					 __ATOMIC_RELAXED);
-			return 1;
+			return extra & XFS_BULK_IREQ_METADIR ? -EOPNOTSUPP : 1;
 		}
 		if (ret == 0)
 			__atomic_store_n(&fs->abi, XBULK_ABI_V5,

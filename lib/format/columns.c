@@ -8,10 +8,7 @@
 
 #include "columns.h"
 #include "digits.h"
-
-#ifndef XFS_BS_SICK_DIRTREE
-#define XFS_BS_SICK_DIRTREE	(1 << 8)	/* kernel 6.10 */
-#endif
+#include "../uapi_compat.h"
 
 #define BIT(mask)	__builtin_ctzll(mask)
 

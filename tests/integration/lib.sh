@@ -79,6 +79,70 @@ xb_geometries()
 	EOF
 }
 
+# The geometries of mkfs.xfs 6.13 (scripts/xfsprogs-trixie), one set per
+# line, each tagged "xfsprogs=6.13" (xb_mkfs_mount then runs mkfs 6.13 and
+# xb_xfs_io runs xfs_io 6.13 on the image): its defaults (nrext64=1,
+# rmapbt=1), parent pointers, the metadata directory, file content
+# exchange, and their combinations.  All mount on kernel 6.13 and later.
+xb_new_geometries()
+{
+	cat <<-'EOF'
+	xfsprogs=6.13 -d agcount=4
+	xfsprogs=6.13 -d agcount=4 -n parent=1
+	xfsprogs=6.13 -d agcount=4 -m metadir=1
+	xfsprogs=6.13 -d agcount=4 -i exchange=1
+	xfsprogs=6.13 -d agcount=3 -n parent=1 -m metadir=1 -i size=1024
+	xfsprogs=6.13 -b size=1024 -d agcount=4 -m metadir=1,rmapbt=0 -i nrext64=0,exchange=1
+	EOF
+}
+
+# ---------------------------------------------------------------------------
+# xfsprogs 6.13 in its private prefix (scripts/xfsprogs-trixie)
+
+XB_NEW_ROOT=
+XB_XFSPROGS=6.1
+
+# Is xfsprogs 6.13 installed?  Sets XB_NEW_ROOT.
+xb_have_new()
+{
+	[[ -n $XB_NEW_ROOT ]] && return 0
+	XB_NEW_ROOT=$("$(dirname "${BASH_SOURCE[0]}")/../../scripts/xfsprogs-trixie" \
+		--root 2>/dev/null) || XB_NEW_ROOT=
+	[[ -n $XB_NEW_ROOT ]]
+}
+
+# xb_new TOOL ARGS...: run xfsprogs 6.13's TOOL (xfs_io, mkfs.xfs,
+# xfs_db, ...) through its own loader and libraries.
+xb_new()
+{
+	local lib
+
+	xb_have_new || xb_die "xfsprogs 6.13 not installed (scripts/deps as root)"
+	lib=$XB_NEW_ROOT/usr/lib/x86_64-linux-gnu
+	"$lib/ld-linux-x86-64.so.2" --library-path "$lib" \
+		"$XB_NEW_ROOT/usr/sbin/$1" "${@:2}"
+}
+
+# xb_xfs_io ARGS..., xb_xfs_db ARGS...: the xfs_io or xfs_db of the
+# xfsprogs that made the current image (6.13 for xb_new_geometries).
+xb_xfs_io()
+{
+	if [[ $XB_XFSPROGS == 6.13 ]]; then
+		xb_new xfs_io "$@"
+	else
+		xfs_io "$@"
+	fi
+}
+
+xb_xfs_db()
+{
+	if [[ $XB_XFSPROGS == 6.13 ]]; then
+		xb_new xfs_db "$@"
+	else
+		xfs_db "$@"
+	fi
+}
+
 xb__mounted()
 {
 	[[ -n $XB_MNT ]] || return 1
@@ -203,7 +267,7 @@ xb_cleanup()
 	fi
 	# --one-file-system: never reach into a filesystem still mounted there
 	rm -rf --one-file-system "$XB_TMP"
-	XB_TMP='' XB_IMG='' XB_MNT='' XB_MOUNT_OPTS=''
+	XB_TMP='' XB_IMG='' XB_MNT='' XB_MOUNT_OPTS='' XB_XFSPROGS=6.1
 	return 0
 }
 
@@ -239,6 +303,8 @@ xb__install_traps()
 #
 # Make a sparse SIZE image in a fresh temporary directory, mkfs.xfs it with
 # the given options and loop-mount it.  Sets XB_TMP, XB_IMG and XB_MNT.
+# MKFS OPTS starting with "xfsprogs=6.13" (xb_new_geometries) use mkfs.xfs
+# 6.13 and set XB_XFSPROGS=6.13 (xb_xfs_io, xb_xfs_db follow it).
 # A filesystem made by an earlier call is cleaned up first.
 xb_mkfs_mount()
 {
@@ -256,7 +322,12 @@ xb_mkfs_mount()
 
 	read -r -a opts <<<"$mkfs_opts"
 	truncate -s "$size" "$XB_IMG"
-	mkfs.xfs -q -f "${opts[@]}" "$XB_IMG"
+	if [[ ${opts[0]:-} == xfsprogs=6.13 ]]; then
+		XB_XFSPROGS=6.13
+		xb_new mkfs.xfs -q -f "${opts[@]:1}" "$XB_IMG"
+	else
+		mkfs.xfs -q -f "${opts[@]}" "$XB_IMG"
+	fi
 	xb_remount "$mount_opts"
 }
 

@@ -202,6 +202,10 @@ CASES=$(cat <<'EOF'
 2 - "${S}PATH is empty"                                          bulkstat_single '' root
 1 - "${S}inode 99999999999 is not allocated" bulkstat_single "$MNT" 99999999999
 1 - "${S}root: the v1 ioctl cannot look up special inodes; use -v 5" bulkstat_single -v 1 "$MNT" root
+# --- -m (xfs_io 6.13 ignores -m with -v 1; inumbers has none)
+2 - "${B}-m needs the v5 ioctls; the v1 ones \(-v 1\) have no flags" bulkstat -m -v 1 "$MNT"
+2 - "${S}-m needs the v5 ioctls; the v1 ones \(-v 1\) have no flags" bulkstat_single -m -v 1 "$MNT" root
+2 - "${I}unknown option '-m'"                                    inumbers -m "$MNT"
 # --- paths
 1 - "${B}/nonexistent/xbulk: No such file or directory"          bulkstat /nonexistent/xbulk
 1 - "${I}/nonexistent/xbulk: No such file or directory"          inumbers /nonexistent/xbulk

@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# xbulk against xfs_io 6.1, byte for byte, on every image geometry of
-# xb_geometries: bulkstat, inumbers and bulkstat_single over an option
-# matrix (batch sizes, -d, -v 1/5, every AG, -s inside and past the end,
-# -q), then the deliberate differences checked for what they promise:
+# xbulk against xfs_io, byte for byte: xfs_io 6.1 on every image geometry
+# of xb_geometries (made by mkfs 6.1), xfs_io 6.13 on those of
+# xb_new_geometries (made by mkfs 6.13: rmapbt, nrext64, parent pointers,
+# the metadata directory, exchange; skipped, saying so, without
+# scripts/xfsprogs-trixie's install): bulkstat, inumbers and
+# bulkstat_single over an option matrix (batch sizes, -d, -v 1/5, every
+# AG, -s inside and past the end, -q), bulkstat -m (against xfs_io 6.13,
+# on the old geometries too), then the deliberate differences checked
+# for what they promise:
 #
 #  - inumbers -d: xbulk's debug lines say "inumbers:" where xfs_io's say
 #    "bulkstat:"; xfs_io's output is rewritten before the comparison.
@@ -24,10 +29,22 @@
 # xbulk's -j (threads; the default is one per CPU) has no xfs_io
 # counterpart: xbulk with -j N must print what xfs_io prints without it.
 #
+#  - bulkstat_single -m (xfs_io 6.13's bulkstat_single has no -m): the
+#    records are those of xfs_io 6.13's bulkstat -m -n 1 -s INO; without
+#    -m a metadata directory inode is an error that names -m.
+#
+# The whole matrix runs on the old geometries and on the new one with
+# every feature (FULL_NEW); the other new geometries get the core of it
+# (every command, fewer options).  Under the sanitizers: three old
+# geometries and the core on the one with every feature.  xfs_io's
+# answer to a command is run once per image and reused (the -j cases).
+#
 # Environment: XBULK (the binary, default build/xbulk), ENTRIES (entries
 # per image, default 2500), GEOMETRIES (newline-separated mkfs option
-# strings; default: all of xb_geometries), LARGE_ENTRIES (entries of one
-# more image with the second geometry, default 30000; 0: none).
+# strings; default: all of xb_geometries and xb_new_geometries),
+# LARGE_ENTRIES (entries of one more image with the second geometry,
+# default 30000; 0: none), XFSIO_ORACLE=6.13 (compare with xfs_io 6.13 on
+# the old geometries too).
 
 # shellcheck disable=SC2317 # the checks run through rel_each_image
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -40,21 +57,47 @@ LARGE_ENTRIES=${LARGE_ENTRIES:-30000}
 
 rel_init xfsio-matrix
 
+# The new geometry that gets the whole matrix.
+FULL_NEW='parent=1 -m metadir=1'
+
 last_ino=0	# last allocated inode of the current image
 agino_log=0	# bits of the AG inode number in an inode number
 agcount=0
 W=		# scratch directory for outputs, inside XB_TMP
+declare -A IO_SEEN=()	# xfs_io command + filter -> its saved answer
+ORACLE=6.1	# the xfs_io of the current image
+
+# xfs_io ARGS... of the current image's oracle: 6.13 on a new geometry
+# (or on all with XFSIO_ORACLE=6.13), else 6.1.
+oracle_io()
+{
+	if [[ $ORACLE == 6.13 ]]; then
+		xb_new xfs_io "$@"
+	else
+		xfs_io "$@"
+	fi
+}
 
 # run_xfsio CMD [SED]: xfs_io -c CMD on the mount into $W/exp; complain
-# (and return 1) if it says anything on stderr.
+# (and return 1) if it says anything on stderr.  Each CMD and SED runs
+# once per image (the filesystem does not change during the matrix).
 run_xfsio()
 {
-	xfs_io -c "$1" "$XB_MNT" >"$W/exp" 2>"$W/exp.err" || true
-	if [[ -n ${2:-} ]]; then
-		sed -i -e "$2" "$W/exp"
+	local key="$1|${2:-}" saved
+
+	saved=${IO_SEEN[$key]:-}
+	if [[ -z $saved ]]; then
+		saved=$W/io.${#IO_SEEN[@]}
+		IO_SEEN[$key]=$saved
+		oracle_io -c "$1" "$XB_MNT" >"$saved" 2>"$saved.err" || true
+		if [[ -n ${2:-} ]]; then
+			sed -i -e "$2" "$saved"
+		fi
 	fi
+	cp "$saved" "$W/exp"
+	cp "$saved.err" "$W/exp.err"
 	if [[ -s $W/exp.err ]]; then
-		rel_fail "xfs_io -c '$1' $XB_MNT: stderr: $(head -n 1 "$W/exp.err")"
+		rel_fail "xfs_io $ORACLE -c '$1' $XB_MNT: stderr: $(head -n 1 "$W/exp.err")"
 		return 1
 	fi
 }
@@ -257,19 +300,21 @@ free_inos()
 		      $1 == "xi_allocmask" { print s, $3 }' "$W/inumbers")
 }
 
-# check_geometry N: the image at XB_MNT holds N entries.
+# check_geometry N LEVEL: the image at XB_MNT holds N entries; LEVEL is
+# full (the whole matrix) or core (each command with fewer options).
 check_geometry()
 {
-	local entries=$1
+	local entries=$1 level=$2
 	local ag args cmd e mid free free2 huge j
-	local -a inos singles ag_mid frees
+	local -a inos singles ag_mid frees scan_args ag_args j_args j_list
 	local nino i
 
 	W=$XB_TMP/cmp
 	mkdir -p "$W"
+	IO_SEEN=()
 
-	xfs_io -c bulkstat "$XB_MNT" >"$W/bulkstat"
-	xfs_io -c inumbers "$XB_MNT" >"$W/inumbers"
+	oracle_io -c bulkstat "$XB_MNT" >"$W/bulkstat"
+	oracle_io -c inumbers "$XB_MNT" >"$W/inumbers"
 	mapfile -t inos < <(sed -n 's/^bs_ino = //p' "$W/bulkstat")
 	nino=${#inos[@]}
 	if ((nino < entries * 9 / 10)); then
@@ -291,21 +336,35 @@ check_geometry()
 		ag_mid+=("$(printf '%s\n' "${inos[@]}" | ag_middle "$ag")")
 	done
 
+	if [[ $level == full ]]; then
+		scan_args=("" "-n 1" "-n 2" "-n 71" "-n 4096" "-n 100000"
+			   "-d" "-d -n 71" "-d -n 1" "-v 1" "-v 5"
+			   "-v 1 -d -n 13" "-v 5 -d -n 13"
+			   "-s $mid" "-s $mid -d" "-s $mid -d -n 71"
+			   "-s $free -d -n 7" "-s $free -v 1 -d -n 7"
+			   "-s $((last_ino + 1)) -d" "-s $huge -d"
+			   "-s $huge -d -v 1")
+		ag_args=("" "-d" "-v 1" "-d -v 1" "-d -n 71")
+		j_args=("" "-n 1" "-n 71" "-s $mid" "-e $mid"
+			"-s ${inos[nino / 4]} -e $mid -n 13"
+			"-a $((agcount - 1))" "-a 0 -n 5" "-v 1"
+			"-v 1 -n 3 -e $mid")
+		j_list=(1 2 3 8)
+	else
+		scan_args=("" "-d -n 71" "-v 1 -d -n 13" "-s $free -d -n 7")
+		ag_args=("-d")
+		j_args=("" "-s ${inos[nino / 4]} -e $mid -n 13")
+		j_list=(2)
+	fi
+
 	# --- bulkstat and inumbers over the option matrix
 	for cmd in bulkstat inumbers; do
-		for args in "" "-n 1" "-n 2" "-n 71" "-n 4096" "-n 100000" \
-			    "-d" "-d -n 71" "-d -n 1" "-v 1" "-v 5" \
-			    "-v 1 -d -n 13" "-v 5 -d -n 13" \
-			    "-s $mid" "-s $mid -d" "-s $mid -d -n 71" \
-			    "-s $free -d -n 7" "-s $free -v 1 -d -n 7" \
-			    "-s $((last_ino + 1)) -d" "-s $huge -d" \
-			    "-s $huge -d -v 1"; do
+		for args in "${scan_args[@]}"; do
 			scan "$cmd" "$args"
 		done
 		for ((ag = 0; ag < agcount; ag++)); do
-			for args in "-a $ag" "-a $ag -d" "-a $ag -v 1" \
-				    "-a $ag -d -v 1" "-a $ag -d -n 71"; do
-				scan "$cmd" "$args"
+			for args in "${ag_args[@]}"; do
+				scan "$cmd" "-a $ag${args:+ $args}"
 			done
 		done
 		# -s inside an AG scan, in the middle of that AG's inodes
@@ -318,38 +377,45 @@ check_geometry()
 	# --- -j: the parallel scan (xbulk's default is one thread per CPU)
 	# prints the same bytes as xfs_io; -d implies -j 1
 	for cmd in bulkstat inumbers; do
-		for args in "" "-n 1" "-n 71" "-s $mid" "-e $mid" \
-			    "-s ${inos[nino / 4]} -e $mid -n 13" \
-			    "-a $((agcount - 1))" "-a 0 -n 5" "-v 1" \
-			    "-v 1 -n 3 -e $mid"; do
-			for j in 1 2 3 8; do
+		for args in "${j_args[@]}"; do
+			for j in "${j_list[@]}"; do
 				scan "$cmd" "$args" "-j $j"
 			done
 		done
 		scan "$cmd" "-d" "-j 4"
 		scan "$cmd" "-d -n 71 -s $mid" "-j 3"
 	done
-	scan bulkstat "-q" "-j 3"
-	scan bulkstat "-q"
-	scan bulkstat "-q -d"
-	scan bulkstat "-q -d -n 71 -v 1"
+	if [[ $level == full ]]; then
+		scan bulkstat "-q" "-j 3"
+		scan bulkstat "-q"
+		scan bulkstat "-q -d"
+		scan bulkstat "-q -d -n 71 -v 1"
+	fi
 
 	# --- bulkstat_single: 20 inodes spread over the filesystem, root
 	singles=()
 	for ((i = 0; i < 20; i++)); do
 		singles+=("${inos[i * (nino - 1) / 19]}")
 	done
-	for args in "" "-d" "-v 5" "-d -v 5"; do
-		single "$args" "root"
-		single "$args" "${singles[*]} root"
-	done
-	# root with -v 1 is an error in both; only the inode numbers here
-	for args in "-v 1" "-d -v 1"; do
-		single "$args" "${singles[*]}"
-	done
+	single "-d" "${singles[*]} root"
+	single "-v 1" "${singles[*]}"
+	if [[ $level == full ]]; then
+		for args in "" "-v 5" "-d -v 5"; do
+			single "$args" "root"
+			single "$args" "${singles[*]} root"
+		done
+		single "-d" "root"
+		# root with -v 1 is an error in both: inode numbers only
+		single "-d -v 1" "${singles[*]}"
+	fi
 
 	# --- deliberate differences
 	check_free_single "$free" "${inos[1]}" "$last_ino"
+	if [[ $level == core ]]; then
+		check_endino bulkstat "-e $mid -n 71" "$mid"
+		check_metadir core "$mid" "${singles[@]:0:3}"
+		return
+	fi
 	for e in "$mid" "$free2" "${inos[0]}" 0 "$last_ino" \
 		 "$((last_ino + 1))"; do
 		for cmd in bulkstat inumbers; do
@@ -368,6 +434,78 @@ check_geometry()
 		check_endino "$cmd" "-e $free2 -a $(ino_to_ag "$free2") -n 3" \
 			"$free2"
 	done
+
+	check_metadir full "$mid" "${singles[@]:0:5}"
+}
+
+# ---------------------------------------------------------------------------
+# -m: the metadata directory tree's inodes, against xfs_io 6.13
+
+# check_metadir LEVEL MID INO...: bulkstat -m over a few options (more
+# for LEVEL full) and -j; bulkstat_single -m of the metadata inodes (if
+# any), INO... and root.
+check_metadir()
+{
+	local level=$1 mid=$2 saved=$ORACLE ag args j ino rc
+	local -a meta m_args=("-d" "-d -n 1" "-a 0 -d")
+
+	shift 2
+	if ! xb_have_new; then
+		echo "  SKIP: -m (xfsprogs 6.13 not installed: scripts/deps as root)"
+		return 0
+	fi
+	ORACLE=6.13
+	if [[ $level == full ]]; then
+		m_args+=("" "-n 2 -d" "-s $mid -d -n 71" "-v 5 -d -n 13"
+			 "-q -d" "-e $mid")
+		for ((ag = 1; ag < agcount; ag++)); do
+			m_args+=("-a $ag -d")
+		done
+		scan bulkstat "-m -n 1" "-j 2"
+		scan bulkstat "-m -a 0 -n 5" "-j 2"
+		scan bulkstat "-m" "-j 3"
+	fi
+	for args in "${m_args[@]}"; do
+		scan bulkstat "-m${args:+ $args}"
+	done
+	scan bulkstat "-m" "-j 2"
+
+	# The inodes only -m shows; their records one by one, the others'
+	oracle_io -c 'bulkstat -m' "$XB_MNT" >"$W/bulkstat-m"
+	mapfile -t meta < <(comm -13 \
+		<(sed -n 's/^bs_ino = //p' "$W/bulkstat" | sort) \
+		<(sed -n 's/^bs_ino = //p' "$W/bulkstat-m" | sort) | sort -n)
+	if [[ ${REL_TAG:-} == *metadir=1* ]] &&
+	   ((${#meta[@]} == 0)); then
+		rel_fail "bulkstat -m shows no metadata directory inode"
+	fi
+	: >"$W/exp-single"
+	for ino in "${meta[@]}" "$@"; do
+		oracle_io -c "bulkstat -m -n 1 -s $ino -e $ino" "$XB_MNT" \
+			>>"$W/exp-single"
+	done
+	oracle_io -c 'bulkstat_single root' "$XB_MNT" >>"$W/exp-single"
+	run_xbulk bulkstat_single -m "$XB_MNT" "${meta[@]}" "$@" root ||
+		return 0
+	if cmp -s "$W/exp-single" "$W/got"; then
+		rel_pass
+	else
+		rel_fail "xbulk bulkstat_single -m $XB_MNT ${meta[*]} $* root vs xfs_io 6.13 bulkstat -m -n 1 -s INO -e INO of each: $(cmp "$W/exp-single" "$W/got" 2>&1 | sed 's|.*differ: ||')"
+		rel_show_diff "$W/exp-single" "$W/got"
+	fi
+	# Without -m a metadata inode is an error that names -m.
+	for ino in "${meta[@]:0:2}"; do
+		rc=0
+		"$XBULK" bulkstat_single "$XB_MNT" "$ino" >"$W/got" \
+			2>"$W/got.err" || rc=$?
+		if ((rc == 1)) && [[ ! -s $W/got ]] &&
+		   grep -q -- "inode $ino is allocated but not reported by bulkstat (a metadata directory inode, which -m shows" "$W/got.err"; then
+			rel_pass
+		else
+			rel_fail "xbulk bulkstat_single $XB_MNT $ino (metadata inode, no -m): exit status $rc, stderr '$(head -n 1 "$W/got.err")'"
+		fi
+	done
+	ORACLE=$saved
 }
 
 # AG of an inode number.
@@ -408,12 +546,40 @@ read_geometry()
 	agino_log=$((agblklog + inopblog))
 }
 
-# check_image N: the whole matrix on the image at XB_MNT, of N entries.
+# check_image N: the matrix on the image at XB_MNT, of N entries: all of
+# it on the old geometries and FULL_NEW (the core under the sanitizers),
+# the core on the other new ones.
 check_image()
 {
+	local level=full
+
+	ORACLE=$XB_XFSPROGS
+	[[ ${XFSIO_ORACLE:-} == 6.13 ]] && ORACLE=6.13
+	if [[ $XB_XFSPROGS == 6.13 ]] &&
+	   { [[ $REL_TAG != *"$FULL_NEW"* ]] ||
+	     [[ ${XB_SANITIZE:-none} != none ]]; }; then
+		level=core
+	fi
 	read_geometry
-	check_geometry "$1"
+	check_geometry "$1" "$level"
 }
 
+# The geometries: xb_geometries (three of them under the sanitizers, as
+# rel_each_image picks) and xb_new_geometries (FULL_NEW alone under the
+# sanitizers), unless GEOMETRIES names them.
+if [[ -z ${GEOMETRIES:-} ]]; then
+	if [[ ${XB_SANITIZE:-none} != none ]]; then
+		GEOMETRIES=$(xb_geometries | sed -n '1,2p;/size=1024/p')
+	else
+		GEOMETRIES=$(xb_geometries)
+	fi
+	if ! xb_have_new; then
+		echo "SKIP (part): the geometries of mkfs 6.13 (xfsprogs 6.13 not installed: scripts/deps as root)"
+	elif [[ ${XB_SANITIZE:-none} != none ]]; then
+		GEOMETRIES+=$'\n'$(xb_new_geometries | grep -F -- "$FULL_NEW")
+	else
+		GEOMETRIES+=$'\n'$(xb_new_geometries)
+	fi
+fi
 rel_each_image check_image
 rel_done
