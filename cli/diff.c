@@ -189,11 +189,10 @@ parse(struct diff_cmd *d, int argc, char **argv)
 /* Run the diff and print; 0, 1 (changes), or an exit status. */
 static int
 run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
-    struct xbulk_snap_writer *w, const volatile int *cancel)
+    const volatile int *cancel)
 {
 	struct xbulk_snap_diff_opts o = {
-		.size = sizeof(o), .flags = d->diff_flags, .save = w,
-		.cancel = cancel,
+		.size = sizeof(o), .flags = d->diff_flags, .cancel = cancel,
 	};
 	const struct xbulk_snap_change *c;
 	struct xbulk_snap_diff *diff;
@@ -237,23 +236,6 @@ run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
 	return any ? 1 : 0;
 }
 
-static int
-save_all(struct diff_cmd *d, struct xbulk_snap *new,
-	 struct xbulk_snap_writer *w)
-{
-	const struct xbulk_snap_rec *rec;
-	int ret;
-
-	while ((ret = xbulk_snap_next(new, &rec)) == 1) {
-		ret = xbulk_snap_writer_add(w, new, rec);
-		if (ret)
-			break;
-	}
-	if (!ret)
-		ret = xbulk_snap_writer_finish(w);
-	return ret ? xb_snap_write_error("diff", d->save, ret) : 0;
-}
-
 /* NEW scanned now; with --save, the writer is made first (to leave it
  * out of the scan). */
 static int
@@ -292,9 +274,9 @@ live(struct diff_cmd *d, struct xbulk_snap *old, const volatile int *cancel)
 	/* The save file first, whole (unnamed yet), so that ENOSPC or an I/O
 	 * error stops the diff before its first line */
 	if (!ret && w)
-		ret = save_all(d, new, w);
+		ret = xb_snap_write_all("diff", d->save, new, w, cancel);
 	if (!ret)
-		ret = run(d, old, new, NULL, cancel);
+		ret = run(d, old, new, cancel);
 	if ((ret == 0 || ret == 1) && cancel && *cancel)
 		ret = xb_signal_exit_status();
 	if ((ret == 0 || ret == 1) && w) {
@@ -341,7 +323,7 @@ xb_cmd_diff(int argc, char **argv)
 	} else {
 		ret = xb_snap_open("diff", d.new_path, &new);
 		if (!ret)
-			ret = run(&d, old, new, NULL, cancel);
+			ret = run(&d, old, new, cancel);
 		if ((ret == 0 || ret == 1) && *cancel)
 			ret = xb_signal_exit_status();
 	}

@@ -69,20 +69,24 @@ xb_snap_count(const char *cmd, const char *opt, const char *arg, uint64_t min,
 	return 0;
 }
 
-static int
-write_all(const char *file, struct xbulk_snap *s, struct xbulk_snap_writer *w)
+int
+xb_snap_write_all(const char *cmd, const char *file, struct xbulk_snap *s,
+		  struct xbulk_snap_writer *w, const volatile int *cancel)
 {
 	const struct xbulk_snap_rec *rec;
+	uint64_t n = 0;
 	int ret;
 
 	while ((ret = xbulk_snap_next(s, &rec)) == 1) {
+		if ((++n % 1024) == 0 && *cancel)
+			return xb_signal_exit_status();
 		ret = xbulk_snap_writer_add(w, s, rec);
 		if (ret)
 			break;
 	}
 	if (!ret)
-		return 0;
-	return xb_snap_write_error("snapshot", file, ret);
+		ret = xbulk_snap_writer_finish(w);
+	return ret ? xb_snap_write_error(cmd, file, ret) : 0;
 }
 
 int
@@ -155,7 +159,7 @@ xb_cmd_snapshot(int argc, char **argv)
 	ret = xb_snap_live("snapshot", mnt, fs, threads, flags, &x, cancel,
 			   &s);
 	if (!ret)
-		ret = write_all(file, s, w);
+		ret = xb_snap_write_all("snapshot", file, s, w, cancel);
 	if (!ret && cancel && *cancel)
 		ret = xb_signal_exit_status();
 	if (!ret) {

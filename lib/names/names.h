@@ -639,7 +639,8 @@ struct xbn_inodes;
 /*
  * A cursor over every kept inode of @nm, in inode order, each with the
  * names a walk from the mount's top would show (a directory: its
- * accepted entry; the top: none).  Return 0, -EINTR, -ENOMEM.
+ * accepted entry; the top: none).  Return 0, -EINTR, -ENOMEM, -EOVERFLOW
+ * (a listing of more than 4 GiB).
  */
 int xbn_inodes_open(struct xbulk_names *nm, struct xbn_inodes **it);
 /* 1 and *@in set, 0 at the end, -ENOMEM, -EPROTO (out of order). */

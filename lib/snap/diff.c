@@ -31,7 +31,6 @@ struct qent {
 struct xbulk_snap_diff {
 	struct xbulk_snap		*old, *new;
 	uint32_t			flags;
-	struct xbulk_snap_writer	*save;
 	const volatile int		*cancel;
 	const struct xbulk_snap_rec	*a, *b;		/* heads, NULL: end */
 	bool				started;
@@ -47,24 +46,6 @@ struct xbulk_snap_diff {
 	char				*pbuf;
 	size_t				pcap;
 };
-
-static int
-grow(void **p, size_t *cap, size_t need, size_t unit)
-{
-	size_t n = *cap ? *cap : 64;
-	void *x;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	x = realloc(*p, n * unit);
-	if (!x)
-		return -ENOMEM;
-	*p = x;
-	*cap = n;
-	return 0;
-}
 
 /* Mark NEW's directories that moved, and those below them. */
 static int
@@ -88,6 +69,13 @@ mark_moved(struct xbulk_snap_diff *d)
 		    memcmp(o->names + od->name, n->names + nd->name,
 			   nd->namelen)))
 			d->moved[i] = 1;
+	}
+	for (i = 0; i < n->n && !d->moved[i]; i++)
+		;
+	if (i == n->n) {		/* none moved: nothing to mark */
+		free(d->moved);
+		d->moved = NULL;
+		return 0;
 	}
 	/* Below: a walk up to the top or a marked directory (no cycles:
 	 * the table is sealed). */
@@ -124,7 +112,6 @@ xbulk_snap_diff_new(struct xbulk_snap *old, struct xbulk_snap *new,
 	d->old = old;
 	d->new = new;
 	d->flags = o.flags;
-	d->save = o.save;
 	d->cancel = o.cancel;
 	if (o.flags & XBULK_DIFF_EXPAND)
 		ret = mark_moved(d);
@@ -140,26 +127,38 @@ xbulk_snap_diff_new(struct xbulk_snap *old, struct xbulk_snap *new,
 	return 0;
 }
 
-/* Move OLD on (its next record, or NULL at the end). */
+/* Move @s on: *@head is its record (maybe not decoded yet: snap.h), or
+ * NULL at its end. */
 static int
-next_old(struct xbulk_snap_diff *d)
+next_of(struct xbulk_snap *s, const struct xbulk_snap_rec **head)
 {
-	int ret = xbulk_snap_next(d->old, &d->a);
+	int ret = s->ops->next(s);
 
+	*head = ret == 1 ? &s->rec : NULL;
 	return ret < 0 ? ret : 0;
 }
 
-/* Move NEW on, giving the record to the save writer. */
+static int
+next_old(struct xbulk_snap_diff *d)
+{
+	return next_of(d->old, &d->a);
+}
+
 static int
 next_new(struct xbulk_snap_diff *d)
 {
-	int ret = xbulk_snap_next(d->new, &d->b);
+	return next_of(d->new, &d->b);
+}
 
-	if (ret < 0)
-		return ret;
-	if (ret == 1 && d->save)
-		return xbulk_snap_writer_add(d->save, d->new, d->b);
-	return 0;
+/* The same bytes in both files (the flags byte aside): no change. */
+static bool
+same_bytes(const struct xbulk_snap_diff *d)
+{
+	const struct snap_raw *x = &d->old->raw, *y = &d->new->raw;
+
+	return d->old->has_raw && d->new->has_raw && !d->old->decoded &&
+	       !d->new->decoded && x->len == y->len && x->len &&
+	       !memcmp(x->body + 1, y->body + 1, x->len - 1);
 }
 
 /* Copy the path of @l in @s into the strings; its offset, or NOPATH. */
@@ -174,7 +173,7 @@ keep_path(struct xbulk_snap_diff *d, const struct xbulk_snap *s,
 		return 0;
 	if (len < 0)
 		return (int)len;
-	if (grow((void **)&d->strs, &d->scap, d->slen + (size_t)len + 1, 1))
+	if (xbn_grow((void **)&d->strs, &d->scap, d->slen + (size_t)len + 1, 1))
 		return -ENOMEM;
 	memcpy(d->strs + d->slen, d->pbuf, (size_t)len + 1);
 	*off = d->slen;
@@ -208,7 +207,7 @@ queue(struct xbulk_snap_diff *d, enum xbulk_change_kind kind, uint32_t facets,
 			ret = keep_path(d, d->old, ol, &op);
 	}
 	if (!ret)
-		ret = grow((void **)&d->q, &d->qcap, d->nq + 1, sizeof(*d->q));
+		ret = xbn_grow((void **)&d->q, &d->qcap, d->nq + 1, sizeof(*d->q));
 	if (ret)
 		return ret;
 	e = &d->q[d->nq++];
@@ -324,22 +323,36 @@ compare(struct xbulk_snap_diff *d)
 	return ret;
 }
 
-/* Fill the queue from the heads and move past them. */
+/* Fill the queue from the heads; 1, 2, 3: which to move past. */
 static int
 step(struct xbulk_snap_diff *d)
 {
 	const struct xbulk_snap_rec *a = d->a, *b = d->b;
+	uint64_t ai = a ? snap_head_ino(d->old) : 0;
+	uint64_t bi = b ? snap_head_ino(d->new) : 0;
 	int ret;
 
 	d->nq = d->qpos = d->slen = 0;
-	if (a && (!b || a->bs->bs_ino < b->bs->bs_ino)) {
-		ret = queue_all(d, XBULK_CHANGE_DELETED, a);
+	if (a && (!b || ai < bi)) {
+		ret = snap_decode(d->old);
+		if (!ret)
+			ret = queue_all(d, XBULK_CHANGE_DELETED, a);
 		return ret ? ret : 1;
 	}
-	if (!a || b->bs->bs_ino < a->bs->bs_ino) {
-		ret = queue_all(d, XBULK_CHANGE_CREATED, b);
+	if (!a || bi < ai) {
+		ret = snap_decode(d->new);
+		if (!ret)
+			ret = queue_all(d, XBULK_CHANGE_CREATED, b);
 		return ret ? ret : 2;
 	}
+	/* the same inode, most often unchanged: its bytes say so */
+	if (!d->moved && same_bytes(d))
+		return 3;
+	ret = snap_decode(d->old);
+	if (!ret)
+		ret = snap_decode(d->new);
+	if (ret)
+		return ret;
 	if (a->bs->bs_gen != b->bs->bs_gen ||
 	    ((a->bs->bs_mode ^ b->bs->bs_mode) & 0170000)) {
 		ret = queue_all(d, XBULK_CHANGE_DELETED, a);

@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "snap.h"
-#include "../names/names.h"
 
 /* The bulkstat fields a snapshot record holds. */
 #define SNAP_FIELDS	(XBULK_F_SIZE | XBULK_F_BLOCKS | XBULK_F_ATIME | \
@@ -120,6 +119,7 @@ live_next(struct xbulk_snap *s)
 	s->rec.bs = bs;
 	s->rec.links = s->links;
 	s->rec.nlinks = (uint32_t)in->nlinks;
+	s->decoded = true;
 	s->rec.flags = bs->bs_ctime > s->info.start_sec ||
 		       (bs->bs_ctime == s->info.start_sec &&
 			bs->bs_ctime_nsec >= s->info.start_nsec) ?

@@ -118,6 +118,23 @@ grep -qx 'renamed   2' "$T/sum" ||
 	xb_die "--summary"
 ok
 
+# atime alone (touch -a moves ctime too) and layout alone are no change,
+# unless asked for; --type keeps the file types given
+"$XBULK" snapshot "$M" "$S/c"
+touch -a "$M/w/f2"
+rc=0; "$XBULK" diff "$S/c" "$M" >"$T/out" || rc=$?
+((rc == 0)) && [[ ! -s $T/out ]] || xb_die "touch -a: $rc $(cat "$T/out")"
+"$XBULK" diff --atime "$S/c" "$M" >"$T/out" || true
+grep -qx 'Mf\.\.\.\.\.\.\.\.a\.\. w/f2' "$T/out" || xb_die "--atime: $(cat "$T/out")"
+fallocate -n -l 1M "$M/w/f2"
+"$XBULK" diff "$S/c" "$M" >"$T/out" || true
+grep -qx 'Mfc\.\.\.\.\.\.\.\.\.\. w/f2' "$T/out" || xb_die "fallocate: $(cat "$T/out")"
+"$XBULK" diff --layout "$S/c" "$M" >"$T/out" || true
+grep -qx 'Mfc\.\.\.\.\.\.\.\.l\. w/f2' "$T/out" || xb_die "--layout: $(cat "$T/out")"
+"$XBULK" diff --type d "$S/b" "$M" >"$T/out" || true
+! grep -v '^.d' "$T/out" && grep -q '^Rd' "$T/out" || xb_die "--type d: $(cat "$T/out")"
+ok
+
 # --- bad snapshots: each one line, exit 2, nothing on stdout
 cp "$S/b" "$S/good"
 size=$(stat -c %s "$S/b")
@@ -176,6 +193,8 @@ want_trouble "read-only --save" "$T/ro/s: cannot create: Read-only" \
 	"$XBULK" diff --save "$T/ro/s" "$S/b" "$M"
 want_trouble "read-only DB" "$T/ro/db: " \
 	"$XBULK" export --sqlite "$T/ro/db" "$S/b"
+want_trouble "FILE a directory" "$S: cannot create: Is a directory" \
+	"$XBULK" snapshot "$M" "$S"
 want_trouble "no directory" "$T/no/s: cannot create: No such file" \
 	"$XBULK" snapshot "$M" "$T/no/s"
 mount -t tmpfs -o size=20k none "$T/full"
@@ -217,7 +236,7 @@ cp "$S/good" "$S/t"
 "$XBULK" diff "$S/good" "$M" --save "$S/t" >/dev/null 2>&1 &
 pid=$!
 kill -TERM "$pid"
-rc=0; wait "$pid" || rc=$?
+rc=0; wait "$pid" 2>/dev/null || rc=$?
 ((rc == 143 || rc == 0 || rc == 1)) || xb_die "SIGTERM: exit status $rc"
 ((rc != 143)) || cmp -s "$S/good" "$S/t" || xb_die "SIGTERM wrote the file"
 ok
