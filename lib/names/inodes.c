@@ -14,13 +14,12 @@
  * bits a pass, only over the bits inode numbers use), and the store's
  * runs by chunk; the cursor merges the two.  Memory: 16 bytes per name
  * (twice while sorting), sized once from the listings' entry counts and
- * asked for in huge pages (first touches of fresh memory are most of the
- * cost otherwise), and 24 per run.
+ * faulted in at once (xbn_populate(): first touches of fresh memory are
+ * most of the cost otherwise), and 24 per run.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "names.h"
@@ -35,26 +34,15 @@ struct item {
 	uint32_t	off;		/* the entry in its listing */
 };
 
-/* Memory for @n items: anonymous, in huge pages where it is large. */
+/* Memory for @n items, faulted in at once. */
 static struct item *
 items_alloc(size_t n)
 {
-	size_t len = (n ? n : 1) * sizeof(struct item);
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	struct item *v = malloc((n ? n : 1) * sizeof(*v));
 
-	if (p == MAP_FAILED)
-		return NULL;
-	if (len >= (2u << 20))
-		madvise(p, len, MADV_HUGEPAGE);
-	return p;
-}
-
-static void
-items_free(struct item *v, size_t n)
-{
 	if (v)
-		munmap(v, (n ? n : 1) * sizeof(struct item));
+		xbn_populate(v, (n ? n : 1) * sizeof(*v));
+	return v;
 }
 
 struct xbn_inodes {
@@ -165,7 +153,7 @@ sort_items(struct item **v, size_t n, size_t cap, uint64_t maxkey)
 	dst = items_alloc(cap);
 	count = malloc(RADIX_SIZE * sizeof(*count));
 	if (!dst || !count) {
-		items_free(dst, cap);
+		free(dst);
 		free(count);
 		return -ENOMEM;
 	}
@@ -188,7 +176,7 @@ sort_items(struct item **v, size_t n, size_t cap, uint64_t maxkey)
 		dst = t;
 	}
 	free(count);
-	items_free(dst, cap);
+	free(dst);
 	*v = src;
 	return 0;
 }
@@ -335,7 +323,7 @@ xbn_inodes_free(struct xbn_inodes *it)
 {
 	if (!it)
 		return;
-	items_free(it->items, it->icap);
+	free(it->items);
 	free(it->runs);
 	free(it->links);
 	free(it);

@@ -31,6 +31,14 @@
  * from 64 KiB): 0 or -ENOMEM. */
 int xbn_grow(void **buf, size_t *cap, size_t need, size_t unit);
 
+/*
+ * Fault in the pages of @len bytes at @p at once (MADV_POPULATE_WRITE):
+ * the first write to each page of fresh memory otherwise traps one by
+ * one, which costs more than the scan's own work on a 128-byte slot (most
+ * in a VM).  Best effort.
+ */
+void xbn_populate(void *p, size_t len);
+
 /* Has the caller asked to stop? */
 static inline bool
 xbn_cancelled(const volatile int *cancel)
