@@ -243,7 +243,7 @@ live(struct diff_cmd *d, struct xbulk_snap *old, const volatile int *cancel)
 {
 	struct xbulk_snap_write_opts wo = { .size = sizeof(wo),
 					    .level = XB_SNAP_LEVEL };
-	struct xbulk_fs fs = { .fd = -1 };
+	struct xbulk_fs *fs = NULL;
 	struct xbulk_snap_writer *w = NULL;
 	struct xb_exclude x = { .n = 0 };
 	struct xbulk_snap *new = NULL;
@@ -252,9 +252,9 @@ live(struct diff_cmd *d, struct xbulk_snap *old, const volatile int *cancel)
 
 	if (xb_open_fs("diff", d->new_path, XBULK_ABI_AUTO, &fs))
 		return XB_EXIT_TROUBLE;
-	if (fstat(fs.fd, &st)) {
+	if (fstat(xbulk_fs_fd(fs), &st)) {
 		xb_error("diff", "%s: %s", d->new_path, strerror(errno));
-		xbulk_fs_close(&fs);
+		xbulk_fs_close(fs);
 		return XB_EXIT_TROUBLE;
 	}
 	if (d->save) {
@@ -262,14 +262,14 @@ live(struct diff_cmd *d, struct xbulk_snap *old, const volatile int *cancel)
 		if (ret) {
 			xb_error("diff", "%s: cannot create: %s", d->save,
 				 strerror(-ret));
-			xbulk_fs_close(&fs);
+			xbulk_fs_close(fs);
 			return XB_EXIT_TROUBLE;
 		}
 		xb_exclude_writer(&x, st.st_dev, w);
 		xb_exclude_path(&x, st.st_dev, d->save);
 	}
 	xb_exclude_path(&x, st.st_dev, d->old_path);
-	ret = xb_snap_live("diff", d->new_path, &fs, d->threads,
+	ret = xb_snap_live("diff", d->new_path, fs, d->threads,
 			   d->scan_flags, &x, cancel, &new);
 	/* The save file first, whole (unnamed yet), so that ENOSPC or an I/O
 	 * error stops the diff before its first line */
@@ -288,7 +288,7 @@ live(struct diff_cmd *d, struct xbulk_snap *old, const volatile int *cancel)
 	}
 	xbulk_snap_writer_abort(w);
 	xbulk_snap_close(new);
-	xbulk_fs_close(&fs);
+	xbulk_fs_close(fs);
 	return ret;
 }
 

@@ -95,7 +95,7 @@ xb_cmd_snapshot(int argc, char **argv)
 	unsigned int threads = xb_online_cpus();
 	struct xbulk_snap_write_opts wo = { .size = sizeof(wo),
 					    .level = XB_SNAP_LEVEL };
-	struct xbulk_fs fs = { .fd = -1 };
+	struct xbulk_fs *fs = NULL;
 	struct xbulk_snap_writer *w = NULL;
 	struct xbulk_snap *s = NULL;
 	const volatile int *cancel;
@@ -145,18 +145,18 @@ xb_cmd_snapshot(int argc, char **argv)
 	if (ret)
 		return XB_EXIT_TROUBLE;
 	cancel = xb_catch_signals();
-	ret = fstat(fs.fd, &st) ? -errno : 0;
+	ret = fstat(xbulk_fs_fd(fs), &st) ? -errno : 0;
 	if (!ret)
 		ret = xbulk_snap_writer_new(file, &wo, &w);
 	if (ret) {
 		xb_error("snapshot", "%s: cannot create: %s", file,
 			 strerror(-ret));
-		xbulk_fs_close(&fs);
+		xbulk_fs_close(fs);
 		return XB_EXIT_TROUBLE;
 	}
 	xb_exclude_writer(&x, st.st_dev, w);
 	xb_exclude_path(&x, st.st_dev, file);
-	ret = xb_snap_live("snapshot", mnt, &fs, threads, flags, &x, cancel,
+	ret = xb_snap_live("snapshot", mnt, fs, threads, flags, &x, cancel,
 			   &s);
 	if (!ret)
 		ret = xb_snap_write_all("snapshot", file, s, w, cancel);
@@ -170,6 +170,6 @@ xb_cmd_snapshot(int argc, char **argv)
 	}
 	xbulk_snap_writer_abort(w);
 	xbulk_snap_close(s);
-	xbulk_fs_close(&fs);
+	xbulk_fs_close(fs);
 	return ret;
 }

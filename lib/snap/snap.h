@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "xbulk.h"
+#include "../base.h"
 #include "../names/names.h"	/* xbn_grow(), and live.c's cursor */
 
 /* ------------------------------------------------------------------ */

@@ -10,7 +10,7 @@
 #    call fail with EINVAL, as such a kernel does; xbulk must say so in one
 #    line and exit 1, with no record on stdout.
 #
-# Skips without xfsprogs 6.13 (scripts/xfsprogs-trixie) or strace.
+# Skips without xfsprogs 6.13 (scripts/trixie-tools xfsprogs) or strace.
 # Environment: XBULK (the binary).
 
 # shellcheck disable=SC2317 # functions run through rel_* helpers
