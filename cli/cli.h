@@ -175,6 +175,7 @@ struct xb_report {
 	const struct xbulk_scan_result	*res;
 	const struct xbulk_scan_lat	*lat;		/* ioctl latencies */
 	uint64_t			inodes;		/* inodes scanned */
+	bool				quiet;		/* no records written */
 	const struct xbulk_stats_src	*src;
 	struct xbulk_sample		delta;		/* the whole scan */
 	uint64_t			interval_ns;	/* 0: no --interval */

@@ -280,6 +280,41 @@ text_latency(FILE *f, const struct xb_report *r)
 		      "calls with records");
 }
 
+/*
+ * One line per thread of the scan: its wall time, how much of it inside
+ * ioctls and waiting (a worker ahead of the writer waits for room in the
+ * output pool), its records and units; then the writer's wait.
+ */
+static void
+text_workers(FILE *f, const struct xb_report *r)
+{
+	unsigned int i, n = r->lat ? xbulk_scan_lat_workers(r->lat) : 0;
+	char b[6][32];
+
+	for (i = 0; i < n; i++) {
+		const struct xbulk_scan_worker *w =
+			xbulk_scan_lat_worker(r->lat, i);
+		double run = seconds(w->run_ns);
+
+		fprintf(f, "%s#%u %s: kernel %s (%s), waited %s (%s), "
+			"%s records, %" PRIu64 " calls",
+			i ? "            " : "  threads : ", i + 1,
+			dur(b[0], sizeof(b[0]), run),
+			dur(b[1], sizeof(b[1]), seconds(w->kernel_ns)),
+			pct(b[2], sizeof(b[2]), seconds(w->kernel_ns), run),
+			dur(b[3], sizeof(b[3]), seconds(w->wait_ns)),
+			pct(b[4], sizeof(b[4]), seconds(w->wait_ns), run),
+			num(b[5], sizeof(b[5]), w->records), w->calls);
+		if (w->units)
+			fprintf(f, ", %" PRIu64 " units", w->units);
+		fputc('\n', f);
+	}
+	if (n > 1 && !r->quiet)
+		fprintf(f, "            writer waited %s for records\n",
+			dur(b[0], sizeof(b[0]),
+			    seconds(xbulk_scan_lat_writer_wait_ns(r->lat))));
+}
+
 void
 xb_report_text(FILE *f, const struct xb_report *r)
 {
@@ -321,6 +356,7 @@ xb_report_text(FILE *f, const struct xb_report *r)
 	else
 		fputs(", peak RSS=n/a\n", f);
 	text_latency(f, r);
+	text_workers(f, r);
 	for (i = 0; i < XBULK_DEV_NR; i++)
 		text_device(f, r, i);
 	text_icache(f, r);
@@ -582,6 +618,33 @@ json_lat(FILE *f, const char *key, const struct xbulk_lat *h,
 	fprintf(f, "}%s", sep);
 }
 
+/* "workers": [{...}, ...], "writer_wait_ns": N (null without --stats'
+ * latencies: they are kept with them). */
+static void
+json_workers(FILE *f, const struct xb_report *r)
+{
+	unsigned int i, n;
+
+	if (!r->lat) {
+		fputs("  \"workers\": null,\n  \"writer_wait_ns\": null,\n", f);
+		return;
+	}
+	n = xbulk_scan_lat_workers(r->lat);
+	fputs("  \"workers\": [", f);
+	for (i = 0; i < n; i++) {
+		const struct xbulk_scan_worker *w =
+			xbulk_scan_lat_worker(r->lat, i);
+
+		fprintf(f, "%s\n    {\"records\": %" PRIu64 ", \"calls\": %"
+			PRIu64 ", \"units\": %" PRIu64 ", \"run_ns\": %" PRIu64
+			", \"kernel_ns\": %" PRIu64 ", \"wait_ns\": %" PRIu64
+			"}", i ? "," : "", w->records, w->calls, w->units,
+			w->run_ns, w->kernel_ns, w->wait_ns);
+	}
+	fprintf(f, "%s],\n  \"writer_wait_ns\": %" PRIu64 ",\n",
+		n ? "\n  " : "", xbulk_scan_lat_writer_wait_ns(r->lat));
+}
+
 void
 xb_report_json(FILE *f, const struct xb_report *r)
 {
@@ -615,6 +678,7 @@ xb_report_json(FILE *f, const struct xb_report *r)
 	} else {
 		fputs("  \"latency\": null,\n", f);
 	}
+	json_workers(f, r);
 	json_devices(f, r);
 	fputs("  \"icache\": {\"source\": ", f);
 	if (xbulk_stats_xfs_path(r->src))

@@ -222,7 +222,8 @@ run_scan(const struct xb_scan_cmd *cmd, struct scan_opts *o,
 	/* -d shows xfs_io's sequence of ioctls: that is the serial scan. */
 	if (o->debug)
 		o->scan.threads = 1;
-	o->scan.out_fd = xb_stdout_fd();
+	/* -q: nothing to keep in order (-d's lines come serially) */
+	o->scan.out_fd = o->quiet && !o->debug ? -1 : xb_stdout_fd();
 	o->scan.batch_fn = emit_batch;
 	o->scan.bad_inode_fn = report_bad_inode;
 	o->scan.ag_fault_fn = report_ag_fault;

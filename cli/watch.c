@@ -108,6 +108,7 @@ xb_watch_begin(struct xb_watch *w, const char *cmd, const char *path,
 		.batch = scan->batch,
 		.src = w->src,
 		.lat = w->lat,
+		.quiet = w->records_quiet,
 		.interval_ns = w->interval_ns,
 	};
 	w->start = (struct xbulk_sample){ .size = sizeof(w->start) };

@@ -82,9 +82,15 @@ struct xbulk_scan {
 	uint32_t	batch;		/* most records per ioctl (icount) */
 	unsigned int	threads;	/* 0 or 1: serial, as xfs_io; N: N
 					   workers, same output */
-	int		out_fd;		/* where the output batch_fn appends
-					   goes (never written if it
-					   appends nothing) */
+	/*
+	 * Where the output batch_fn appends goes, in inode order (never
+	 * written if it appends nothing).  -1: batch_fn appends nothing,
+	 * so the parallel scan calls it as each call's records arrive, in
+	 * no order; otherwise a worker ahead of the output keeps its
+	 * records and batch_fn formats them when their turn comes, from
+	 * the thread that writes.
+	 */
+	int		out_fd;
 	xbulk_batch_fn	batch_fn;
 	/*
 	 * NULL: a bulkstat call that fails on an inode ends the scan (as
@@ -176,6 +182,31 @@ const struct xbulk_lat *xbulk_scan_lat_call(const struct xbulk_scan_lat *lat);
 /* ns per record: for each call that returned records, its time divided
  * by its ocount (one sample a call) */
 const struct xbulk_lat *xbulk_scan_lat_inode(const struct xbulk_scan_lat *lat);
+
+/*
+ * What one thread of a scan did, to see which one stalled: the serial
+ * scan's one thread, or each worker of the parallel scan.  Made by the
+ * library; it may grow at its end.
+ */
+struct xbulk_scan_worker {
+	uint64_t	records;	/* records it fetched */
+	uint64_t	calls;		/* its ioctls */
+	uint64_t	units;		/* work units it ran (parallel scan) */
+	uint64_t	run_ns;		/* from its start to its end */
+	uint64_t	kernel_ns;	/* inside its ioctls */
+	uint64_t	wait_ns;	/* waiting for a unit to take, or for
+					   room in the output pool (the
+					   writer behind it) */
+};
+
+/* Threads the scan recorded (0 before a scan). */
+unsigned int xbulk_scan_lat_workers(const struct xbulk_scan_lat *lat);
+/* Thread @i's figures (@i < xbulk_scan_lat_workers()). */
+const struct xbulk_scan_worker *
+xbulk_scan_lat_worker(const struct xbulk_scan_lat *lat, unsigned int i);
+/* The parallel scan's writer: ns it waited for the records of the unit
+ * it writes (0 for a serial scan). */
+uint64_t xbulk_scan_lat_writer_wait_ns(const struct xbulk_scan_lat *lat);
 
 /* What stopped a scan early. */
 enum xbulk_scan_fail {

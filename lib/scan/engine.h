@@ -32,7 +32,21 @@ struct xbulk_lat {
 struct xbulk_scan_lat {
 	struct xbulk_lat	call;	/* ns per call */
 	struct xbulk_lat	inode;	/* ns per record, one sample a call */
+	/* A thread's own figures while it runs (a worker's copy) */
+	struct xbulk_scan_worker self;
+	/* The scan's threads, added when each ends */
+	struct xbulk_scan_worker *workers;
+	unsigned int		nworkers;
+	uint64_t		writer_wait_ns;
 };
+
+/* Add a thread's figures to @lat's list; -ENOMEM. */
+int xbulk_scan_lat_add_worker(struct xbulk_scan_lat *lat,
+			      const struct xbulk_scan_worker *st);
+/* Add @src's histograms and its thread's figures (@src->self) to @dst;
+ * -ENOMEM (the histograms are added all the same). */
+int xbulk_scan_lat_merge(struct xbulk_scan_lat *dst,
+			 const struct xbulk_scan_lat *src);
 
 /* Add one sample of @ns nanoseconds to @h (no locking: one writer). */
 void xbulk_lat_add(struct xbulk_lat *h, uint64_t ns);

@@ -78,7 +78,50 @@ xbulk_scan_lat_new(struct xbulk_scan_lat **lat)
 void
 xbulk_scan_lat_free(struct xbulk_scan_lat *lat)
 {
+	if (lat)
+		free(lat->workers);
 	free(lat);
+}
+
+int
+xbulk_scan_lat_add_worker(struct xbulk_scan_lat *lat,
+			  const struct xbulk_scan_worker *st)
+{
+	struct xbulk_scan_worker *w;
+
+	w = realloc(lat->workers, (lat->nworkers + 1) * sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	lat->workers = w;
+	w[lat->nworkers++] = *st;
+	return 0;
+}
+
+int
+xbulk_scan_lat_merge(struct xbulk_scan_lat *dst,
+		     const struct xbulk_scan_lat *src)
+{
+	xbulk_lat_merge(&dst->call, &src->call);
+	xbulk_lat_merge(&dst->inode, &src->inode);
+	return xbulk_scan_lat_add_worker(dst, &src->self);
+}
+
+unsigned int
+xbulk_scan_lat_workers(const struct xbulk_scan_lat *lat)
+{
+	return lat->nworkers;
+}
+
+const struct xbulk_scan_worker *
+xbulk_scan_lat_worker(const struct xbulk_scan_lat *lat, unsigned int i)
+{
+	return &lat->workers[i];
+}
+
+uint64_t
+xbulk_scan_lat_writer_wait_ns(const struct xbulk_scan_lat *lat)
+{
+	return lat->writer_wait_ns;
 }
 
 const struct xbulk_lat *

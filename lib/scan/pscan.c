@@ -15,6 +15,15 @@
  * reserve too.  The head's chunks are written and returned as they fill,
  * so the head always makes progress and a slow reader cannot deadlock the
  * pool or make it grow.
+ *
+ * With ordered output, a worker ahead of the head keeps its records raw
+ * (a copy of the kernel's 192-byte records in "raw" chunks), not as text
+ * of 300-500 bytes a record: the pool then holds about 2.5 times as many
+ * records ahead of the writer, enough for a worker in the next AG to keep
+ * going while the head's AG is written (issue 16: with text chunks the
+ * worker ahead stalled and text ran on about one thread).  The writer
+ * formats raw chunks with batch_fn into its own buffer as it reaches
+ * them; the head's worker formats its records at once, as before.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -38,9 +47,14 @@
 #define CHURN_ICOUNT	64
 
 struct chunk {
-	struct chunk	*next;
-	size_t		len;
-	char		data[];
+	struct chunk		*next;
+	size_t			len;	/* bytes of text, or of records */
+	/* A raw chunk: @nrecs records of a call whose header was @hdr,
+	 * to be formatted by the writer. */
+	bool			raw;
+	uint32_t		nrecs;
+	struct xfs_bulk_ireq	hdr;
+	char			data[];
 };
 
 /* A unit's output, filled by its worker, drained by the writer. */
@@ -63,6 +77,13 @@ struct pscan {
 	size_t				nunits;
 	uint32_t			icount_max;	/* per request */
 	uint64_t			last;		/* last key to emit */
+	int				wout_err;	/* its write error */
+	uint64_t			writer_wait_ns;
+	bool				ordered;	/* batch_fn writes output:
+							   keep records raw ahead
+							   of the head */
+	struct xbulk_out		wout;		/* the writer's, for raw
+							   chunks */
 
 	uint64_t		records;	/* atomic */
 	uint64_t		calls;		/* atomic */
@@ -75,7 +96,8 @@ struct pscan {
 
 	pthread_mutex_t		lock;		/* all below */
 	pthread_cond_t		cond;		/* any change below */
-	size_t			head;		/* unit being written */
+	size_t			head;		/* unit being written
+						   (atomic: read unlocked) */
 	size_t			stop_after;	/* first failed unit */
 	bool			abort;		/* output failed: stop all */
 	unsigned int		in_use;		/* chunks out of the pool */
@@ -85,9 +107,20 @@ struct pscan {
 
 /* What a worker's xbulk_out flushes into. */
 struct sink {
-	struct pscan	*ps;
-	size_t		k;	/* unit index */
+	struct pscan			*ps;
+	size_t				k;	/* unit index */
+	struct xbulk_scan_worker	*st;	/* the worker's figures */
 };
+
+/* pthread_cond_wait(), the time counted in *@wait_ns. */
+static void
+timed_wait_locked(struct pscan *ps, uint64_t *wait_ns)
+{
+	uint64_t t0 = xbulk_clock_ns(CLOCK_MONOTONIC);
+
+	pthread_cond_wait(&ps->cond, &ps->lock);
+	*wait_ns += xbulk_clock_ns(CLOCK_MONOTONIC) - t0;
+}
 
 static bool
 unit_stopped(struct pscan *ps, size_t k)
@@ -104,7 +137,7 @@ unit_stopped(struct pscan *ps, size_t k)
 
 /* Take a chunk for unit @k, waiting for the pool.  Called locked. */
 static struct chunk *
-chunk_get_locked(struct pscan *ps, size_t k)
+chunk_get_locked(struct pscan *ps, size_t k, struct xbulk_scan_worker *st)
 {
 	struct chunk *c;
 
@@ -116,7 +149,15 @@ chunk_get_locked(struct pscan *ps, size_t k)
 			return NULL;
 		if (ps->in_use < limit)
 			break;
-		pthread_cond_wait(&ps->cond, &ps->lock);
+		/*
+		 * The head not taken yet: no chunk comes back until a worker
+		 * takes it, and each does once its unit ends.  So the pool
+		 * may grow by what the running units still hold (the head
+		 * is taken first: lib/scan/sched.c), never deadlock.
+		 */
+		if (!xbulk_sched_taken(&ps->sched, ps->head))
+			break;
+		timed_wait_locked(ps, &st->wait_ns);
 	}
 	c = ps->free_chunks;
 	if (c)
@@ -137,11 +178,25 @@ chunk_put_locked(struct pscan *ps, struct chunk *c)
 	pthread_cond_broadcast(&ps->cond);
 }
 
+/* Put chunk @c at the end of unit @k's list.  Called locked. */
+static void
+append_locked(struct pscan *ps, size_t k, struct chunk *c)
+{
+	struct unit_out *uo = &ps->outs[k];
+
+	c->next = NULL;
+	if (uo->last)
+		uo->last->next = c;
+	else
+		uo->first = c;
+	uo->last = c;
+	pthread_cond_broadcast(&ps->cond);
+}
+
 /* Queue the out's chunk (if it holds bytes) on unit @k.  Called locked. */
 static void
 queue_locked(struct pscan *ps, size_t k, struct xbulk_out *out)
 {
-	struct unit_out *uo = &ps->outs[k];
 	struct chunk *c;
 
 	if (!out->buf)
@@ -154,14 +209,9 @@ queue_locked(struct pscan *ps, size_t k, struct xbulk_out *out)
 		return;
 	}
 	c->len = out->len;
-	c->next = NULL;
-	if (uo->last)
-		uo->last->next = c;
-	else
-		uo->first = c;
-	uo->last = c;
+	c->raw = false;
 	out->len = 0;
-	pthread_cond_broadcast(&ps->cond);
+	append_locked(ps, k, c);
 }
 
 /* xbulk_out flush hook of a worker: queue the chunk, take a fresh one. */
@@ -175,7 +225,7 @@ sink_flush(struct xbulk_out *out)
 
 	pthread_mutex_lock(&ps->lock);
 	queue_locked(ps, s->k, out);
-	c = chunk_get_locked(ps, s->k);
+	c = chunk_get_locked(ps, s->k, s->st);
 	if (c) {
 		out->buf = c->data;
 		out->cap = CHUNK_SIZE;
@@ -185,6 +235,76 @@ sink_flush(struct xbulk_out *out)
 	}
 	pthread_mutex_unlock(&ps->lock);
 	return ret;
+}
+
+/* Queue the raw chunk *@raw (if any) on unit @k. */
+static void
+queue_raw(struct pscan *ps, size_t k, struct chunk **raw)
+{
+	if (!*raw)
+		return;
+	pthread_mutex_lock(&ps->lock);
+	append_locked(ps, k, *raw);
+	pthread_mutex_unlock(&ps->lock);
+	*raw = NULL;
+}
+
+/*
+ * Keep @n records of a call of unit @k raw, for the writer to format: in
+ * the worker's raw chunk *@raw, queued when full (a chunk holds the
+ * records of several calls, with the first one's header).
+ */
+static int
+store_raw(struct pscan *ps, size_t k, struct chunk **raw,
+	  struct xbulk_scan_worker *st, const struct xfs_bulk_ireq *hdr,
+	  const char *recs, uint32_t n)
+{
+	size_t rec_size = ps->ops->rec_size;
+	uint32_t per = (uint32_t)(CHUNK_SIZE / rec_size), m;
+	struct chunk *c;
+
+	for (; n; n -= m, recs += (size_t)m * rec_size) {
+		if (!*raw) {
+			pthread_mutex_lock(&ps->lock);
+			c = chunk_get_locked(ps, k, st);
+			pthread_mutex_unlock(&ps->lock);
+			if (!c)
+				return ps->abort || k > ps->stop_after ?
+				       -ECANCELED : -ENOMEM;
+			c->len = 0;
+			c->raw = true;
+			c->nrecs = 0;
+			c->hdr = *hdr;
+			*raw = c;
+		}
+		c = *raw;
+		m = per - c->nrecs < n ? per - c->nrecs : n;
+		memcpy(c->data + c->len, recs, (size_t)m * rec_size);
+		c->len += (size_t)m * rec_size;
+		c->nrecs += m;
+		if (c->nrecs == per)
+			queue_raw(ps, k, raw);
+	}
+	return 0;
+}
+
+/*
+ * Hand @n records of a call of unit @k on: to batch_fn now if unit @k is
+ * being written or the output has no order, else raw to the writer.  The
+ * head only moves forward, and the raw chunk is queued before the first
+ * record is formatted, so a unit's raw records all come before what its
+ * worker formats once it is the head.
+ */
+static int
+emit(struct pscan *ps, size_t k, struct xbulk_out *out, struct chunk **raw,
+     struct xbulk_scan_worker *st, const struct xfs_bulk_ireq *hdr,
+     const void *recs, uint32_t n)
+{
+	if (!ps->ordered || __atomic_load_n(&ps->head, __ATOMIC_ACQUIRE) == k) {
+		queue_raw(ps, k, raw);
+		return ps->scan->batch_fn(ps->scan->arg, out, hdr, recs, n);
+	}
+	return store_raw(ps, k, raw, st, hdr, recs, n);
 }
 
 /* Where unit @k starts: its planned start, or past what the AG's unit
@@ -270,15 +390,16 @@ unit_finish(struct pscan *ps, size_t k, struct xbulk_out *out,
  */
 static void
 run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k,
-	 struct xbulk_scan_lat *lat)
+	 struct xbulk_scan_lat *lat, struct xbulk_scan_worker *st)
 {
 	const struct xbulk_unit *u = &ps->units[k];
 	const struct xbulk_scan *scan = ps->scan;
 	const void *recs = hdr + 1;
-	struct sink sink = { .ps = ps, .k = k };
+	struct sink sink = { .ps = ps, .k = k, .st = st };
 	struct xbulk_out out = {
 		.fd = -1, .flush = sink_flush, .priv = &sink,
 	};
+	struct chunk *raw = NULL;
 	enum xbulk_scan_fail fail = XBULK_SCAN_OK;
 	uint32_t agno = ps->sched.agno[k];
 	uint64_t remaining = u->count, next, call_ns = 0;
@@ -302,6 +423,7 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k,
 						      ps->icount_max;
 		__atomic_add_fetch(&ps->calls, 1, __ATOMIC_RELAXED);
 		xbulk_live_add(scan->live, 0, 1);
+		st->calls++;
 		f.err = xbulk_req_call(ps->fs, scan, lat, hdr, &call_ns);
 		good = xbulk_answer_good(ps->ops, hdr, recs, cursor, f.err,
 					 &f.ino);
@@ -311,7 +433,8 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k,
 		if (n) {
 			__atomic_add_fetch(&ps->records, n, __ATOMIC_RELAXED);
 			xbulk_live_add(scan->live, n, 0);
-			err = scan->batch_fn(scan->arg, &out, hdr, recs, n);
+			st->records += n;
+			err = emit(ps, k, &out, &raw, st, hdr, recs, n);
 			if (err) {
 				fail = XBULK_SCAN_FAIL_BATCH;
 				break;
@@ -340,6 +463,9 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k,
 		}
 		break;
 	}
+	queue_raw(ps, k, &raw);
+	st->units++;
+	st->kernel_ns += call_ns;
 	unit_finish(ps, k, &out, fail, err, u->count - remaining, call_ns);
 }
 
@@ -383,16 +509,19 @@ pick_unit_locked(struct pscan *ps, size_t *k)
 
 /* Wait for a unit to take; false when there is none left or all stop. */
 static bool
-next_unit(struct pscan *ps, size_t *k)
+next_unit(struct pscan *ps, size_t *k, struct xbulk_scan_worker *st)
 {
 	bool got = false;
+	uint64_t t0;
 
 	pthread_mutex_lock(&ps->lock);
 	while (!ps->abort && !xbulk_cancelled(ps->scan)) {
 		got = pick_unit_locked(ps, k);
 		if (got || !xbulk_sched_left(&ps->sched))
 			break;
+		t0 = xbulk_clock_ns(CLOCK_MONOTONIC);
 		wait_a_while_locked(ps);
+		st->wait_ns += xbulk_clock_ns(CLOCK_MONOTONIC) - t0;
 	}
 	pthread_mutex_unlock(&ps->lock);
 	return got;
@@ -404,11 +533,13 @@ worker(void *arg)
 	struct pscan *ps = arg;
 	unsigned int me = __atomic_fetch_add(&ps->workers, 1, __ATOMIC_RELAXED);
 	struct xbulk_scan_lat *lat = ps->lats ? &ps->lats[me] : NULL;
+	uint64_t t0 = xbulk_clock_ns(CLOCK_MONOTONIC);
+	struct xbulk_scan_worker st = { .records = 0 };
 	struct xfs_bulk_ireq *hdr;
 	size_t k;
 
 	hdr = xbulk_req_alloc(ps->ops->rec_size, ps->icount_max);
-	while (next_unit(ps, &k)) {
+	while (next_unit(ps, &k, &st)) {
 		if (!hdr) {
 			struct xbulk_out none = { .buf = NULL };
 
@@ -416,10 +547,33 @@ worker(void *arg)
 				    -ENOMEM, 0, 0);
 			continue;
 		}
-		run_unit(ps, hdr, k, lat);
+		run_unit(ps, hdr, k, lat, &st);
 	}
 	xbulk_req_free(hdr, ps->ops->rec_size, ps->icount_max);
+	st.run_ns = xbulk_clock_ns(CLOCK_MONOTONIC) - t0;
+	if (lat)
+		lat->self = st;
 	return NULL;
+}
+
+/* The writer's buffer out: text formatted from raw chunks. */
+static int
+wout_flush(struct xbulk_out *out)
+{
+	struct pscan *ps = out->priv;
+	int err = xbulk_write_all(ps->scan->out_fd, out->buf, out->len);
+
+	if (!err)
+		out->len = 0;
+	else
+		ps->wout_err = err;
+	return err;
+}
+
+static int
+flush_wout(struct pscan *ps)
+{
+	return ps->wout.len ? xbulk_out_flush(&ps->wout) : 0;
 }
 
 /*
@@ -427,12 +581,12 @@ worker(void *arg)
  * Return 0, or -errno of a write (the scan is then aborted).
  */
 static int
-write_unit_locked(struct pscan *ps, size_t k)
+write_unit_locked(struct pscan *ps, size_t k, enum xbulk_scan_fail *fail)
 {
 	struct unit_out *uo = &ps->outs[k];
 	int err = 0;
 
-	ps->head = k;
+	__atomic_store_n(&ps->head, k, __ATOMIC_RELEASE);
 	pthread_cond_broadcast(&ps->cond);
 	for (;;) {
 		struct chunk *c = uo->first;
@@ -443,16 +597,27 @@ write_unit_locked(struct pscan *ps, size_t k)
 			return -EINTR;
 		}
 		if (!c) {
+			uint64_t t0;
+
 			if (uo->done)
 				return 0;
+			t0 = xbulk_clock_ns(CLOCK_MONOTONIC);
 			wait_a_while_locked(ps);
+			ps->writer_wait_ns += xbulk_clock_ns(CLOCK_MONOTONIC) -
+					      t0;
 			continue;
 		}
 		uo->first = c->next;
 		if (!uo->first)
 			uo->last = NULL;
 		pthread_mutex_unlock(&ps->lock);
-		err = xbulk_write_all(ps->scan->out_fd, c->data, c->len);
+		if (c->raw)
+			err = ps->scan->batch_fn(ps->scan->arg, &ps->wout,
+						 &c->hdr, c->data, c->nrecs);
+		else if (!(err = flush_wout(ps)))
+			err = xbulk_write_all(ps->scan->out_fd, c->data, c->len);
+		*fail = c->raw && !ps->wout_err ? XBULK_SCAN_FAIL_BATCH :
+						  XBULK_SCAN_FAIL_OUTPUT;
 		pthread_mutex_lock(&ps->lock);
 		chunk_put_locked(ps, c);
 		if (err) {
@@ -466,15 +631,15 @@ write_unit_locked(struct pscan *ps, size_t k)
 static void
 write_all_units(struct pscan *ps, struct xbulk_scan_result *res)
 {
+	enum xbulk_scan_fail fail = XBULK_SCAN_OK;
 	size_t k;
 	int err;
 
 	pthread_mutex_lock(&ps->lock);
 	for (k = 0; k < ps->nunits; k++) {
-		err = write_unit_locked(ps, k);
+		err = write_unit_locked(ps, k, &fail);
 		if (err) {
-			res->fail = err == -EINTR ? XBULK_SCAN_CANCELLED :
-						    XBULK_SCAN_FAIL_OUTPUT;
+			res->fail = err == -EINTR ? XBULK_SCAN_CANCELLED : fail;
 			res->err = err;
 			break;
 		}
@@ -487,6 +652,14 @@ write_all_units(struct pscan *ps, struct xbulk_scan_result *res)
 	ps->abort = true;
 	pthread_cond_broadcast(&ps->cond);
 	pthread_mutex_unlock(&ps->lock);
+	/* What was formatted before a failure or a cancel: whole records */
+	if (res->fail != XBULK_SCAN_FAIL_OUTPUT) {
+		err = flush_wout(ps);
+		if (err && res->fail == XBULK_SCAN_OK) {
+			res->fail = XBULK_SCAN_FAIL_OUTPUT;
+			res->err = err;
+		}
+	}
 }
 
 /* Records per unit for @threads workers, from the used-inode count. */
@@ -565,6 +738,18 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	ps.icount_max = target + XBULK_INODES_PER_CHUNK < scan->batch ?
 			(uint32_t)(target + XBULK_INODES_PER_CHUNK) :
 			scan->batch;
+	/* A scan whose batch_fn writes nothing has no order to keep */
+	ps.ordered = scan->out_fd >= 0;
+	if (ps.ordered &&
+	    xbulk_out_setup(&ps.wout, scan->out_fd, XBULK_OUT_BUFSIZE)) {
+		res->fail = XBULK_SCAN_FAIL_SETUP;
+		res->err = -ENOMEM;
+		free(ps.ag_state);
+		free(ps.units);
+		return res->err;
+	}
+	ps.wout.flush = wout_flush;
+	ps.wout.priv = &ps;
 	ps.outs = calloc(ps.nunits, sizeof(*ps.outs));
 	tids = calloc(nthreads, sizeof(*tids));
 	if (scan->lat)
@@ -591,11 +776,11 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	nthreads = i;
 	for (i = 0; i < nthreads; i++) {
 		pthread_join(tids[i], NULL);
-		if (ps.lats) {
-			xbulk_lat_merge(&scan->lat->call, &ps.lats[i].call);
-			xbulk_lat_merge(&scan->lat->inode, &ps.lats[i].inode);
-		}
+		if (ps.lats)
+			xbulk_scan_lat_merge(scan->lat, &ps.lats[i]);
 	}
+	if (scan->lat)
+		scan->lat->writer_wait_ns += ps.writer_wait_ns;
 	res->threads = nthreads;
 	res->units = ps.nunits;
 	res->records = ps.records;
@@ -606,6 +791,7 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	pthread_cond_destroy(&ps.cond);
 	pthread_mutex_destroy(&ps.lock);
 out:
+	xbulk_out_release(&ps.wout);
 	free(ps.lats);
 	free(tids);
 	xbulk_sched_free(&ps.sched);

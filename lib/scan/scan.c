@@ -38,6 +38,8 @@ scan_serial(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	    struct xbulk_scan_result *res)
 {
 	const struct xbulk_kind_ops *ops = &xbulk_kinds[scan->kind];
+	uint64_t t0 = xbulk_clock_ns(CLOCK_MONOTONIC);
+	struct xbulk_scan_worker st = { .units = 0 };
 	struct xbulk_out out;
 	struct xfs_bulk_ireq *hdr;
 	const void *recs;
@@ -72,7 +74,8 @@ scan_serial(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 
 		res->calls++;
 		xbulk_live_add(scan->live, 0, 1);
-		ret = xbulk_req_call(fs, scan, scan->lat, hdr, NULL);
+		ret = xbulk_req_call(fs, scan, scan->lat, hdr,
+				     scan->lat ? &st.kernel_ns : NULL);
 		f = (struct xbulk_ag_fault){ .call = scan->kind,
 					     .cursor = cursor, .err = ret };
 		good = xbulk_answer_good(ops, hdr, recs, cursor, ret, &f.ino);
@@ -119,6 +122,12 @@ out:
 		xbulk_out_flush(&out);
 	xbulk_out_release(&out);
 	xbulk_req_free(hdr, ops->rec_size, scan->batch);
+	if (scan->lat) {
+		st.records = res->records;
+		st.calls = res->calls;
+		st.run_ns = xbulk_clock_ns(CLOCK_MONOTONIC) - t0;
+		xbulk_scan_lat_add_worker(scan->lat, &st);
+	}
 	return res->err;
 }
 

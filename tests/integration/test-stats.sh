@@ -150,7 +150,7 @@ json_run()
 # The text report: every figure with its unit.
 check_text()
 {
-	local f=$1 re
+	local f=$1 re n
 
 	for re in \
 		'^bulkstat: .*: [0-9]+ inodes in [0-9.]+ (us|ms|s), [0-9]+ ioctl calls, [0-9]+ threads?, batch [0-9]+ records$' \
@@ -158,6 +158,7 @@ check_text()
 		'^  cpu     : usr=[0-9.]+ (us|ms|s), sys=[0-9.]+ (us|ms|s) \([0-9.]+% of one CPU\), peak RSS=[0-9.]+ MiB$' \
 		'^  latency : per call : min=[0-9.]+ (ns|us|ms|s), p50=[0-9.]+ (ns|us|ms|s), p90=[0-9.]+ (ns|us|ms|s), p99=[0-9.]+ (ns|us|ms|s), p99.9=[0-9.]+ (ns|us|ms|s), max=[0-9.]+ (ns|us|ms|s), avg=[0-9.]+ (ns|us|ms|s) \([0-9]+ calls\)$' \
 		'^            per inode: min=[0-9.]+ (ns|us|ms|s), p50=[0-9.]+ (ns|us|ms|s), p90=[0-9.]+ (ns|us|ms|s), p99=[0-9.]+ (ns|us|ms|s), p99.9=[0-9.]+ (ns|us|ms|s), max=[0-9.]+ (ns|us|ms|s), avg=[0-9.]+ (ns|us|ms|s) \([0-9]+ calls with records\)$' \
+		'^  threads : #1 [0-9.]+ (us|ms|s): kernel [0-9.]+ (us|ms|s) \([0-9.]+%\), waited [0-9.]+ (us|ms|s) \([0-9.]+%\), [0-9]+ records, [0-9]+ calls(, [0-9]+ units)?$' \
 		'^  data    : loop[0-9]+ \([0-9]+:[0-9]+\) read: IOPS=[0-9.]+[kM]?, BW=[0-9.]+MiB/s \([0-9.]+MB/s\), [0-9]+ IOs, [0-9.]+ (B|KiB|MiB|GiB), util=[0-9.]+%$' \
 		'^  log     : internal$' \
 		'^  rt      : none$' \
@@ -168,7 +169,12 @@ check_text()
 	do
 		grep -Eq "$re" "$f" || { echo "  no line like: $re"; return 1; }
 	done
-	[[ $(wc -l <"$f") == 12 ]] || { echo "  not 12 lines"; return 1; }
+	# one line per thread (-q: no writer line)
+	n=$(sed -n 's/.* ioctl calls, \([0-9]*\) threads\?, .*/\1/p' "$f")
+	[[ $(wc -l <"$f") == $((12 + n)) ]] ||
+		{ echo "  not $((12 + n)) lines"; return 1; }
+	[[ $(grep -Ec '^            #[0-9]+ [0-9.]+ (us|ms|s): kernel ' "$f") == $((n - 1)) ]] ||
+		{ echo "  not $n thread lines"; return 1; }
 }
 
 main()
@@ -195,6 +201,19 @@ main()
 			"$("$XBULK" bulkstat -q -j $j --stats=json "$XB_MNT" \
 			   2>&1 >/dev/null | jq .records)"
 	done
+
+	# each thread's figures: one entry per thread, adding up; with
+	# records written (-j 2, ordered output) the writer's wait too
+	out=$("$XBULK" bulkstat -j 2 --stats=json "$XB_MNT" 2>&1 >/dev/null)
+	rel_check "--stats=json: a workers entry per thread" \
+		"$(jq .threads <<<"$out")" "$(jq '.workers | length' <<<"$out")"
+	rel_check "--stats=json: the workers' records add up" \
+		"$(jq .records <<<"$out")" "$(jq '[.workers[].records] | add' <<<"$out")"
+	rel_ok "--stats=json: the writer's wait" jq -e '.writer_wait_ns >= 0' \
+		<<<"$out"
+	rel_check "--stats -j 2: the writer's line" 1 \
+		"$("$XBULK" bulkstat -j 2 --stats "$XB_MNT" 2>&1 >/dev/null |
+		   grep -Ec '^            writer waited [0-9.]+ (us|ms|s) for records$')"
 
 	# text on stderr, stdout untouched by it
 	"$XBULK" bulkstat -q --stats "$XB_MNT" >"$T/q.out" 2>"$T/text.err"
