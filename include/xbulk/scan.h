@@ -120,6 +120,12 @@ struct xbulk_scan {
 	 * ends after the last whole record written.
 	 */
 	const volatile int *cancel;
+	/*
+	 * The parallel scan's output pool, bytes (0: 20 MiB; at least 2
+	 * MiB): what its workers may hold ahead of the writer, the bound of
+	 * its memory however slow out_fd is.
+	 */
+	size_t		pool_bytes;
 };
 
 /* A struct xbulk_scan with its size set, scanning to the end. */

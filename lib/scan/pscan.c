@@ -37,6 +37,7 @@
 #define CHUNK_SIZE	(256U * 1024)
 #define POOL_CHUNKS	80		/* 20 MiB of output in flight */
 #define HEAD_RESERVE	4
+#define POOL_MIN	(2 * HEAD_RESERVE)	/* struct xbulk_scan.pool_bytes */
 /* Records per unit: enough units to balance, few enough to stay cheap. */
 #define UNIT_MIN	64
 #define UNIT_MAX	2048
@@ -101,6 +102,7 @@ struct pscan {
 	size_t			stop_after;	/* first failed unit */
 	bool			abort;		/* output failed: stop all */
 	unsigned int		in_use;		/* chunks out of the pool */
+	unsigned int		pool_chunks;	/* its size */
 	struct xbulk_sched	sched;		/* which unit is next */
 	struct chunk		*free_chunks;
 };
@@ -142,20 +144,24 @@ chunk_get_locked(struct pscan *ps, size_t k, struct xbulk_scan_worker *st)
 	struct chunk *c;
 
 	for (;;) {
-		unsigned int limit = k == ps->head ? POOL_CHUNKS :
-				     POOL_CHUNKS - HEAD_RESERVE;
+		unsigned int limit = k == ps->head ? ps->pool_chunks :
+				     ps->pool_chunks - HEAD_RESERVE;
 
 		if (ps->abort || k > ps->stop_after)
 			return NULL;
 		if (ps->in_use < limit)
 			break;
 		/*
-		 * The head not taken yet: no chunk comes back until a worker
-		 * takes it, and each does once its unit ends.  So the pool
-		 * may grow by what the running units still hold (the head
-		 * is taken first: lib/scan/sched.c), never deadlock.
+		 * Chunks come back only as the writer writes the head's.  So
+		 * the pool may grow, never deadlock: while the head is not
+		 * taken, by what the running units still hold (each worker
+		 * takes the head once its unit ends: lib/scan/sched.c); and
+		 * by one chunk of the head's while the writer has none of
+		 * its chunks to write (it may be behind chunks that others
+		 * got while the head was not taken).
 		 */
-		if (!xbulk_sched_taken(&ps->sched, ps->head))
+		if (!xbulk_sched_taken(&ps->sched, ps->head) ||
+		    (k == ps->head && !ps->outs[k].first))
 			break;
 		timed_wait_locked(ps, &st->wait_ns);
 	}
@@ -489,7 +495,7 @@ static bool
 pick_unit_locked(struct pscan *ps, size_t *k)
 {
 	/* Ordered output running ahead of the writer: stay near it. */
-	bool pressed = ps->in_use >= (POOL_CHUNKS - HEAD_RESERVE) / 2;
+	bool pressed = ps->in_use >= (ps->pool_chunks - HEAD_RESERVE) / 2;
 
 	while (xbulk_sched_take(&ps->sched, ps->head, pressed, k)) {
 		uint32_t agno = ps->sched.agno[*k];
@@ -738,6 +744,10 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	ps.icount_max = target + XBULK_INODES_PER_CHUNK < scan->batch ?
 			(uint32_t)(target + XBULK_INODES_PER_CHUNK) :
 			scan->batch;
+	ps.pool_chunks = POOL_CHUNKS;
+	if (scan->pool_bytes)
+		ps.pool_chunks = scan->pool_bytes / CHUNK_SIZE < POOL_MIN ?
+			POOL_MIN : (unsigned int)(scan->pool_bytes / CHUNK_SIZE);
 	/* A scan whose batch_fn writes nothing has no order to keep */
 	ps.ordered = scan->out_fd >= 0;
 	if (ps.ordered &&

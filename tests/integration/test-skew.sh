@@ -4,9 +4,10 @@
 # The parallel scan on a skewed tree: bench/populate --skew puts ~90% of
 # the inodes in one AG.  One worker per AG must still cover it whole:
 # bulkstat and inumbers with -j 2, -j 3 and -j 8 (and a small -n) print
-# the same bytes as -j 1, and -q counts every inode.
+# the same bytes as -j 1, also from a small output pool into a pipe that
+# holds them back, and -q counts every inode.
 #
-# Environment: XBULK, POPULATE (build/bench/populate).
+# Environment: XBULK, POPULATE (build/bench/populate), SCAN_POOL.
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/lib.sh"
@@ -42,5 +43,25 @@ for j in 1 2 3; do
 	rel_check "bulkstat -q -j $j --stats=json: records" "$want" \
 		"$("$XBULK" bulkstat -q -j $j --stats=json "$XB_MNT" \
 		   2>&1 >/dev/null | jq .records)"
+done
+# Into a pipe that holds the records back, with the smallest output pool
+# (2 MiB, scan_pool), on 100k inodes over every AG: the workers ahead of
+# the writer keep their records raw and fill the pool at once.  However
+# full, the unit being written is always taken (the pool grows by what
+# running units hold while it is not), so every run ends, with the bytes
+# of -j 1.  Without that rule workers ahead of an untaken head waited for
+# each other: 9 runs in 32 hung here.  `timeout` only ends a hang.
+mkdir "$XB_MNT/more"
+"$POPULATE" -n 90000 -s 9 --empty-files "$XB_MNT/more" >/dev/null
+sync
+"$XBULK" bulkstat -j 1 "$XB_MNT" >"$XB_TMP/ref"
+for args in "-j 2 -n 64" "-j 3 -n 64" "-j 4 -n 64" "-j 3 -n 256"; do
+	for run in 1 2 3 4; do
+		# shellcheck disable=SC2086
+		timeout 60 "$SCAN_POOL" $args -p 2048 "$XB_MNT" |
+			{ sleep 0.2; cat >"$XB_TMP/got"; }
+		rel_ok "pool of 2 MiB: $args, a slow reader (run $run) = -j 1" \
+			cmp -s "$XB_TMP/ref" "$XB_TMP/got"
+	done
 done
 rel_done
