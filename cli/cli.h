@@ -112,6 +112,14 @@ int xb_write_error(const char *cmd, int err);
 void xb_dirs_gone(const char *cmd, uint64_t n);
 
 /*
+ * syncfs() @fs before a scan that reports apparent sizes (find -size,
+ * du -b: xbulk_fs_sync()).  A failure is named, with @path, and the
+ * scan goes on: returns true then (the command exits 1 at the end).
+ */
+bool xb_sync_fs(const char *cmd, const struct xbulk_fs *fs,
+		const char *path);
+
+/*
  * Why a directory could not be opened, after strerror(-@err): for -EPERM
  * (O_NOATIME on a directory one does not own needs CAP_FOWNER), a note in
  * parentheses with a leading space; otherwise "".

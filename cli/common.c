@@ -210,6 +210,18 @@ xb_dirs_gone(const char *cmd, uint64_t n)
 			 (unsigned long long)n);
 }
 
+bool
+xb_sync_fs(const char *cmd, const struct xbulk_fs *fs, const char *path)
+{
+	int err = xbulk_fs_sync(fs);
+
+	if (!err)
+		return false;
+	xb_error(cmd, "%s: syncfs: %s (sizes of data not yet written may "
+		 "be those on disk; --no-sync skips it)", path, strerror(-err));
+	return true;
+}
+
 const char *
 xb_dir_open_hint(int err)
 {
