@@ -331,5 +331,6 @@ int xb_cmd_inumbers(int argc, char **argv);
 int xb_cmd_bulkstat_single(int argc, char **argv);
 int xb_cmd_du(int argc, char **argv);
 int xb_cmd_find(int argc, char **argv);
+int xb_cmd_path(int argc, char **argv);
 
 #endif /* XBULK_CLI_H */

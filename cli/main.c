@@ -39,6 +39,7 @@ static const struct {
 	{ "du", xb_cmd_du,
 	  "Disk usage, as GNU du; by owner, type, age...; a treemap" },
 	{ "find", xb_cmd_find, "GNU find's expressions, from bulkstat" },
+	{ "path", xb_cmd_path, "Every path of inodes, from parent pointers" },
 	{ "help", cmd_help, "List the commands, or show one command's help" },
 };
 

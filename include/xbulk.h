@@ -1658,5 +1658,6 @@ uint64_t xbulk_find_problems(const struct xbulk_find *find);
 #pragma GCC visibility pop
 
 #include "xbulk/metadir.h"
+#include "xbulk/parent.h"
 
 #endif /* XBULK_H */
