@@ -229,12 +229,8 @@ parse_opts(int argc, char **argv, struct path_opts *o)
 		case 'w':
 			o->walk = true;
 			break;
-		case ':':
-			return xb_usage_error(cmd, "option '%s' needs a value",
-					      argv[optind - 1]);
 		default:
-			return xb_usage_error(cmd, "unknown option '%s'",
-					      argv[optind - 1]);
+			return xb_bad_option(cmd, c, argv);
 		}
 	}
 	if (optind >= argc)

@@ -13,28 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../names/names.h"	/* xbn_grow() */
 #include "parent.h"
 
 /* Most directories on one chain: deeper is damage (or -ENOMEM first). */
 #define MAX_DEPTH	(1u << 24)
-
-static int
-grow(void **buf, size_t *cap, size_t need, size_t unit)
-{
-	size_t n = *cap ? *cap : 64;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*buf, n * unit);
-	if (!q)
-		return -ENOMEM;
-	*buf = q;
-	*cap = n;
-	return 0;
-}
 
 static uint32_t
 hash_ino(uint64_t ino)
@@ -167,7 +150,7 @@ resolve_dir(struct xbulk_parents *p, uint64_t ino, uint32_t gen,
 		}
 		if (depth >= MAX_DEPTH)
 			return chain_failed(p, depth, -ELOOP);
-		ret = grow((void **)&p->stack, &p->stack_cap, depth + 1,
+		ret = xbn_grow((void **)&p->stack, &p->stack_cap, depth + 1,
 			   sizeof(*p->stack));
 		if (ret)
 			return chain_failed(p, depth, ret);
@@ -180,7 +163,7 @@ resolve_dir(struct xbulk_parents *p, uint64_t ino, uint32_t gen,
 		if (!ret && !f.found)
 			ret = -ENOENT;
 		if (!ret)
-			ret = grow((void **)&p->names, &p->names_cap,
+			ret = xbn_grow((void **)&p->names, &p->names_cap,
 				   p->names_len + f.len, 1);
 		if (ret)
 			return chain_failed(p, depth, ret);
@@ -217,14 +200,14 @@ build_path(struct xbulk_parents *p, uint32_t slot, const char *name,
 	int ret;
 
 	for (i = slot; i != XBP_TOP; i = p->dirs[i].parent) {
-		ret = grow((void **)&p->stack, &p->stack_cap, depth + 1,
+		ret = xbn_grow((void **)&p->stack, &p->stack_cap, depth + 1,
 			   sizeof(*p->stack));
 		if (ret)
 			return ret;
 		p->stack[depth++] = i;
 		n += 1 + p->dirs[i].name_len;
 	}
-	ret = grow((void **)&p->path, &p->path_cap, n + 1, 1);
+	ret = xbn_grow((void **)&p->path, &p->path_cap, n + 1, 1);
 	if (ret)
 		return ret;
 	off = 0;
@@ -263,8 +246,8 @@ add_link(void *arg, uint64_t dir_ino, uint32_t dir_gen, const char *name,
 {
 	struct links *l = arg;
 
-	if (grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v)) ||
-	    grow((void **)&l->names, &l->names_cap, l->names_len + namelen,
+	if (xbn_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v)) ||
+	    xbn_grow((void **)&l->names, &l->names_cap, l->names_len + namelen,
 		 1))
 		return -ENOMEM;
 	l->v[l->n++] = (struct link){ .ino = dir_ino, .gen = dir_gen,

@@ -71,11 +71,7 @@ ORACLE=6.1	# the xfs_io of the current image
 # (or on all with XFSIO_ORACLE=6.13), else 6.1.
 oracle_io()
 {
-	if [[ $ORACLE == 6.13 ]]; then
-		xb_new xfs_io "$@"
-	else
-		xfs_io "$@"
-	fi
+	xb_xfsprogs "$ORACLE" xfs_io "$@"
 }
 
 # run_xfsio CMD [SED]: xfs_io -c CMD on the mount into $W/exp; complain
