@@ -336,5 +336,8 @@ int xb_cmd_bulkstat_single(int argc, char **argv);
 int xb_cmd_du(int argc, char **argv);
 int xb_cmd_find(int argc, char **argv);
 int xb_cmd_path(int argc, char **argv);
+int xb_cmd_snapshot(int argc, char **argv);
+int xb_cmd_diff(int argc, char **argv);
+int xb_cmd_export(int argc, char **argv);
 
 #endif /* XBULK_CLI_H */

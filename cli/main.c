@@ -39,6 +39,12 @@ static const struct {
 	{ "du", xb_cmd_du,
 	  "Disk usage, as GNU du; by owner, type, age...; a treemap" },
 	{ "find", xb_cmd_find, "GNU find's expressions, from bulkstat" },
+	{ "snapshot", xb_cmd_snapshot,
+	  "Record every inode and name to a file, for diff" },
+	{ "diff", xb_cmd_diff,
+	  "What changed between a snapshot and another, or the fs now" },
+	{ "export", xb_cmd_export,
+	  "A snapshot as SQLite tables or CSV files" },
 	{ "path", xb_cmd_path, "Every path of inodes, from parent pointers" },
 	{ "help", cmd_help, "List the commands, or show one command's help" },
 };

@@ -1659,5 +1659,6 @@ uint64_t xbulk_find_problems(const struct xbulk_find *find);
 
 #include "xbulk/metadir.h"
 #include "xbulk/parent.h"
+#include "xbulk/snapshot.h"
 
 #endif /* XBULK_H */

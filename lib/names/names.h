@@ -11,6 +11,7 @@
  *   tree.c     parents: linking, re-checks, cycles, paths of directories
  *   mounts.c   our mount and the mounts inside it (mountinfo)
  *   walk.c     walks in find's order, unreached inodes, readlink
+ *   inodes.c   every kept inode in inode order with its names (snapshots)
  */
 #ifndef XBULK_NAMES_H
 #define XBULK_NAMES_H
@@ -604,5 +605,44 @@ int xbn_mounts_resolve(struct xbulk_names *nm, struct xbn_mountinfo *mi);
 void xbn_reach(struct xbulk_names *nm, uint32_t mark, uint32_t *stack);
 /* A bad inode's error, or 0. */
 int xbn_bad_err(const struct xbulk_names *nm, uint64_t ino);
+
+/* ------------------------------------------------------------------ */
+/* Inodes in inode order with their names (inodes.c)                   */
+/* ------------------------------------------------------------------ */
+
+/* One name of an inode: the entry @name (@namelen bytes, not
+ * NUL-terminated) of directory @parent. */
+struct xbn_link {
+	uint64_t	parent;
+	const char	*name;
+	uint32_t	namelen;
+};
+
+/* What xbn_inodes_next() hands out; valid until the next call. */
+struct xbn_inode {
+	uint64_t		ino;
+	uint32_t		gen;
+	uint32_t		mode;
+	bool			top;		/* the mount's top directory */
+	const struct xbn_link	*links;		/* in the order walks meet
+						   them */
+	size_t			nlinks;		/* 0: no name reaches it */
+};
+
+struct xbn_inodes;
+
+/*
+ * A cursor over every kept inode of @nm, in inode order, each with the
+ * names a walk from the mount's top would show (a directory: its
+ * accepted entry; the top: none).  Return 0, -EINTR, -ENOMEM.
+ */
+int xbn_inodes_open(struct xbulk_names *nm, struct xbn_inodes **it);
+/* 1 and *@in set, 0 at the end, -ENOMEM, -EPROTO (out of order). */
+int xbn_inodes_next(struct xbn_inodes *it, const struct xbn_inode **in);
+/* The store's fields of the inode next() returned last (others 0). */
+void xbn_inodes_fill(const struct xbn_inodes *it, struct xfs_bulkstat *bs);
+/* Back to the first inode. */
+void xbn_inodes_rewind(struct xbn_inodes *it);
+void xbn_inodes_free(struct xbn_inodes *it);
 
 #endif /* XBULK_NAMES_H */

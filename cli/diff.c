@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * xbulk diff [options] OLD NEW: what changed from the snapshot OLD to
+ * NEW, a snapshot or a mounted XFS scanned now (--save FILE also writes
+ * that scan as a snapshot, put in place only once every change was
+ * written).  Exit status as diff and cmp: 0 no change, 1 changes, 2
+ * trouble.  The rules and the change lines: man/xbulk.8, DIFF.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "diff.h"
+
+static const char help[] =
+"Usage: xbulk diff [options] OLD NEW\n"
+"\n"
+"What changed from the snapshot OLD to NEW: another snapshot, or a\n"
+"mounted XFS filesystem (then scanned now).  One line per change, in\n"
+"inode order: a code column (what and which facets) and the path.\n"
+"\n"
+"   --save <file>\n"
+"              NEW is a filesystem: also write its scan as a snapshot to\n"
+"              this file, put in place only after every change was written.\n"
+XB_SNAP_SCAN_HELP
+"   -o, --format <text|jsonl|csv>\n"
+"              The change lines as text (the default), JSON Lines or CSV.\n"
+"   -0         Print the paths (NUL-terminated, relative to the mount) of\n"
+"              what exists in NEW and was created, changed or moved, all\n"
+"              that lies below a moved directory included.\n"
+"   --deleted0 Print the paths (NUL-terminated) that are gone in NEW.\n"
+"   --summary  Print counts and bytes instead of the changes.\n"
+"   --only <kinds>\n"
+"              Only these kinds of change, comma-separated: created,\n"
+"              deleted, renamed, modified, entries, linked, unlinked, moved.\n"
+"   --type <letters>\n"
+"              Only these file types (find -type letters: f,d,l,p,s,c,b).\n"
+"   --expand   Also list what lies below a renamed directory (moved).\n"
+"   --atime    A changed atime alone is a change.\n"
+"   --layout   Changed blocks or extents alone are a change.\n"
+"   --force    Compare snapshots of two filesystems (UUIDs differ).\n"
+"   -h, --help Show this help.\n"
+"\n"
+"Exit status: 0 no change, 1 changes, 2 trouble, 130/143 on a signal.\n";
+
+enum {
+	OPT_SAVE = 256, OPT_NO_SYNC, OPT_DELETED0, OPT_SUMMARY, OPT_ONLY,
+	OPT_TYPE, OPT_EXPAND, OPT_ATIME, OPT_LAYOUT, OPT_FORCE,
+};
+
+static const struct option longopts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "threads", required_argument, NULL, 'j' },
+	{ "format", required_argument, NULL, 'o' },
+	{ "save", required_argument, NULL, OPT_SAVE },
+	{ "no-sync", no_argument, NULL, OPT_NO_SYNC },
+	{ "deleted0", no_argument, NULL, OPT_DELETED0 },
+	{ "summary", no_argument, NULL, OPT_SUMMARY },
+	{ "only", required_argument, NULL, OPT_ONLY },
+	{ "type", required_argument, NULL, OPT_TYPE },
+	{ "expand", no_argument, NULL, OPT_EXPAND },
+	{ "atime", no_argument, NULL, OPT_ATIME },
+	{ "layout", no_argument, NULL, OPT_LAYOUT },
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct diff_cmd {
+	const char		*old_path, *new_path, *save;
+	unsigned int		threads;
+	uint32_t		scan_flags;
+	uint32_t		diff_flags;
+	struct xb_diff_out	out;
+	bool			fmt_given;
+};
+
+static int
+parse_only(struct diff_cmd *d, char *arg)
+{
+	char *tok, *save = NULL;
+	size_t k;
+
+	d->out.kinds = 0;
+	for (tok = strtok_r(arg, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		for (k = 0; k < XB_CHANGE_KINDS; k++)
+			if (!strcmp(tok, xb_change_names[k]))
+				break;
+		if (k == XB_CHANGE_KINDS)
+			return xb_usage_error("diff", "--only: unknown kind "
+					      "'%s'", tok);
+		d->out.kinds |= 1u << k;
+	}
+	return d->out.kinds ? 0 :
+	       xb_usage_error("diff", "--only: no kind given");
+}
+
+static int
+parse_type(struct diff_cmd *d, const char *arg)
+{
+	size_t n = 0;
+
+	for (; *arg; arg++) {
+		if (*arg == ',')
+			continue;
+		if (!strchr("fdlpscb", *arg) || n + 1 >= sizeof(d->out.types))
+			return xb_usage_error("diff", "--type: unknown type "
+					      "'%c'", *arg);
+		d->out.types[n++] = *arg;
+	}
+	d->out.types[n] = '\0';
+	return n ? 0 : xb_usage_error("diff", "--type: no type given");
+}
+
+static int
+set_fmt(struct diff_cmd *d, enum xb_diff_fmt fmt)
+{
+	if (d->fmt_given && d->out.fmt != fmt)
+		return xb_usage_error("diff", "-o, -0, --deleted0 and "
+				      "--summary exclude each other");
+	d->fmt_given = true;
+	d->out.fmt = fmt;
+	return 0;
+}
+
+/* The options; 0, an exit status, or -1 after --help. */
+static int
+parse(struct diff_cmd *d, int argc, char **argv)
+{
+	uint64_t v;
+	int c, ret = 0;
+
+	optind = 0;
+	opterr = 0;
+	while (!ret &&
+	       (c = getopt_long(argc, argv, ":0hj:o:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			fputs(help, stdout);
+			return -1;
+		case 'j':
+			ret = xb_snap_count("diff", "-j", optarg, 1,
+					    XB_MAX_THREADS, &v);
+			d->threads = (unsigned int)v;
+			break;
+		case 'o':
+			if (!strcmp(optarg, "text"))
+				ret = set_fmt(d, XB_DIFF_TEXT);
+			else if (!strcmp(optarg, "jsonl"))
+				ret = set_fmt(d, XB_DIFF_JSONL);
+			else if (!strcmp(optarg, "csv"))
+				ret = set_fmt(d, XB_DIFF_CSV);
+			else
+				ret = xb_usage_error("diff", "-o: unknown "
+						     "format '%s' (text, jsonl "
+						     "or csv)", optarg);
+			break;
+		case '0': ret = set_fmt(d, XB_DIFF_NUL); break;
+		case OPT_DELETED0: ret = set_fmt(d, XB_DIFF_DELETED0); break;
+		case OPT_SUMMARY: ret = set_fmt(d, XB_DIFF_SUMMARY); break;
+		case OPT_SAVE: d->save = optarg; break;
+		case OPT_NO_SYNC: d->scan_flags |= XBULK_SNAP_NO_SYNC; break;
+		case OPT_ONLY: ret = parse_only(d, optarg); break;
+		case OPT_TYPE: ret = parse_type(d, optarg); break;
+		case OPT_EXPAND: d->diff_flags |= XBULK_DIFF_EXPAND; break;
+		case OPT_ATIME: d->diff_flags |= XBULK_DIFF_ATIME; break;
+		case OPT_LAYOUT: d->diff_flags |= XBULK_DIFF_LAYOUT; break;
+		case OPT_FORCE: d->diff_flags |= XBULK_DIFF_FORCE; break;
+		default: return xb_snap_option("diff", c, argv);
+		}
+	}
+	if (ret)
+		return ret;
+	if (argc - optind != 2)
+		return xb_usage_error("diff", argc - optind < 2 ?
+				      "needs OLD and NEW" :
+				      "too many arguments");
+	d->old_path = argv[optind];
+	d->new_path = argv[optind + 1];
+	/* -0 lists what lies below a moved directory */
+	if (d->out.fmt == XB_DIFF_NUL)
+		d->diff_flags |= XBULK_DIFF_EXPAND;
+	return 0;
+}
+
+/* Run the diff and print; 0, 1 (changes), or an exit status. */
+static int
+run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
+    struct xbulk_snap_writer *w, const volatile int *cancel)
+{
+	struct xbulk_snap_diff_opts o = {
+		.size = sizeof(o), .flags = d->diff_flags, .save = w,
+		.cancel = cancel,
+	};
+	const struct xbulk_snap_change *c;
+	struct xbulk_snap_diff *diff;
+	char u1[40], u2[40];
+	bool any = false;
+	int ret;
+
+	ret = xbulk_snap_diff_new(old, new, &o, &diff);
+	if (ret == -EXDEV) {
+		xb_uuid_text(u1, xbulk_snap_info(old)->uuid);
+		xb_uuid_text(u2, xbulk_snap_info(new)->uuid);
+		xb_error("diff", "%s: a snapshot of another filesystem "
+			 "(UUID %s; %s is %s); --force compares them anyway",
+			 d->old_path, u1, d->new_path, u2);
+		return XB_EXIT_TROUBLE;
+	}
+	if (ret) {
+		xb_error("diff", "%s", strerror(-ret));
+		return XB_EXIT_TROUBLE;
+	}
+	if (d->out.fmt == XB_DIFF_CSV)
+		fputs(xb_diff_csv_header, d->out.f);
+	while ((ret = xbulk_snap_diff_next(diff, &c)) == 1)
+		if (xb_diff_out_change(&d->out, c))
+			any = true;
+	xbulk_snap_diff_free(diff);
+	if (ret == -EINTR)
+		return xb_signal_exit_status();
+	if (ret) {
+		/* a file changed under us, a read error, the save file */
+		xb_error("diff", "%s: %s (the changes above are not all)",
+			 d->old_path, strerror(-ret));
+		return XB_EXIT_TROUBLE;
+	}
+	if (d->out.fmt == XB_DIFF_SUMMARY)
+		xb_diff_out_summary(&d->out);
+	if (fflush(d->out.f) || ferror(d->out.f)) {
+		ret = xb_write_error("diff", -errno);
+		return ret == XB_EXIT_PIPE ? ret : XB_EXIT_TROUBLE;
+	}
+	return any ? 1 : 0;
+}
+
+static int
+save_all(struct diff_cmd *d, struct xbulk_snap *new,
+	 struct xbulk_snap_writer *w)
+{
+	const struct xbulk_snap_rec *rec;
+	int ret;
+
+	while ((ret = xbulk_snap_next(new, &rec)) == 1) {
+		ret = xbulk_snap_writer_add(w, new, rec);
+		if (ret)
+			break;
+	}
+	if (!ret)
+		ret = xbulk_snap_writer_finish(w);
+	return ret ? xb_snap_write_error("diff", d->save, ret) : 0;
+}
+
+/* NEW scanned now; with --save, the writer is made first (to leave it
+ * out of the scan). */
+static int
+live(struct diff_cmd *d, struct xbulk_snap *old, const volatile int *cancel)
+{
+	struct xbulk_snap_write_opts wo = { .size = sizeof(wo),
+					    .level = XB_SNAP_LEVEL };
+	struct xbulk_fs fs = { .fd = -1 };
+	struct xbulk_snap_writer *w = NULL;
+	struct xb_exclude x = { .n = 0 };
+	struct xbulk_snap *new = NULL;
+	struct stat st;
+	int ret;
+
+	if (xb_open_fs("diff", d->new_path, XBULK_ABI_AUTO, &fs))
+		return XB_EXIT_TROUBLE;
+	if (fstat(fs.fd, &st)) {
+		xb_error("diff", "%s: %s", d->new_path, strerror(errno));
+		xbulk_fs_close(&fs);
+		return XB_EXIT_TROUBLE;
+	}
+	if (d->save) {
+		ret = xbulk_snap_writer_new(d->save, &wo, &w);
+		if (ret) {
+			xb_error("diff", "%s: cannot create: %s", d->save,
+				 strerror(-ret));
+			xbulk_fs_close(&fs);
+			return XB_EXIT_TROUBLE;
+		}
+		xb_exclude_writer(&x, st.st_dev, w);
+		xb_exclude_path(&x, st.st_dev, d->save);
+	}
+	xb_exclude_path(&x, st.st_dev, d->old_path);
+	ret = xb_snap_live("diff", d->new_path, &fs, d->threads,
+			   d->scan_flags, &x, cancel, &new);
+	/* The save file first, whole (unnamed yet), so that ENOSPC or an I/O
+	 * error stops the diff before its first line */
+	if (!ret && w)
+		ret = save_all(d, new, w);
+	if (!ret)
+		ret = run(d, old, new, NULL, cancel);
+	if ((ret == 0 || ret == 1) && cancel && *cancel)
+		ret = xb_signal_exit_status();
+	if ((ret == 0 || ret == 1) && w) {
+		int err = xbulk_snap_writer_commit(w);
+
+		w = NULL;
+		if (err)
+			ret = xb_snap_write_error("diff", d->save, err);
+	}
+	xbulk_snap_writer_abort(w);
+	xbulk_snap_close(new);
+	xbulk_fs_close(&fs);
+	return ret;
+}
+
+int
+xb_cmd_diff(int argc, char **argv)
+{
+	struct diff_cmd d = {
+		.threads = xb_online_cpus(),
+		.out = { .f = stdout, .kinds = ~0u, .types = "fdlpscb?" },
+	};
+	struct xbulk_snap *old = NULL, *new = NULL;
+	const volatile int *cancel;
+	struct stat st;
+	int ret;
+
+	ret = parse(&d, argc, argv);
+	if (ret)
+		return ret < 0 ? (fflush(stdout) ? XB_EXIT_TROUBLE : 0) : ret;
+	if (stat(d.new_path, &st)) {
+		xb_error("diff", "%s: %s", d.new_path, strerror(errno));
+		return XB_EXIT_TROUBLE;
+	}
+	if (S_ISDIR(st.st_mode) == false && d.save)
+		return xb_usage_error("diff", "--save needs NEW to be a "
+				      "mounted filesystem");
+	ret = xb_snap_open("diff", d.old_path, &old);
+	if (ret)
+		return ret;
+	cancel = xb_catch_signals();
+	if (S_ISDIR(st.st_mode)) {
+		ret = live(&d, old, cancel);
+	} else {
+		ret = xb_snap_open("diff", d.new_path, &new);
+		if (!ret)
+			ret = run(&d, old, new, NULL, cancel);
+		if ((ret == 0 || ret == 1) && *cancel)
+			ret = xb_signal_exit_status();
+	}
+	xbulk_snap_close(new);
+	xbulk_snap_close(old);
+	return ret;
+}

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The change lines of xbulk diff: text (a code column, as rsync's
+ * --itemize-changes, then the path), JSON Lines, CSV, the NUL-terminated
+ * path lists (-0, --deleted0) and --summary.  The formats are the man
+ * page's (DIFF, "Change lines").
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "diff.h"
+
+static const char kind_code[] = { [XBULK_CHANGE_CREATED] = '+',
+	[XBULK_CHANGE_DELETED] = '-', [XBULK_CHANGE_RENAMED] = 'R',
+	[XBULK_CHANGE_MODIFIED] = 'M', [XBULK_CHANGE_ENTRIES] = 'E',
+	[XBULK_CHANGE_LINKED] = 'L', [XBULK_CHANGE_UNLINKED] = 'U',
+	[XBULK_CHANGE_MOVED] = '>' };
+
+const char *const xb_change_names[XB_CHANGE_KINDS] = {
+	[XBULK_CHANGE_CREATED] = "created", [XBULK_CHANGE_DELETED] = "deleted",
+	[XBULK_CHANGE_RENAMED] = "renamed",
+	[XBULK_CHANGE_MODIFIED] = "modified",
+	[XBULK_CHANGE_ENTRIES] = "entries", [XBULK_CHANGE_LINKED] = "linked",
+	[XBULK_CHANGE_UNLINKED] = "unlinked", [XBULK_CHANGE_MOVED] = "moved",
+};
+
+/* Facet letters and names, in the code column's order. */
+static const struct {
+	uint32_t	bit;
+	char		letter;
+	const char	*name;
+} facets[] = {
+	{ XBULK_FACET_CONTENT, 'c', "content" },
+	{ XBULK_FACET_MODE, 'p', "mode" },
+	{ XBULK_FACET_UID, 'o', "owner" },
+	{ XBULK_FACET_GID, 'g', "group" },
+	{ XBULK_FACET_PROJID, 'j', "project" },
+	{ XBULK_FACET_XFLAGS, 'x', "xflags" },
+	{ XBULK_FACET_NLINK, 'n', "nlink" },
+	{ XBULK_FACET_CTIME, 'k', "ctime" },
+	{ XBULK_FACET_ATIME, 'a', "atime" },
+	{ XBULK_FACET_LAYOUT, 'l', "layout" },
+};
+
+#define NFACETS	(sizeof(facets) / sizeof(facets[0]))
+
+static const struct xfs_bulkstat *
+rec_of(const struct xbulk_snap_change *c)
+{
+	return c->new ? c->new : c->old;
+}
+
+/* A path for a line of text: C escapes for what would break the line. */
+static void
+put_text_path(FILE *f, const struct xbulk_snap_change *c, const char *p)
+{
+	if (!p) {
+		fprintf(f, "<inode %llu>",
+			(unsigned long long)rec_of(c)->bs_ino);
+		return;
+	}
+	for (; *p; p++) {
+		unsigned char ch = (unsigned char)*p;
+
+		if (ch == '\\')
+			fputs("\\\\", f);
+		else if (ch == '\n')
+			fputs("\\n", f);
+		else if (ch == '\t')
+			fputs("\\t", f);
+		else if (ch < 0x20 || ch == 0x7f)
+			fprintf(f, "\\%03o", ch);
+		else
+			putc(ch, f);
+	}
+}
+
+static void
+put_text(FILE *f, const struct xbulk_snap_change *c)
+{
+	size_t i;
+
+	putc(kind_code[c->kind], f);
+	putc(xb_type_letter(rec_of(c)->bs_mode), f);
+	for (i = 0; i < NFACETS; i++)
+		putc(c->facets & facets[i].bit ? facets[i].letter : '.', f);
+	putc(c->flags & XBULK_CHANGE_CHANGING ? '!' : '.', f);
+	putc(' ', f);
+	if (c->kind == XBULK_CHANGE_RENAMED || c->kind == XBULK_CHANGE_MOVED) {
+		put_text_path(f, c, c->old_path);
+		fputs(" -> ", f);
+	}
+	put_text_path(f, c, c->path);
+	putc('\n', f);
+}
+
+/* Is @s (NUL-terminated) valid UTF-8 without control characters? */
+static bool
+plain_utf8(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		unsigned int n = *p < 0x80 ? 0 : (*p >> 5) == 6 ? 1 :
+				 (*p >> 4) == 14 ? 2 : (*p >> 3) == 30 ? 3 : 9;
+
+		if (n == 9 || (n == 0 && *p < 0x20))
+			return false;
+		while (n--)
+			if ((*++p >> 6) != 2)
+				return false;
+		p++;
+	}
+	return true;
+}
+
+static void
+put_b64(FILE *f, const char *s)
+{
+	static const char b[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), i;
+
+	for (i = 0; i + 2 < n; i += 3) {
+		unsigned int v = (unsigned int)p[i] << 16 | p[i + 1] << 8 |
+				 p[i + 2];
+
+		fprintf(f, "%c%c%c%c", b[v >> 18], b[v >> 12 & 63],
+			b[v >> 6 & 63], b[v & 63]);
+	}
+	if (n - i == 1)
+		fprintf(f, "%c%c==", b[p[i] >> 2], b[(p[i] & 3) << 4]);
+	else if (n - i == 2)
+		fprintf(f, "%c%c%c=", b[p[i] >> 2],
+			b[((p[i] & 3) << 4) | p[i + 1] >> 4],
+			b[(p[i + 1] & 15) << 2]);
+}
+
+/* "key":"path" (JSON-escaped), or "key":null,"key_b64":"..." when the
+ * path is not plain UTF-8. */
+static void
+put_json_path(FILE *f, const char *key, const char *p)
+{
+	if (!p) {
+		fprintf(f, ",\"%s\":null", key);
+		return;
+	}
+	if (!plain_utf8(p)) {
+		fprintf(f, ",\"%s\":null,\"%s_b64\":\"", key, key);
+		put_b64(f, p);
+		putc('"', f);
+		return;
+	}
+	fprintf(f, ",\"%s\":\"", key);
+	for (; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			putc('\\', f);
+		putc(*p, f);
+	}
+	putc('"', f);
+}
+
+static void
+put_facet_list(FILE *f, uint32_t bits, const char *sep)
+{
+	size_t i;
+	bool first = true;
+
+	for (i = 0; i < NFACETS; i++) {
+		if (!(bits & facets[i].bit))
+			continue;
+		fprintf(f, "%s%s%s%s", first ? "" : sep, *sep == ',' ? "\"" : "",
+			facets[i].name, *sep == ',' ? "\"" : "");
+		first = false;
+	}
+}
+
+static void
+put_jsonl(FILE *f, const struct xbulk_snap_change *c)
+{
+	const struct xfs_bulkstat *r = rec_of(c);
+
+	fprintf(f, "{\"change\":\"%s\",\"code\":\"%c\",\"type\":\"%c\","
+		"\"ino\":%llu,\"gen\":%u,\"facets\":[",
+		xb_change_names[c->kind], kind_code[c->kind],
+		xb_type_letter(r->bs_mode), (unsigned long long)r->bs_ino,
+		r->bs_gen);
+	put_facet_list(f, c->facets, ",");
+	fprintf(f, "],\"changing\":%s",
+		c->flags & XBULK_CHANGE_CHANGING ? "true" : "false");
+	put_json_path(f, "path", c->path);
+	put_json_path(f, "old_path", c->old_path);
+	if (c->new)
+		fprintf(f, ",\"size\":%llu,\"mode\":\"%o\",\"uid\":%u,"
+			"\"gid\":%u", (unsigned long long)c->new->bs_size,
+			c->new->bs_mode, c->new->bs_uid, c->new->bs_gid);
+	if (c->old)
+		fprintf(f, ",\"old_size\":%llu,\"old_mode\":\"%o\","
+			"\"old_uid\":%u,\"old_gid\":%u",
+			(unsigned long long)c->old->bs_size, c->old->bs_mode,
+			c->old->bs_uid, c->old->bs_gid);
+	fputs("}\n", f);
+}
+
+static void
+put_csv_path(FILE *f, const char *p)
+{
+	putc(',', f);
+	if (!p)
+		return;
+	putc('"', f);
+	for (; *p; p++) {
+		if (*p == '"')
+			putc('"', f);
+		putc(*p, f);
+	}
+	putc('"', f);
+}
+
+const char xb_diff_csv_header[] =
+	"change,type,ino,gen,facets,changing,path,old_path,size,old_size\r\n";
+
+static void
+put_csv(FILE *f, const struct xbulk_snap_change *c)
+{
+	const struct xfs_bulkstat *r = rec_of(c);
+
+	fprintf(f, "%s,%c,%llu,%u,", xb_change_names[c->kind],
+		xb_type_letter(r->bs_mode), (unsigned long long)r->bs_ino,
+		r->bs_gen);
+	put_facet_list(f, c->facets, "|");
+	fprintf(f, ",%d", c->flags & XBULK_CHANGE_CHANGING ? 1 : 0);
+	put_csv_path(f, c->path);
+	put_csv_path(f, c->old_path);
+	putc(',', f);
+	if (c->new)
+		fprintf(f, "%llu", (unsigned long long)c->new->bs_size);
+	putc(',', f);
+	if (c->old)
+		fprintf(f, "%llu", (unsigned long long)c->old->bs_size);
+	fputs("\r\n", f);
+}
+
+/* -0: what exists in NEW; --deleted0: what is gone. */
+static void
+put_nul(FILE *f, const struct xbulk_snap_change *c, bool deleted)
+{
+	const char *p = NULL;
+
+	if (!deleted) {
+		if (c->kind != XBULK_CHANGE_DELETED &&
+		    c->kind != XBULK_CHANGE_UNLINKED)
+			p = c->path;
+	} else if (c->kind == XBULK_CHANGE_DELETED ||
+		   c->kind == XBULK_CHANGE_UNLINKED) {
+		p = c->path;
+	} else if (c->kind == XBULK_CHANGE_RENAMED) {
+		p = c->old_path;
+	}
+	if (p) {
+		fputs(p, f);
+		putc('\0', f);
+	}
+}
+
+static void
+count(struct xb_diff_out *o, const struct xbulk_snap_change *c)
+{
+	o->n[c->kind]++;
+	if (c->flags & XBULK_CHANGE_CHANGING)
+		o->changing++;
+	if (c->kind == XBULK_CHANGE_CREATED)
+		o->added += c->new->bs_size;
+	else if (c->kind == XBULK_CHANGE_DELETED)
+		o->removed += c->old->bs_size;
+	else if (c->facets & XBULK_FACET_CONTENT)
+		o->changed += c->new->bs_size;
+}
+
+bool
+xb_diff_out_change(struct xb_diff_out *o, const struct xbulk_snap_change *c)
+{
+	if (!(o->kinds & (1u << c->kind)) ||
+	    !strchr(o->types, xb_type_letter(rec_of(c)->bs_mode)))
+		return false;
+	count(o, c);
+	switch (o->fmt) {
+	case XB_DIFF_TEXT: put_text(o->f, c); break;
+	case XB_DIFF_JSONL: put_jsonl(o->f, c); break;
+	case XB_DIFF_CSV: put_csv(o->f, c); break;
+	case XB_DIFF_NUL: put_nul(o->f, c, false); break;
+	case XB_DIFF_DELETED0: put_nul(o->f, c, true); break;
+	case XB_DIFF_SUMMARY: break;
+	}
+	return true;
+}
+
+void
+xb_diff_out_summary(const struct xb_diff_out *o)
+{
+	size_t k;
+
+	for (k = 0; k < XB_CHANGE_KINDS; k++)
+		fprintf(o->f, "%-9s %llu\n", xb_change_names[k],
+			(unsigned long long)o->n[k]);
+	fprintf(o->f, "bytes added %llu, removed %llu, changed %llu\n"
+		"changing  %llu (changed while a scan ran)\n",
+		(unsigned long long)o->added, (unsigned long long)o->removed,
+		(unsigned long long)o->changed,
+		(unsigned long long)o->changing);
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * xbulk export: the walk over a snapshot's rows (cli/export.c) and the
+ * two writers (cli/export_sqlite.c, cli/export_csv.c).
+ */
+#ifndef XBULK_CLI_EXPORT_H
+#define XBULK_CLI_EXPORT_H
+
+#include "snap.h"
+
+/* Where the rows go; each returns 0 or a negative errno. */
+struct xb_export_sink {
+	int	(*inode)(void *arg, const struct xbulk_snap_rec *rec);
+	/* @l NULL: the mount's top (path "."); @path from the top */
+	int	(*entry)(void *arg, uint64_t ino,
+			 const struct xbulk_snap_link *l, const char *path);
+};
+
+/* Every record of @s, then its entries, to @k: 0 or a negative errno. */
+int xb_export_each(struct xbulk_snap *s, const struct xb_export_sink *k,
+		   void *arg);
+
+/* The two formats; each returns 0 or XB_EXIT_TROUBLE (message printed). */
+int xb_export_sqlite(struct xbulk_snap *s, const char *db);
+int xb_export_csv(struct xbulk_snap *s, const char *dir);
+
+#endif /* XBULK_CLI_EXPORT_H */

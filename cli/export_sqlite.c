@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * xbulk export --sqlite DB: the snapshot as a SQLite database (tables fs,
+ * inodes, entries; schema in docs/formats.md), written to DB.tmp in one
+ * transaction with the journal off (the file is new: nothing to roll
+ * back to), indexed once the rows are in, then renamed to DB.  Prepared
+ * statements, one bind per column: about 1 us a row.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include "export.h"
+
+static const char schema[] =
+	"PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+	"CREATE TABLE fs (uuid TEXT, host TEXT, mountpoint TEXT,"
+	" scan_start INTEGER, scan_end INTEGER, xbulk_version TEXT,"
+	" blocksize INTEGER, agcount INTEGER, inodes INTEGER,"
+	" entries INTEGER);"
+	"CREATE TABLE inodes (ino INTEGER PRIMARY KEY, gen INTEGER,"
+	" type TEXT, mode INTEGER, nlink INTEGER, uid INTEGER, gid INTEGER,"
+	" projid INTEGER, size INTEGER, blocks INTEGER, disk_bytes INTEGER,"
+	" atime INTEGER, atime_nsec INTEGER, mtime INTEGER,"
+	" mtime_nsec INTEGER, ctime INTEGER, ctime_nsec INTEGER,"
+	" btime INTEGER, btime_nsec INTEGER, xflags INTEGER,"
+	" extents INTEGER, aextents INTEGER, rdev INTEGER,"
+	" changing INTEGER);"
+	"CREATE TABLE entries (parent INTEGER, name TEXT, ino INTEGER,"
+	" path TEXT);"
+	"BEGIN;";
+static const char indexes[] =
+	"CREATE INDEX entries_ino ON entries(ino);"
+	"CREATE INDEX entries_path ON entries(path);"
+	"CREATE INDEX entries_parent ON entries(parent);"
+	"COMMIT;";
+
+struct db {
+	sqlite3		*db;
+	sqlite3_stmt	*ins_inode, *ins_entry;
+	uint32_t	blocksize;
+};
+
+static int
+step(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	return rc == SQLITE_FULL ? -ENOSPC : rc == SQLITE_NOMEM ? -ENOMEM :
+	       -EIO;
+}
+
+static int
+db_inode(void *arg, const struct xbulk_snap_rec *rec)
+{
+	struct db *d = arg;
+	const struct xfs_bulkstat *b = rec->bs;
+	sqlite3_stmt *st = d->ins_inode;
+	char type[2] = { xb_type_letter(b->bs_mode), 0 };
+	const int64_t v[] = {
+		(int64_t)b->bs_ino, b->bs_gen, 0, b->bs_mode & 07777,
+		b->bs_nlink, b->bs_uid, b->bs_gid, b->bs_projectid,
+		(int64_t)b->bs_size, (int64_t)b->bs_blocks,
+		(int64_t)(b->bs_blocks * d->blocksize), b->bs_atime,
+		b->bs_atime_nsec, b->bs_mtime, b->bs_mtime_nsec, b->bs_ctime,
+		b->bs_ctime_nsec, b->bs_btime, b->bs_btime_nsec,
+		(int64_t)b->bs_xflags, (int64_t)b->bs_extents64,
+		b->bs_aextents, b->bs_rdev,
+		rec->flags & XBULK_SNAP_CHANGING ? 1 : 0,
+	};
+	int i;
+
+	for (i = 0; i < (int)(sizeof(v) / sizeof(v[0])); i++)
+		if (i == 2)
+			sqlite3_bind_text(st, 3, type, 1, SQLITE_STATIC);
+		else
+			sqlite3_bind_int64(st, i + 1, v[i]);
+	return step(st);
+}
+
+static int
+db_entry(void *arg, uint64_t ino, const struct xbulk_snap_link *l,
+	 const char *path)
+{
+	struct db *d = arg;
+	sqlite3_stmt *st = d->ins_entry;
+
+	if (l) {
+		sqlite3_bind_int64(st, 1, (int64_t)l->parent);
+		sqlite3_bind_text(st, 2, l->name, (int)l->namelen,
+				  SQLITE_STATIC);
+	} else {
+		sqlite3_bind_null(st, 1);
+		sqlite3_bind_text(st, 2, "", 0, SQLITE_STATIC);
+	}
+	sqlite3_bind_int64(st, 3, (int64_t)ino);
+	sqlite3_bind_text(st, 4, path, -1, SQLITE_STATIC);
+	return step(st);
+}
+
+static int
+fs_row(struct db *d, const struct xbulk_snap_info *i)
+{
+	sqlite3_stmt *st;
+	char uuid[40];
+	int ret;
+
+	if (sqlite3_prepare_v2(d->db, "INSERT INTO fs VALUES "
+			       "(?,?,?,?,?,?,?,?,?,?)", -1, &st, NULL))
+		return -EIO;
+	xb_uuid_text(uuid, i->uuid);
+	sqlite3_bind_text(st, 1, uuid, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, i->host, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, i->mountpoint, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, i->start_sec);
+	sqlite3_bind_int64(st, 5, i->end_sec);
+	sqlite3_bind_text(st, 6, i->xbulk_version, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 7, i->blocksize);
+	sqlite3_bind_int64(st, 8, i->agcount);
+	sqlite3_bind_int64(st, 9, (int64_t)i->inodes);
+	sqlite3_bind_int64(st, 10, (int64_t)i->links);
+	ret = step(st);
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static int
+fill(struct db *d, struct xbulk_snap *s, char *msg, size_t msgsize)
+{
+	static const struct xb_export_sink sink = { db_inode, db_entry };
+	char *err = NULL;
+	int ret;
+
+	if (sqlite3_exec(d->db, schema, NULL, NULL, &err) ||
+	    sqlite3_prepare_v2(d->db, "INSERT INTO inodes VALUES (?,?,?,?,?,"
+			       "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1,
+			       &d->ins_inode, NULL) ||
+	    sqlite3_prepare_v2(d->db, "INSERT INTO entries VALUES (?,?,?,?)",
+			       -1, &d->ins_entry, NULL)) {
+		snprintf(msg, msgsize, "%s", err ? err : sqlite3_errmsg(d->db));
+		sqlite3_free(err);
+		return -EIO;
+	}
+	ret = fs_row(d, xbulk_snap_info(s));
+	if (!ret)
+		ret = xb_export_each(s, &sink, d);
+	if (!ret && sqlite3_exec(d->db, indexes, NULL, NULL, &err)) {
+		snprintf(msg, msgsize, "%s", err ? err : "indexing failed");
+		sqlite3_free(err);
+		return -EIO;
+	}
+	if (ret)
+		snprintf(msg, msgsize, "%s", ret == -EIO ?
+			 sqlite3_errmsg(d->db) : strerror(-ret));
+	return ret;
+}
+
+int
+xb_export_sqlite(struct xbulk_snap *s, const char *path)
+{
+	struct db d = { .blocksize = xbulk_snap_info(s)->blocksize };
+	char msg[512] = "", *tmp;
+	int ret;
+
+	if (asprintf(&tmp, "%s.tmp", path) < 0)
+		return XB_EXIT_TROUBLE;
+	unlink(tmp);
+	if (sqlite3_open_v2(tmp, &d.db, SQLITE_OPEN_READWRITE |
+			    SQLITE_OPEN_CREATE, NULL)) {
+		snprintf(msg, sizeof(msg), "%s", d.db ? sqlite3_errmsg(d.db) :
+			 strerror(ENOMEM));
+		ret = -EIO;
+	} else {
+		ret = fill(&d, s, msg, sizeof(msg));
+	}
+	sqlite3_finalize(d.ins_inode);
+	sqlite3_finalize(d.ins_entry);
+	if (sqlite3_close(d.db) && !ret) {
+		snprintf(msg, sizeof(msg), "cannot close the database");
+		ret = -EIO;
+	}
+	if (!ret && rename(tmp, path)) {
+		snprintf(msg, sizeof(msg), "%s", strerror(errno));
+		ret = -errno;
+	}
+	if (ret) {
+		unlink(tmp);
+		xb_error("export", "%s: %s", path, msg);
+	}
+	free(tmp);
+	return ret ? XB_EXIT_TROUBLE : 0;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the snapshot, diff and export commands share (cli/snap_open.c).
+ */
+#ifndef XBULK_CLI_SNAP_H
+#define XBULK_CLI_SNAP_H
+
+#include "cli.h"
+
+/* Their exit status for any trouble (diff: 0 no change, 1 changes). */
+#define XB_EXIT_TROUBLE	2
+
+/* Default zstd level of a snapshot file. */
+#define XB_SNAP_LEVEL	1
+
+/* find -type's letter of @mode ('?' for none). */
+char xb_type_letter(uint32_t mode);
+
+/* The UUID @u as text (37 bytes with the NUL). */
+void xb_uuid_text(char *dst, const uint8_t *u);
+
+/* Files a live scan leaves out: those we write or read on its fs. */
+struct xb_exclude {
+	uint64_t	ino[4];
+	size_t		n;
+};
+
+/* Leave @path (if it is on the device @dev) out of the scan. */
+void xb_exclude_path(struct xb_exclude *x, dev_t dev, const char *path);
+/* Leave the file @w writes out of the scan. */
+void xb_exclude_writer(struct xb_exclude *x, dev_t dev,
+		       const struct xbulk_snap_writer *w);
+
+/*
+ * Open the snapshot file @path for @cmd; on failure print one line
+ * ("xbulk CMD: PATH: what is wrong") and return XB_EXIT_TROUBLE.
+ */
+int xb_snap_open(const char *cmd, const char *path, struct xbulk_snap **s);
+
+/*
+ * Scan the XFS @fs (opened on @path) as a snapshot, leaving out @x, with
+ * messages: every problem of the names build is named, and any makes
+ * the scan fail (a snapshot missing inodes or names is no snapshot).
+ * Returns 0, XB_EXIT_TROUBLE, or the exit status of a signal.
+ */
+int xb_snap_live(const char *cmd, const char *path, struct xbulk_fs *fs,
+		 unsigned int threads, uint32_t flags,
+		 const struct xb_exclude *x, const volatile int *cancel,
+		 struct xbulk_snap **s);
+
+/* "xbulk CMD: PATH: message" for a failed snapshot write; returns
+ * XB_EXIT_TROUBLE. */
+int xb_snap_write_error(const char *cmd, const char *path, int err);
+
+/* getopt_long's complaint (opterr 0) as a usage error of @cmd. */
+int xb_snap_option(const char *cmd, int c, char **argv);
+/* A number from @min to @max for option @opt, or a usage error. */
+int xb_snap_count(const char *cmd, const char *opt, const char *arg,
+		  uint64_t min, uint64_t max, uint64_t *v);
+
+/* The -j, --no-sync and --level options' help lines. */
+#define XB_SNAP_SCAN_HELP						\
+"   -j <threads>\n"							\
+"              Scan and read directories with this many threads (default:\n" \
+"              online CPUs).\n"						\
+"   --no-sync  Do not syncfs() the filesystem before the scan.\n"
+
+#endif /* XBULK_CLI_SNAP_H */

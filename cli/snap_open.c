@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Opening snapshots for the snapshot, diff and export commands: a file
+ * (one line naming what is wrong with it) or a live scan (the names
+ * engine's problems named, each one a failure), and the files a scan
+ * leaves out.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "snap.h"
+
+/* find -type's letter of @mode. */
+char
+xb_type_letter(uint32_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG: return 'f';
+	case S_IFDIR: return 'd';
+	case S_IFLNK: return 'l';
+	case S_IFIFO: return 'p';
+	case S_IFSOCK: return 's';
+	case S_IFCHR: return 'c';
+	case S_IFBLK: return 'b';
+	default: return '?';
+	}
+}
+
+void
+xb_uuid_text(char *dst, const uint8_t *u)
+{
+	int i;
+
+	for (i = 0; i < 16; i++)
+		dst += sprintf(dst, "%02x%s", u[i],
+			       i == 3 || i == 5 || i == 7 || i == 9 ? "-" : "");
+}
+
+void
+xb_exclude_path(struct xb_exclude *x, dev_t dev, const char *path)
+{
+	struct stat st;
+
+	if (x->n < sizeof(x->ino) / sizeof(x->ino[0]) && !stat(path, &st) &&
+	    S_ISREG(st.st_mode) && st.st_dev == dev)
+		x->ino[x->n++] = st.st_ino;
+}
+
+void
+xb_exclude_writer(struct xb_exclude *x, dev_t dev,
+		  const struct xbulk_snap_writer *w)
+{
+	uint64_t wdev, wino;
+
+	xbulk_snap_writer_ident(w, &wdev, &wino);
+	if (wdev == dev && x->n < sizeof(x->ino) / sizeof(x->ino[0]))
+		x->ino[x->n++] = wino;
+}
+
+int
+xb_snap_open(const char *cmd, const char *path, struct xbulk_snap **s)
+{
+	char why[256];
+
+	if (!xbulk_snap_open(path, s, why, sizeof(why)))
+		return 0;
+	xb_error(cmd, "%s: %s", path, why);
+	return XB_EXIT_TROUBLE;
+}
+
+struct live_ctx {
+	const char	*cmd;
+	uint64_t	problems;
+};
+
+static void
+problem(void *arg, const struct xbulk_names_problem *p)
+{
+	static const char *const what[] = {
+		[XBULK_PROBLEM_UNREADABLE] = "cannot read directory",
+		[XBULK_PROBLEM_BAD_INODE] = "cannot read inode",
+		[XBULK_PROBLEM_DIR_LINK] = "directory listed twice",
+		[XBULK_PROBLEM_DOTDOT] = "directory whose '..' does not list "
+					 "it",
+		[XBULK_PROBLEM_CYCLE] = "directory in a cycle of parents",
+	};
+	struct live_ctx *c = arg;
+	char text[XB_AG_FAULT_TEXT];
+
+	c->problems++;
+	if (p->kind == XBULK_PROBLEM_AG_FAULT) {
+		xb_ag_fault_text(p->ag_fault, text, sizeof(text));
+		xb_error(c->cmd, "%s: %s", p->path, text);
+	} else if (p->path) {
+		xb_error(c->cmd, "'%s': %s%s%s", p->path, what[p->kind],
+			 p->err ? ": " : "", p->err ? strerror(-p->err) : "");
+	} else {
+		xb_error(c->cmd, "inode %llu: %s%s%s",
+			 (unsigned long long)p->ino, what[p->kind],
+			 p->err ? ": " : "", p->err ? strerror(-p->err) : "");
+	}
+}
+
+int
+xb_snap_live(const char *cmd, const char *path, struct xbulk_fs *fs,
+	     unsigned int threads, uint32_t flags, const struct xb_exclude *x,
+	     const volatile int *cancel, struct xbulk_snap **s)
+{
+	struct live_ctx c = { .cmd = cmd };
+	struct xbulk_snap_scan_opts o = {
+		.size = sizeof(o), .threads = threads, .flags = flags,
+		.exclude = x->ino, .nexclude = x->n, .problem = problem,
+		.arg = &c, .cancel = cancel,
+	};
+	struct xbulk_names_result r;
+	int err;
+
+	err = xbulk_snap_scan(fs, &o, s, &r);
+	if (err == -EINTR)
+		return xb_signal_exit_status();
+	if (err == -EPERM) {
+		xb_error(cmd, "%s: %s: %s (needs CAP_SYS_ADMIN, "
+			 "CAP_DAC_READ_SEARCH and CAP_FOWNER)", path,
+			 r.fail == XBULK_NAMES_FAIL_HANDLE ?
+			 "open_by_handle_at" : "bulkstat", strerror(EPERM));
+		return XB_EXIT_TROUBLE;
+	}
+	if (err && r.fail == XBULK_NAMES_FAIL_SCAN) {
+		xb_ioctl_error(cmd, fs, path, "bulkstat", err);
+		return XB_EXIT_TROUBLE;
+	}
+	if (err) {
+		xb_error(cmd, "%s: %s", path, strerror(-err));
+		return XB_EXIT_TROUBLE;
+	}
+	if (c.problems) {
+		xb_error(cmd, "%s: %llu problem%s above: no snapshot of it",
+			 path, (unsigned long long)c.problems,
+			 c.problems == 1 ? "" : "s");
+		xbulk_snap_close(*s);
+		*s = NULL;
+		return XB_EXIT_TROUBLE;
+	}
+	if (r.dirs_gone)
+		/* churn: the names below them are missing this time */
+		xb_dirs_gone(cmd, r.dirs_gone);
+	return 0;
+}
+
+int
+xb_snap_write_error(const char *cmd, const char *path, int err)
+{
+	xb_error(cmd, "%s: cannot write the snapshot: %s", path,
+		 strerror(-err));
+	return XB_EXIT_TROUBLE;
+}

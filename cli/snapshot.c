@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * xbulk snapshot [-j N] [--no-sync] [--level N] MNT FILE: one scan (bulkstat
+ * and the names engine's directory read) written to FILE as a snapshot
+ * (docs/formats.md), atomically: FILE is replaced only by a whole,
+ * fsynced snapshot.  The file itself (and what is at FILE now) is left
+ * out of the scan when it lies on the scanned filesystem.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "snap.h"
+
+static const char help[] =
+"Usage: xbulk snapshot [-j <threads>] [--no-sync] [--level <n>] PATH FILE\n"
+"\n"
+"Write every inode's identity and attributes and every directory entry of\n"
+"the XFS filesystem PATH is on to FILE: one bulkstat scan and one read of\n"
+"every directory.  FILE is written under no name, fsynced and only then\n"
+"put in place (0600), so a failed or interrupted snapshot never replaces\n"
+"a good one.  Compare two with 'xbulk diff'.\n"
+"\n"
+XB_SNAP_SCAN_HELP
+"   --level <n>\n"
+"              zstd level of FILE's blocks, 1 to 19 (default 1), or 0:\n"
+"              stored as they are.\n"
+"   -h, --help Show this help.\n"
+"\n"
+"Exit status: 0 written, 2 trouble (nothing written), 130/143 on a signal.\n";
+
+enum { OPT_NO_SYNC = 256, OPT_LEVEL };
+
+static const struct option longopts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "threads", required_argument, NULL, 'j' },
+	{ "no-sync", no_argument, NULL, OPT_NO_SYNC },
+	{ "level", required_argument, NULL, OPT_LEVEL },
+	{ NULL, 0, NULL, 0 },
+};
+
+int
+xb_snap_option(const char *cmd, int c, char **argv)
+{
+	const char *last = argv[optind - 1];
+
+	if (c == ':')
+		return xb_usage_error(cmd, "option '%s' needs a value",
+				      !strncmp(last, "--", 2) ? last :
+				      (char[]){ '-', (char)optopt, 0 });
+	if (optopt && optopt < 256)
+		return xb_usage_error(cmd, "unknown option '-%c'", optopt);
+	return xb_usage_error(cmd, "unknown option '%s'", last);
+}
+
+int
+xb_snap_count(const char *cmd, const char *opt, const char *arg, uint64_t min,
+	      uint64_t max, uint64_t *v)
+{
+	int err = xb_parse_u64(arg, max, v);
+
+	if (err)
+		return xb_bad_number(cmd, opt, arg, err, max);
+	if (*v < min)
+		return xb_usage_error(cmd, "%s: must be at least %llu", opt,
+				      (unsigned long long)min);
+	return 0;
+}
+
+static int
+write_all(const char *file, struct xbulk_snap *s, struct xbulk_snap_writer *w)
+{
+	const struct xbulk_snap_rec *rec;
+	int ret;
+
+	while ((ret = xbulk_snap_next(s, &rec)) == 1) {
+		ret = xbulk_snap_writer_add(w, s, rec);
+		if (ret)
+			break;
+	}
+	if (!ret)
+		return 0;
+	return xb_snap_write_error("snapshot", file, ret);
+}
+
+int
+xb_cmd_snapshot(int argc, char **argv)
+{
+	unsigned int threads = xb_online_cpus();
+	struct xbulk_snap_write_opts wo = { .size = sizeof(wo),
+					    .level = XB_SNAP_LEVEL };
+	struct xbulk_fs fs = { .fd = -1 };
+	struct xbulk_snap_writer *w = NULL;
+	struct xbulk_snap *s = NULL;
+	const volatile int *cancel;
+	struct xb_exclude x = { .n = 0 };
+	const char *mnt, *file;
+	uint32_t flags = 0;
+	struct stat st;
+	uint64_t v;
+	int c, ret;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":hj:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			fputs(help, stdout);
+			return fflush(stdout) ? xb_write_error("snapshot",
+							       -errno) : 0;
+		case 'j':
+			ret = xb_snap_count("snapshot", "-j", optarg, 1,
+					    XB_MAX_THREADS, &v);
+			if (ret)
+				return ret;
+			threads = (unsigned int)v;
+			break;
+		case OPT_NO_SYNC:
+			flags |= XBULK_SNAP_NO_SYNC;
+			break;
+		case OPT_LEVEL:
+			ret = xb_snap_count("snapshot", "--level", optarg, 0,
+					    19, &v);
+			if (ret)
+				return ret;
+			wo.level = (int)v;
+			break;
+		default:
+			return xb_snap_option("snapshot", c, argv);
+		}
+	}
+	if (argc - optind != 2)
+		return xb_usage_error("snapshot", argc - optind < 2 ?
+				      "needs PATH and FILE" :
+				      "too many arguments");
+	mnt = argv[optind];
+	file = argv[optind + 1];
+	ret = xb_open_fs("snapshot", mnt, XBULK_ABI_AUTO, &fs);
+	if (ret)
+		return XB_EXIT_TROUBLE;
+	cancel = xb_catch_signals();
+	ret = fstat(fs.fd, &st) ? -errno : 0;
+	if (!ret)
+		ret = xbulk_snap_writer_new(file, &wo, &w);
+	if (ret) {
+		xb_error("snapshot", "%s: cannot create: %s", file,
+			 strerror(-ret));
+		xbulk_fs_close(&fs);
+		return XB_EXIT_TROUBLE;
+	}
+	xb_exclude_writer(&x, st.st_dev, w);
+	xb_exclude_path(&x, st.st_dev, file);
+	ret = xb_snap_live("snapshot", mnt, &fs, threads, flags, &x, cancel,
+			   &s);
+	if (!ret)
+		ret = write_all(file, s, w);
+	if (!ret && cancel && *cancel)
+		ret = xb_signal_exit_status();
+	if (!ret) {
+		ret = xbulk_snap_writer_commit(w);
+		w = NULL;
+		if (ret)
+			ret = xb_snap_write_error("snapshot", file, ret);
+	}
+	xbulk_snap_writer_abort(w);
+	xbulk_snap_close(s);
+	xbulk_fs_close(&fs);
+	return ret;
+}

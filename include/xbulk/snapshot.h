@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libxbulk snapshots (lib/snap/): every inode's identity and attributes
+ * and every directory entry of a mounted XFS, recorded in one pass (one
+ * bulkstat scan and one read of every directory: the names engine), and
+ * the streaming diff of two of them.
+ *
+ *	xbulk_snap_scan()	a live scan, read as a snapshot
+ *	xbulk_snap_open()	a snapshot file (docs/formats.md, "Snapshot
+ *				files"), checked whole before the first record
+ *	xbulk_snap_next()	the records, in inode order
+ *	xbulk_snap_writer_*()	write one to a file, atomically
+ *	xbulk_snap_diff_*()	what changed from one to the other
+ *
+ * Every object is opaque and made by the library; option structs start
+ * with their size (set it to sizeof); records and changes the library
+ * hands out are read-only and valid until the next call on their object.
+ * Included by <xbulk.h>.
+ */
+#ifndef XBULK_SNAPSHOT_H
+#define XBULK_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <xfs/xfs.h>
+
+#pragma GCC visibility push(default)
+
+struct xbulk_fs;
+struct xbulk_names_result;
+struct xbulk_names_problem;
+
+/* The snapshot file format this library writes (and the only one it reads). */
+#define XBULK_SNAP_VERSION	1
+
+/* What a snapshot's header says (library-owned; fields only grow at the
+ * end). */
+struct xbulk_snap_info {
+	uint32_t	version;	/* XBULK_SNAP_VERSION */
+	uint8_t		uuid[16];	/* the filesystem's (geometry) */
+	uint32_t	blocksize;	/* bytes */
+	uint32_t	agcount;
+	uint32_t	agblocks;	/* blocks per AG */
+	uint32_t	inodesize;	/* bytes */
+	uint64_t	datablocks;
+	uint64_t	top;		/* inode number of the mount's top */
+	int64_t		start_sec;	/* the scan's start (CLOCK_REALTIME_
+					   COARSE, the clock of inode
+					   timestamps) */
+	uint32_t	start_nsec;
+	int64_t		end_sec;	/* and end */
+	uint32_t	end_nsec;
+	uint32_t	threads;	/* scan threads */
+	char		xbulk_version[32];	/* of the writer */
+	char		host[65];		/* uname nodename */
+	char		mountpoint[256];	/* cut at 255 bytes */
+	uint64_t	inodes;		/* records */
+	uint64_t	links;		/* directory entries */
+	uint64_t	dirs;		/* directories */
+	uint64_t	file_bytes;	/* size of the file (0: live) */
+};
+
+/* One directory entry naming an inode: entry @name of directory @parent. */
+struct xbulk_snap_link {
+	uint64_t	parent;		/* its directory's inode number */
+	const char	*name;		/* @namelen bytes, not NUL-terminated */
+	uint32_t	namelen;
+};
+
+/* struct xbulk_snap_rec .flags */
+enum {
+	/* The inode's recorded ctime is at or after the scan's start: it
+	 * changed while the scan ran, so its record and its names may
+	 * come from different moments. */
+	XBULK_SNAP_CHANGING	= 1u << 0,
+};
+
+/* One inode's record. */
+struct xbulk_snap_rec {
+	/*
+	 * The recorded fields: bs_ino, bs_gen, bs_mode, bs_nlink, bs_uid,
+	 * bs_gid, bs_projectid, bs_size, bs_blocks (filesystem blocks),
+	 * bs_[amcb]time and _nsec, bs_xflags, bs_extents64, bs_aextents,
+	 * bs_rdev; every other field 0.
+	 */
+	const struct xfs_bulkstat	*bs;
+	uint32_t			flags;		/* XBULK_SNAP_* */
+	uint32_t			nlinks;		/* 0: no name known */
+	const struct xbulk_snap_link	*links;
+};
+
+struct xbulk_snap;	/* a snapshot being read: a file or a live scan */
+
+/* xbulk_snap_scan_opts .flags */
+enum {
+	XBULK_SNAP_NO_SYNC	= 1u << 0,	/* skip syncfs() first */
+};
+
+struct xbulk_snap_scan_opts {
+	size_t		size;		/* sizeof(struct xbulk_snap_scan_opts) */
+	unsigned int	threads;	/* scan threads, then directory readers */
+	uint32_t	flags;		/* XBULK_SNAP_NO_SYNC */
+	/* Inodes left out of the snapshot (non-directories: the snapshot
+	 * files themselves, when they lie on the scanned filesystem) */
+	const uint64_t	*exclude;
+	size_t		nexclude;
+	/* As struct xbulk_names_opts .problem (NULL: none reported) */
+	void		(*problem)(void *arg,
+				   const struct xbulk_names_problem *p);
+	void		*arg;
+	const volatile int *cancel;	/* as struct xbulk_names_opts */
+};
+
+/**
+ * xbulk_snap_scan() - scan @fs now and read the result as a snapshot
+ * @fs:  an open filesystem
+ * @o:   options (@o->size set)
+ * @s:   the snapshot (xbulk_snap_close()); NULL on failure
+ * @r:   the names build's result (may be NULL)
+ *
+ * syncfs() first (unless XBULK_SNAP_NO_SYNC), so that delayed allocation
+ * does not show later as a change; then one xbulk_names_build() with the
+ * fields a record holds.  The records are the inodes the scan returned,
+ * each with the names a walk from the mount's top shows (a directory
+ * under the parent its ".." names; the top, and inodes no name reaches,
+ * with none).  Needs what xbulk_names_build() needs.
+ *
+ * Return: 0, -EINVAL (@o->size too small), or xbulk_names_build()'s
+ * error (-EPERM, -EINTR, -ENOMEM...).
+ */
+int xbulk_snap_scan(struct xbulk_fs *fs, const struct xbulk_snap_scan_opts *o,
+		    struct xbulk_snap **s, struct xbulk_names_result *r);
+
+/**
+ * xbulk_snap_open() - open the snapshot file @path (or the open regular
+ * file @fd, with xbulk_snap_open_fd(); the snapshot takes the fd)
+ * @why, @whysize: where a failure is explained in one line (what is
+ *        wrong and where), NUL-terminated
+ *
+ * The header, the trailer and the checksum of every block are checked
+ * before this returns, and the directories are read, so that
+ * xbulk_snap_next() fails only on a read error or a file changed under
+ * it.
+ *
+ * Return: 0; -ENOENT, -EACCES... from open(); -ENODATA for an empty
+ * file; -EILSEQ if it is no snapshot (magic); -EPROTONOSUPPORT for
+ * another format version; -EBADMSG if it is damaged or truncated;
+ * -ENOMEM; -EIO.
+ */
+int xbulk_snap_open(const char *path, struct xbulk_snap **s, char *why,
+		    size_t whysize);
+int xbulk_snap_open_fd(int fd, struct xbulk_snap **s, char *why,
+		       size_t whysize);
+
+/* The header's facts. */
+const struct xbulk_snap_info *xbulk_snap_info(const struct xbulk_snap *s);
+
+/**
+ * xbulk_snap_next() - the next record, in inode order
+ * Return: 1 and *@rec set (valid until the next call); 0 at the end;
+ * -EBADMSG (a file changed since it was opened), -EIO, -ENOMEM.
+ */
+int xbulk_snap_next(struct xbulk_snap *s, const struct xbulk_snap_rec **rec);
+
+/* Start again at the first record (0, or a negative errno). */
+int xbulk_snap_rewind(struct xbulk_snap *s);
+
+/**
+ * xbulk_snap_path() - the path of entry @l from the mount's top
+ * ("a/b/c"; "." for the top itself with @l NULL), NUL-terminated, into
+ * *@buf of *@cap bytes, grown with realloc() as needed (as getline()).
+ * Return: its length; -ENOENT if no name of the snapshot reaches @l's
+ * directory; -ENOMEM.
+ */
+long xbulk_snap_path(const struct xbulk_snap *s,
+		     const struct xbulk_snap_link *l, char **buf, size_t *cap);
+
+/** xbulk_snap_close() - free @s (NULL is fine) */
+void xbulk_snap_close(struct xbulk_snap *s);
+
+/* ------------------------------------------------------------------ */
+/* Writing                                                             */
+/* ------------------------------------------------------------------ */
+
+struct xbulk_snap_writer;
+
+struct xbulk_snap_write_opts {
+	size_t		size;		/* sizeof(struct xbulk_snap_write_opts) */
+	int		level;		/* zstd level (1-19); 0: stored as is */
+};
+
+/**
+ * xbulk_snap_writer_new() - start writing a snapshot to @path
+ *
+ * The file is made unnamed (O_TMPFILE, or a hidden temporary name where
+ * the filesystem has none) in @path's directory, mode 0600; nothing is
+ * at @path until xbulk_snap_writer_commit() links it there, so an
+ * interrupted or failed write never replaces a good snapshot.
+ * Return: 0 or the negative errno of creating it.
+ */
+int xbulk_snap_writer_new(const char *path,
+			  const struct xbulk_snap_write_opts *o,
+			  struct xbulk_snap_writer **w);
+
+/* The device and inode number of the file being written (to leave it
+ * out of a scan). */
+void xbulk_snap_writer_ident(const struct xbulk_snap_writer *w,
+			     uint64_t *dev, uint64_t *ino);
+
+/**
+ * xbulk_snap_writer_add() - append @rec, a record of @src (the first call
+ * writes the header from xbulk_snap_info(@src)); records must come in
+ * increasing inode order.
+ * Return: 0; -EINVAL (out of order, or from another snapshot); the
+ * negative errno of a write (-ENOSPC, -EIO...).
+ */
+int xbulk_snap_writer_add(struct xbulk_snap_writer *w,
+			  const struct xbulk_snap *src,
+			  const struct xbulk_snap_rec *rec);
+
+/**
+ * xbulk_snap_writer_finish() - write the directories and the trailer and
+ * fsync, all but giving the file its name (so that a caller can make
+ * sure the file is whole before it acts, and commit after).  No add after
+ * it.  Return: 0 or a negative errno (-ENOSPC, -EIO...).
+ */
+int xbulk_snap_writer_finish(struct xbulk_snap_writer *w);
+
+/**
+ * xbulk_snap_writer_commit() - xbulk_snap_writer_finish() if not done,
+ * then put the file at its path (replacing what was there), fsync the
+ * directory, and free @w.  On failure the file is removed, whatever was
+ * at the path stays, and @w is freed.
+ * Return: 0 or a negative errno.
+ */
+int xbulk_snap_writer_commit(struct xbulk_snap_writer *w);
+
+/* Give up: remove the file and free @w (NULL is fine). */
+void xbulk_snap_writer_abort(struct xbulk_snap_writer *w);
+
+/* ------------------------------------------------------------------ */
+/* Diff                                                                */
+/* ------------------------------------------------------------------ */
+
+/* What a change is (struct xbulk_snap_change .kind). */
+enum xbulk_change_kind {
+	XBULK_CHANGE_CREATED,	/* in NEW only (one per name) */
+	XBULK_CHANGE_DELETED,	/* in OLD only (one per name) */
+	XBULK_CHANGE_RENAMED,	/* one name in OLD, another one in NEW */
+	XBULK_CHANGE_MODIFIED,	/* attributes (facets), same names */
+	XBULK_CHANGE_ENTRIES,	/* a directory changed only through its
+				   entries */
+	XBULK_CHANGE_LINKED,	/* a name added (hard link) */
+	XBULK_CHANGE_UNLINKED,	/* a name removed (the inode stays) */
+	XBULK_CHANGE_MOVED,	/* below a renamed directory, itself
+				   unchanged (XBULK_DIFF_EXPAND) */
+};
+
+/* Facets of a change (struct xbulk_snap_change .facets). */
+enum {
+	XBULK_FACET_CONTENT	= 1u << 0,	/* size or mtime */
+	XBULK_FACET_MODE	= 1u << 1,	/* permission bits */
+	XBULK_FACET_UID		= 1u << 2,
+	XBULK_FACET_GID		= 1u << 3,
+	XBULK_FACET_PROJID	= 1u << 4,
+	XBULK_FACET_XFLAGS	= 1u << 5,
+	XBULK_FACET_NLINK	= 1u << 6,
+	XBULK_FACET_CTIME	= 1u << 7,	/* ctime only */
+	XBULK_FACET_ATIME	= 1u << 8,	/* XBULK_DIFF_ATIME */
+	XBULK_FACET_LAYOUT	= 1u << 9,	/* blocks or extents
+						   (XBULK_DIFF_LAYOUT) */
+};
+
+/* struct xbulk_snap_change .flags */
+enum {
+	/* OLD's or NEW's record is XBULK_SNAP_CHANGING */
+	XBULK_CHANGE_CHANGING	= 1u << 0,
+};
+
+struct xbulk_snap_change {
+	enum xbulk_change_kind		kind;
+	uint32_t			facets;		/* XBULK_FACET_* */
+	uint32_t			flags;		/* XBULK_CHANGE_* */
+	const struct xfs_bulkstat	*old;		/* NULL: CREATED */
+	const struct xfs_bulkstat	*new;		/* NULL: DELETED */
+	/*
+	 * The entry's path from the mount's top: NEW's, OLD's for DELETED
+	 * and UNLINKED; NULL if no name reaches the inode.  RENAMED and
+	 * MOVED: @old_path is the one in OLD.
+	 */
+	const char			*path;
+	const char			*old_path;
+};
+
+/* xbulk_snap_diff_opts .flags */
+enum {
+	XBULK_DIFF_ATIME	= 1u << 0,	/* atime alone is a change */
+	XBULK_DIFF_LAYOUT	= 1u << 1,	/* blocks, extents alone too */
+	XBULK_DIFF_EXPAND	= 1u << 2,	/* MOVED: what lies below a
+						   renamed directory */
+	XBULK_DIFF_FORCE	= 1u << 3,	/* another filesystem (UUID) */
+};
+
+struct xbulk_snap_diff_opts {
+	size_t		size;		/* sizeof(struct xbulk_snap_diff_opts) */
+	uint32_t	flags;		/* XBULK_DIFF_* */
+	/* Optional: every record of NEW is also added to this writer */
+	struct xbulk_snap_writer *save;
+	const volatile int *cancel;	/* -EINTR within 1024 records */
+};
+
+struct xbulk_snap_diff;
+
+/**
+ * xbulk_snap_diff_new() - compare @old with @new (both stay the
+ * caller's; they are read to their end by the diff).  Identity is the
+ * inode number and generation; the rules: man/xbulk.8, DIFF.
+ * Return: 0; -EXDEV if they are of two filesystems (UUID) and not
+ * XBULK_DIFF_FORCE; -EINVAL; -ENOMEM.
+ */
+int xbulk_snap_diff_new(struct xbulk_snap *old, struct xbulk_snap *new,
+			const struct xbulk_snap_diff_opts *o,
+			struct xbulk_snap_diff **d);
+
+/**
+ * xbulk_snap_diff_next() - the next change, in inode order (each
+ * inode's OLD names before its NEW ones)
+ * Return: 1 and *@c set (valid until the next call); 0 at the end (then
+ * every record of both was read); -EINTR; a reader's or the save
+ * writer's error.
+ */
+int xbulk_snap_diff_next(struct xbulk_snap_diff *d,
+			 const struct xbulk_snap_change **c);
+
+/* Free @d (NULL is fine); the snapshots stay open. */
+void xbulk_snap_diff_free(struct xbulk_snap_diff *d);
+
+#pragma GCC visibility pop
+
+#endif /* XBULK_SNAPSHOT_H */

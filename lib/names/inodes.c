@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Every kept inode in inode order, each with every name the directory
+ * reads gave it (its parent's inode number and the entry's name): what a
+ * snapshot records (lib/snap/live.c).  A walk shows the same names in
+ * find's order; this gives them grouped by inode, as bulkstat returns
+ * the inodes.
+ *
+ * Opening the cursor goes once top-down over the directories a walk from
+ * the mount's top enters (as xbn_reach() does) and gathers one item per
+ * name a walk would show: a directory under its accepted parent only, a
+ * mount point as the covered inode of this filesystem (the entry is
+ * ours).  The items are then sorted by inode number (LSD radix sort, 11
+ * bits a pass, only over the bits inode numbers use), and the store's
+ * runs by chunk; the cursor merges the two.  Memory: 24 bytes per name
+ * (twice while sorting) and 16 per run.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "names.h"
+
+#define RADIX_BITS	11
+#define RADIX_SIZE	(1u << RADIX_BITS)
+
+/* One name of an inode. */
+struct item {
+	uint64_t	ino;
+	const uint8_t	*de;		/* the entry in its parent's listing */
+	uint32_t	pdir;		/* the parent's directory index */
+};
+
+struct xbn_inodes {
+	struct xbulk_names	*nm;
+	struct item		*items;
+	size_t			nitems;
+	size_t			icap;
+	struct xbn_run		*runs;		/* sorted by chunk */
+	size_t			nruns;
+	/* Position */
+	size_t			run;
+	uint64_t		mask;		/* bits of runs[run] left */
+	size_t			item;
+	uint64_t		last;		/* inode returned before */
+	bool			started;
+	/* What next() hands out */
+	struct xbn_inode	cur;
+	const struct xbn_slot	*slot;
+	struct xbn_link		*links;
+	size_t			lcap;
+};
+
+static int
+add_item(struct xbn_inodes *it, uint64_t ino, const uint8_t *de, uint32_t p)
+{
+	if (xbn_grow((void **)&it->items, &it->icap, it->nitems + 1,
+		     sizeof(*it->items)))
+		return -ENOMEM;
+	it->items[it->nitems++] = (struct item){ ino, de, p };
+	return 0;
+}
+
+/* The items of directory @p's listing; directories to enter on @stack. */
+static int
+gather_dir(struct xbn_inodes *it, uint32_t p, uint32_t mark,
+	   uint32_t *stack, size_t *sp)
+{
+	struct xbulk_names *nm = it->nm;
+	const struct xbn_dir *pd = xbn_dir(&nm->dirs, p);
+	const uint8_t *e, *end = pd->list + pd->listlen;
+
+	for (e = pd->list; e && e < end; e = xbn_ent_next(e)) {
+		uint64_t ino = xbn_ent_ino(e);
+		unsigned int dt = xbn_ent_dtype(e);
+		const struct xbn_slot *slot = xbn_lookup(&nm->store, ino);
+		struct xbn_dir *cd;
+
+		if (!slot || (dt != DT_UNKNOWN &&
+			      DTTOIF(dt) != (slot->mode & S_IFMT)))
+			continue;	/* dropped, new, bad or reused */
+		cd = xbn_slot_dir(nm, slot);
+		if (cd) {
+			if (!xbn_is_edge(cd, p, (uint64_t)(e - pd->list)) ||
+			    cd->mark == mark || (cd->flags & XBN_DIR_GONE))
+				continue;
+			cd->mark = mark;
+			if (!(cd->flags & XBN_DIR_MOUNT))
+				stack[(*sp)++] = slot->aux;
+		}
+		if (add_item(it, ino, e, p))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int
+gather(struct xbn_inodes *it)
+{
+	struct xbulk_names *nm = it->nm;
+	uint32_t mark = ++nm->pass, *stack;
+	size_t sp = 0;
+	int ret = 0;
+
+	stack = malloc(((size_t)nm->dirs.n + 1) * sizeof(*stack));
+	if (!stack)
+		return -ENOMEM;
+	xbn_dir(&nm->dirs, nm->top)->mark = mark;
+	stack[sp++] = nm->top;
+	while (sp && !ret) {
+		ret = gather_dir(it, stack[--sp], mark, stack, &sp);
+		if (!ret && xbn_cancelled(nm->cancel))
+			ret = -EINTR;
+	}
+	free(stack);
+	return ret;
+}
+
+/* Sort @n items of @v by inode number; stable, so names of one inode
+ * keep the order the gathering met them in. */
+static int
+sort_items(struct item **v, size_t n, uint64_t maxkey)
+{
+	struct item *src = *v, *dst, *t;
+	unsigned int shift;
+	size_t *count, i;
+
+	if (n < 2)
+		return 0;
+	dst = malloc(n * sizeof(*dst));
+	count = malloc(RADIX_SIZE * sizeof(*count));
+	if (!dst || !count) {
+		free(dst);
+		free(count);
+		return -ENOMEM;
+	}
+	for (shift = 0; shift < 64 && (maxkey >> shift); shift += RADIX_BITS) {
+		size_t sum = 0, c;
+
+		memset(count, 0, RADIX_SIZE * sizeof(*count));
+		for (i = 0; i < n; i++)
+			count[(src[i].ino >> shift) & (RADIX_SIZE - 1)]++;
+		for (i = 0; i < RADIX_SIZE; i++) {
+			c = count[i];
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[count[(src[i].ino >> shift) & (RADIX_SIZE - 1)]++] =
+				src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	free(count);
+	free(dst);
+	*v = src;
+	return 0;
+}
+
+static int
+cmp_run(const void *a, const void *b)
+{
+	const struct xbn_run *x = a, *y = b;
+
+	if (x->chunk != y->chunk)
+		return x->chunk < y->chunk ? -1 : 1;
+	return __builtin_ctzll(x->mask) < __builtin_ctzll(y->mask) ? -1 : 1;
+}
+
+static int
+sort_runs(struct xbn_inodes *it)
+{
+	const struct xbn_store *s = &it->nm->store;
+	uint64_t h;
+
+	it->runs = malloc((s->nruns ? s->nruns : 1) * sizeof(*it->runs));
+	if (!it->runs)
+		return -ENOMEM;
+	for (h = 0; s->runs && h <= s->runmask; h++)
+		if (s->runs[h].mask)
+			it->runs[it->nruns++] = s->runs[h];
+	qsort(it->runs, it->nruns, sizeof(*it->runs), cmp_run);
+	return 0;
+}
+
+int
+xbn_inodes_open(struct xbulk_names *nm, struct xbn_inodes **out)
+{
+	struct xbn_inodes *it = calloc(1, sizeof(*it));
+	uint64_t maxino = 0;
+	size_t i;
+	int ret;
+
+	*out = NULL;
+	if (!it)
+		return -ENOMEM;
+	it->nm = nm;
+	ret = gather(it);
+	for (i = 0; !ret && i < it->nitems; i++)
+		if (it->items[i].ino > maxino)
+			maxino = it->items[i].ino;
+	if (!ret)
+		ret = sort_items(&it->items, it->nitems, maxino);
+	if (!ret)
+		ret = sort_runs(it);
+	if (ret) {
+		xbn_inodes_free(it);
+		return ret;
+	}
+	xbn_inodes_rewind(it);
+	*out = it;
+	return 0;
+}
+
+void
+xbn_inodes_rewind(struct xbn_inodes *it)
+{
+	it->run = 0;
+	it->mask = it->nruns ? it->runs[0].mask : 0;
+	it->item = 0;
+	it->last = 0;
+	it->started = false;
+}
+
+/* The next slot in inode order, or NULL at the end. */
+static const struct xbn_slot *
+next_slot(struct xbn_inodes *it)
+{
+	const struct xbn_run *r;
+	uint64_t below;
+	unsigned int bit;
+
+	while (it->run < it->nruns && !it->mask)
+		if (++it->run < it->nruns)
+			it->mask = it->runs[it->run].mask;
+	if (it->run >= it->nruns)
+		return NULL;
+	r = &it->runs[it->run];
+	bit = (unsigned int)__builtin_ctzll(it->mask);
+	it->mask &= it->mask - 1;
+	below = r->mask & ((1ULL << bit) - 1);
+	return (const struct xbn_slot *)(r->base + (size_t)xbn_popcount(below) *
+					 it->nm->store.lay.slot);
+}
+
+int
+xbn_inodes_next(struct xbn_inodes *it, const struct xbn_inode **out)
+{
+	struct xbulk_names *nm = it->nm;
+	const struct xbn_slot *slot = next_slot(it);
+	const struct xbn_dir *d;
+	size_t n = 0;
+
+	if (!slot)
+		return 0;
+	if (it->started && slot->ino <= it->last)
+		return -EPROTO;		/* runs out of order: a bug */
+	it->started = true;
+	it->last = slot->ino;
+	while (it->item < it->nitems && it->items[it->item].ino < slot->ino)
+		it->item++;
+	while (it->item < it->nitems && it->items[it->item].ino == slot->ino) {
+		const struct item *x = &it->items[it->item++];
+
+		if (xbn_grow((void **)&it->links, &it->lcap, n + 1,
+			     sizeof(*it->links)))
+			return -ENOMEM;
+		it->links[n].parent = xbn_dir(&nm->dirs, x->pdir)->ino;
+		it->links[n].name = xbn_ent_name(x->de);
+		it->links[n].namelen = xbn_ent_namelen(x->de);
+		n++;
+	}
+	d = xbn_slot_dir(nm, slot);
+	it->slot = slot;
+	it->cur.ino = slot->ino;
+	it->cur.mode = slot->mode;
+	it->cur.gen = d ? d->gen : slot->aux;
+	it->cur.top = d && slot->aux == nm->top;
+	it->cur.links = it->links;
+	it->cur.nlinks = n;
+	*out = &it->cur;
+	return 1;
+}
+
+void
+xbn_inodes_fill(const struct xbn_inodes *it, struct xfs_bulkstat *bs)
+{
+	memset(bs, 0, sizeof(*bs));
+	bs->bs_ino = it->cur.ino;
+	bs->bs_mode = (uint16_t)it->cur.mode;
+	bs->bs_gen = it->cur.gen;
+	xbn_unpack(&it->nm->store.lay, bs, it->slot);
+}
+
+void
+xbn_inodes_free(struct xbn_inodes *it)
+{
+	if (!it)
+		return;
+	free(it->items);
+	free(it->runs);
+	free(it->links);
+	free(it);
+}

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Snapshot records to and from bytes (the layout: snap.h and
+ * docs/formats.md).  Varints are LEB128 (7 bits a byte, low first, at
+ * most 10 bytes); signed values are zigzag-coded first, as protobuf does.
+ * Times other than ctime are stored relative to it: a file's four times
+ * are mostly equal or close, so each usually costs two bytes.  Every
+ * read is bounds-checked: damaged bytes give -EBADMSG, never a read past
+ * the record.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <xxhash.h>
+
+#include "snap.h"
+
+uint64_t
+snap_hash(const void *p, size_t len, uint64_t seed)
+{
+	return XXH3_64bits_withSeed(p, len, seed);
+}
+
+static inline uint8_t *
+put_var(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+static inline uint64_t
+zig(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static inline int64_t
+unzig(uint64_t v)
+{
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+/* Bytes of varint @v. */
+static inline size_t
+var_len(uint64_t v)
+{
+	size_t n = 1;
+
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+/* A time as (seconds, ns) relative to @base. */
+static uint8_t *
+put_reltime(uint8_t *p, int64_t sec, uint32_t nsec, int64_t bsec,
+	    uint32_t bnsec)
+{
+	p = put_var(p, zig((int64_t)((uint64_t)sec - (uint64_t)bsec)));
+	return put_var(p, zig((int64_t)nsec - (int64_t)bnsec));
+}
+
+size_t
+snap_encode_rec(uint8_t *dst, uint64_t prev, const struct xbulk_snap_rec *rec)
+{
+	const struct xfs_bulkstat *bs = rec->bs;
+	uint8_t body[SNAP_REC_MAX], *p = body, *out = dst;
+	uint32_t i, n = 0;
+	size_t room;
+
+	*p++ = (uint8_t)rec->flags;
+	put_le32(p, bs->bs_gen);
+	p += 4;
+	p = put_var(p, bs->bs_mode);
+	p = put_var(p, bs->bs_nlink);
+	p = put_var(p, bs->bs_uid);
+	p = put_var(p, bs->bs_gid);
+	p = put_var(p, bs->bs_projectid);
+	p = put_var(p, bs->bs_size);
+	p = put_var(p, bs->bs_blocks);
+	p = put_var(p, bs->bs_rdev);
+	p = put_var(p, bs->bs_xflags);
+	p = put_var(p, bs->bs_extents64);
+	p = put_var(p, bs->bs_aextents);
+	p = put_var(p, zig(bs->bs_ctime));
+	put_le32(p, bs->bs_ctime_nsec);
+	p += 4;
+	p = put_reltime(p, bs->bs_mtime, bs->bs_mtime_nsec, bs->bs_ctime,
+			bs->bs_ctime_nsec);
+	p = put_reltime(p, bs->bs_atime, bs->bs_atime_nsec, bs->bs_ctime,
+			bs->bs_ctime_nsec);
+	p = put_reltime(p, bs->bs_btime, bs->bs_btime_nsec, bs->bs_ctime,
+			bs->bs_ctime_nsec);
+	/* Names that do not fit are left out (over 200 hard links of long
+	 * names: the inode's nlink still says how many there are). */
+	room = SNAP_REC_MAX - 32 - (size_t)(p - body);
+	for (i = 0; i < rec->nlinks; i++) {
+		size_t need = 10 + 2 + rec->links[i].namelen;
+
+		if (need > room)
+			break;
+		room -= need;
+		n++;
+	}
+	p = put_var(p, n);
+	for (i = 0; i < n; i++) {
+		const struct xbulk_snap_link *l = &rec->links[i];
+
+		p = put_var(p, zig((int64_t)(l->parent - bs->bs_ino)));
+		p = put_var(p, l->namelen);
+		memcpy(p, l->name, l->namelen);
+		p += l->namelen;
+	}
+	out = put_var(out, bs->bs_ino - prev);
+	out = put_var(out, (uint64_t)(p - body));
+	memcpy(out, body, (size_t)(p - body));
+	return (size_t)(out - dst) + (size_t)(p - body);
+}
+
+size_t
+snap_encode_dir(uint8_t *dst, uint64_t prev, const struct snap_dir *d,
+		const char *name)
+{
+	uint8_t *p = dst;
+	size_t body = 4 + var_len(d->parent) + var_len(d->namelen) +
+		      d->namelen;
+
+	p = put_var(p, d->ino - prev);
+	p = put_var(p, body);
+	put_le32(p, d->gen);
+	p += 4;
+	p = put_var(p, d->parent);
+	p = put_var(p, d->namelen);
+	memcpy(p, name, d->namelen);
+	return (size_t)(p - dst) + d->namelen;
+}
+
+int
+snap_get_var(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	const uint8_t *q = *p;
+	uint64_t r = 0;
+	unsigned int shift = 0;
+
+	while (q < end && shift < 64) {
+		uint8_t b = *q++;
+
+		r |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*p = q;
+			*v = r;
+			return 0;
+		}
+		shift += 7;
+	}
+	return -EBADMSG;
+}
+
+int
+snap_split(const uint8_t **p, const uint8_t *end, uint64_t prev,
+	   struct snap_raw *raw)
+{
+	uint64_t delta, len;
+
+	if (snap_get_var(p, end, &delta) || snap_get_var(p, end, &len) ||
+	    len > (uint64_t)(end - *p) || len > SNAP_REC_MAX)
+		return -EBADMSG;
+	if (prev && (!delta || delta > UINT64_MAX - prev))
+		return -EBADMSG;	/* not increasing */
+	raw->ino = prev + delta;
+	raw->body = *p;
+	raw->len = len;
+	*p += len;
+	return 0;
+}
+
+/* A field of @max at most: 0 or -EBADMSG. */
+static inline int
+get_field(const uint8_t **p, const uint8_t *end, uint64_t max, uint64_t *v)
+{
+	return snap_get_var(p, end, v) || *v > max ? -EBADMSG : 0;
+}
+
+static int
+get_reltime(const uint8_t **p, const uint8_t *end, int64_t bsec,
+	    uint32_t bnsec, int64_t *sec, uint32_t *nsec)
+{
+	uint64_t ds, dn;
+	int64_t n;
+
+	if (snap_get_var(p, end, &ds) || snap_get_var(p, end, &dn))
+		return -EBADMSG;
+	*sec = (int64_t)((uint64_t)bsec + (uint64_t)unzig(ds));
+	n = (int64_t)bnsec + unzig(dn);
+	if (n < 0 || n >= 1000000000)
+		return -EBADMSG;
+	*nsec = (uint32_t)n;
+	return 0;
+}
+
+int
+snap_decode_rec(const struct snap_raw *raw, struct xfs_bulkstat *bs,
+		uint32_t *flags, struct xbulk_snap_link **links, size_t *lcap,
+		uint32_t *nlinks)
+{
+	const uint8_t *p = raw->body, *end = raw->body + raw->len;
+	uint64_t v[11], n, i;
+	size_t k;
+
+	memset(bs, 0, sizeof(*bs));
+	if (raw->len < 5 + 11 + 1 + 4)
+		return -EBADMSG;
+	*flags = p[0];
+	bs->bs_ino = raw->ino;
+	bs->bs_gen = get_le32(p + 1);
+	p += 5;
+	for (k = 0; k < 11; k++)
+		if (snap_get_var(&p, end, &v[k]))
+			return -EBADMSG;
+	if (v[0] > 0xffff || v[1] > UINT32_MAX || v[2] > UINT32_MAX ||
+	    v[3] > UINT32_MAX || v[4] > UINT32_MAX || v[7] > UINT32_MAX ||
+	    v[10] > UINT32_MAX || v[5] > INT64_MAX || v[6] > INT64_MAX)
+		return -EBADMSG;
+	bs->bs_mode = (uint16_t)v[0];
+	bs->bs_nlink = (uint32_t)v[1];
+	bs->bs_uid = (uint32_t)v[2];
+	bs->bs_gid = (uint32_t)v[3];
+	bs->bs_projectid = (uint32_t)v[4];
+	bs->bs_size = v[5];
+	bs->bs_blocks = v[6];
+	bs->bs_rdev = (uint32_t)v[7];
+	bs->bs_xflags = v[8];
+	bs->bs_extents64 = v[9];
+	bs->bs_aextents = (uint32_t)v[10];
+	if (snap_get_var(&p, end, &n) || end - p < 4)
+		return -EBADMSG;
+	bs->bs_ctime = unzig(n);
+	bs->bs_ctime_nsec = get_le32(p);
+	p += 4;
+	if (bs->bs_ctime_nsec >= 1000000000 ||
+	    get_reltime(&p, end, bs->bs_ctime, bs->bs_ctime_nsec,
+			&bs->bs_mtime, &bs->bs_mtime_nsec) ||
+	    get_reltime(&p, end, bs->bs_ctime, bs->bs_ctime_nsec,
+			&bs->bs_atime, &bs->bs_atime_nsec) ||
+	    get_reltime(&p, end, bs->bs_ctime, bs->bs_ctime_nsec,
+			&bs->bs_btime, &bs->bs_btime_nsec))
+		return -EBADMSG;
+	/* Each name takes 3 bytes at least. */
+	if (snap_get_var(&p, end, &n) || n > (uint64_t)(end - p) / 3)
+		return -EBADMSG;
+	if (n > *lcap) {
+		void *q = realloc(*links, n * sizeof(**links));
+
+		if (!q)
+			return -ENOMEM;
+		*links = q;
+		*lcap = n;
+	}
+	for (i = 0; i < n; i++) {
+		struct xbulk_snap_link *l = &(*links)[i];
+		uint64_t par, len;
+
+		if (snap_get_var(&p, end, &par) || get_field(&p, end, 255, &len) ||
+		    !len || len > (uint64_t)(end - p))
+			return -EBADMSG;
+		l->parent = raw->ino + (uint64_t)unzig(par);
+		l->name = (const char *)p;
+		l->namelen = (uint32_t)len;
+		if (!l->parent || memchr(p, '/', len) || memchr(p, '\0', len))
+			return -EBADMSG;
+		p += len;
+	}
+	if (p != end)
+		return -EBADMSG;
+	*nlinks = (uint32_t)n;
+	return 0;
+}

@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The streaming diff of two snapshots: a merge of their records on
+ * (inode number, generation), both in inode order, holding one record of
+ * each and the two directory tables (for paths), never the records of
+ * either whole.  Each step takes the inode(s) at the head and turns them
+ * into a queue of changes (one per name for a created or deleted inode;
+ * a rename; names added and removed; the attributes), then hands the
+ * queue out before either side moves on.
+ *
+ * A renamed directory is one change: what lies below it keeps its
+ * (parent, name) and so is not listed, unless XBULK_DIFF_EXPAND asks for
+ * MOVED lines.  For that the NEW directory table is marked once: each
+ * directory that OLD has (same number and generation) under another
+ * parent or name, and each directory below one.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "snap.h"
+
+#define CANCEL_EVERY	1024
+
+struct qent {
+	struct xbulk_snap_change	c;
+	size_t				path, old_path;	/* in strs, or -1 */
+};
+
+#define NOPATH	((size_t)-1)
+
+struct xbulk_snap_diff {
+	struct xbulk_snap		*old, *new;
+	uint32_t			flags;
+	struct xbulk_snap_writer	*save;
+	const volatile int		*cancel;
+	const struct xbulk_snap_rec	*a, *b;		/* heads, NULL: end */
+	bool				started;
+	int				took;	/* 1 OLD, 2 NEW: to
+							   move past */
+	uint64_t			steps;
+	uint8_t				*moved;		/* by NEW dir index:
+							   1 itself, 2 below */
+	struct qent			*q;
+	size_t				nq, qcap, qpos;
+	char				*strs;
+	size_t				slen, scap;
+	char				*pbuf;
+	size_t				pcap;
+};
+
+static int
+grow(void **p, size_t *cap, size_t need, size_t unit)
+{
+	size_t n = *cap ? *cap : 64;
+	void *x;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	x = realloc(*p, n * unit);
+	if (!x)
+		return -ENOMEM;
+	*p = x;
+	*cap = n;
+	return 0;
+}
+
+/* Mark NEW's directories that moved, and those below them. */
+static int
+mark_moved(struct xbulk_snap_diff *d)
+{
+	const struct snap_dirtab *o = &d->old->dirs, *n = &d->new->dirs;
+	size_t i;
+
+	d->moved = calloc(n->n ? n->n : 1, 1);
+	if (!d->moved)
+		return -ENOMEM;
+	for (i = 0; i < n->n; i++) {
+		const struct snap_dir *nd = &n->v[i], *od;
+		uint32_t k = snap_dirtab_find(o, nd->ino);
+
+		if (k == UINT32_MAX)
+			continue;
+		od = &o->v[k];
+		if (od->gen == nd->gen && (od->parent != nd->parent ||
+		    od->namelen != nd->namelen ||
+		    memcmp(o->names + od->name, n->names + nd->name,
+			   nd->namelen)))
+			d->moved[i] = 1;
+	}
+	/* Below: a walk up to the top or a marked directory (no cycles:
+	 * the table is sealed). */
+	for (i = 0; i < n->n; i++) {
+		uint32_t x = n->v[i].pidx;
+
+		while (x != UINT32_MAX && !d->moved[x])
+			x = n->v[x].pidx;
+		if (x != UINT32_MAX)
+			d->moved[i] |= 2;
+	}
+	return 0;
+}
+
+int
+xbulk_snap_diff_new(struct xbulk_snap *old, struct xbulk_snap *new,
+		    const struct xbulk_snap_diff_opts *opts,
+		    struct xbulk_snap_diff **out)
+{
+	struct xbulk_snap_diff_opts o = { 0 };
+	struct xbulk_snap_diff *d;
+	int ret = 0;
+
+	*out = NULL;
+	if (!opts || opts->size < sizeof(size_t))
+		return -EINVAL;
+	memcpy(&o, opts, opts->size < sizeof(o) ? opts->size : sizeof(o));
+	if (!(o.flags & XBULK_DIFF_FORCE) &&
+	    memcmp(old->info.uuid, new->info.uuid, 16))
+		return -EXDEV;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	d->old = old;
+	d->new = new;
+	d->flags = o.flags;
+	d->save = o.save;
+	d->cancel = o.cancel;
+	if (o.flags & XBULK_DIFF_EXPAND)
+		ret = mark_moved(d);
+	if (!ret)
+		ret = xbulk_snap_rewind(old);
+	if (!ret)
+		ret = xbulk_snap_rewind(new);
+	if (ret) {
+		xbulk_snap_diff_free(d);
+		return ret;
+	}
+	*out = d;
+	return 0;
+}
+
+/* Move OLD on (its next record, or NULL at the end). */
+static int
+next_old(struct xbulk_snap_diff *d)
+{
+	int ret = xbulk_snap_next(d->old, &d->a);
+
+	return ret < 0 ? ret : 0;
+}
+
+/* Move NEW on, giving the record to the save writer. */
+static int
+next_new(struct xbulk_snap_diff *d)
+{
+	int ret = xbulk_snap_next(d->new, &d->b);
+
+	if (ret < 0)
+		return ret;
+	if (ret == 1 && d->save)
+		return xbulk_snap_writer_add(d->save, d->new, d->b);
+	return 0;
+}
+
+/* Copy the path of @l in @s into the strings; its offset, or NOPATH. */
+static int
+keep_path(struct xbulk_snap_diff *d, const struct xbulk_snap *s,
+	  const struct xbulk_snap_link *l, size_t *off)
+{
+	long len = xbulk_snap_path(s, l, &d->pbuf, &d->pcap);
+
+	*off = NOPATH;
+	if (len == -ENOENT)
+		return 0;
+	if (len < 0)
+		return (int)len;
+	if (grow((void **)&d->strs, &d->scap, d->slen + (size_t)len + 1, 1))
+		return -ENOMEM;
+	memcpy(d->strs + d->slen, d->pbuf, (size_t)len + 1);
+	*off = d->slen;
+	d->slen += (size_t)len + 1;
+	return 0;
+}
+
+/* Queue a change: @ol a name in OLD (or NULL), @nl one in NEW; a record
+ * without names gets NULL paths. */
+static int
+queue(struct xbulk_snap_diff *d, enum xbulk_change_kind kind, uint32_t facets,
+      const struct xbulk_snap_link *ol, const struct xbulk_snap_link *nl)
+{
+	const struct xbulk_snap_rec *a = kind == XBULK_CHANGE_CREATED ? NULL :
+					 d->a;
+	const struct xbulk_snap_rec *b = kind == XBULK_CHANGE_DELETED ? NULL :
+					 d->b;
+	struct qent *e;
+	size_t p = NOPATH, op = NOPATH;
+	int ret = 0;
+
+	/* the top has no name: its path is "." */
+	if (kind == XBULK_CHANGE_DELETED || kind == XBULK_CHANGE_UNLINKED) {
+		if (ol || a->bs->bs_ino == d->old->info.top)
+			ret = keep_path(d, d->old, ol, &p);
+	} else {
+		if (nl || b->bs->bs_ino == d->new->info.top)
+			ret = keep_path(d, d->new, nl, &p);
+		if (!ret && ol && (kind == XBULK_CHANGE_RENAMED ||
+				   kind == XBULK_CHANGE_MOVED))
+			ret = keep_path(d, d->old, ol, &op);
+	}
+	if (!ret)
+		ret = grow((void **)&d->q, &d->qcap, d->nq + 1, sizeof(*d->q));
+	if (ret)
+		return ret;
+	e = &d->q[d->nq++];
+	memset(e, 0, sizeof(*e));
+	e->c.kind = kind;
+	e->c.facets = facets;
+	e->c.old = a ? a->bs : NULL;
+	e->c.new = b ? b->bs : NULL;
+	if ((a && (a->flags & XBULK_SNAP_CHANGING)) ||
+	    (b && (b->flags & XBULK_SNAP_CHANGING)))
+		e->c.flags |= XBULK_CHANGE_CHANGING;
+	e->path = p;
+	e->old_path = op;
+	return 0;
+}
+
+/* Every name of @r (or one NULL name if it has none). */
+static int
+queue_all(struct xbulk_snap_diff *d, enum xbulk_change_kind kind,
+	  const struct xbulk_snap_rec *r)
+{
+	uint32_t i;
+	int ret = 0;
+
+	if (!r->nlinks)
+		return queue(d, kind, 0, NULL, NULL);
+	for (i = 0; i < r->nlinks && !ret; i++)
+		ret = kind == XBULK_CHANGE_DELETED ?
+		      queue(d, kind, 0, &r->links[i], NULL) :
+		      queue(d, kind, 0, NULL, &r->links[i]);
+	return ret;
+}
+
+static bool
+same_link(const struct xbulk_snap_link *x, const struct xbulk_snap_link *y)
+{
+	return x->parent == y->parent && x->namelen == y->namelen &&
+	       !memcmp(x->name, y->name, x->namelen);
+}
+
+/* Is @l one of the @n names at @v? */
+static bool
+has_link(const struct xbulk_snap_link *v, uint32_t n,
+	 const struct xbulk_snap_link *l)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		if (same_link(&v[i], l))
+			return true;
+	return false;
+}
+
+/* MOVED lines for the names of an unchanged inode below a moved
+ * directory. */
+static int
+queue_moved(struct xbulk_snap_diff *d)
+{
+	const struct xbulk_snap_rec *b = d->b;
+	uint32_t i, k;
+	int ret = 0;
+
+	for (i = 0; i < b->nlinks && !ret; i++) {
+		k = snap_dirtab_find(&d->new->dirs, b->links[i].parent);
+		if (k != UINT32_MAX && d->moved[k])
+			ret = queue(d, XBULK_CHANGE_MOVED, 0, &b->links[i],
+				    &b->links[i]);
+	}
+	return ret;
+}
+
+/* One inode in both, same generation. */
+static int
+compare(struct xbulk_snap_diff *d)
+{
+	const struct xbulk_snap_rec *a = d->a, *b = d->b;
+	uint32_t f = snap_facets(a->bs, b->bs, d->flags), i, nrm = 0, nadd = 0;
+	const struct xbulk_snap_link *rm = NULL, *add = NULL;
+	int ret = 0;
+
+	for (i = 0; i < a->nlinks; i++)
+		if (!has_link(b->links, b->nlinks, &a->links[i])) {
+			nrm++;
+			rm = &a->links[i];
+		}
+	for (i = 0; i < b->nlinks; i++)
+		if (!has_link(a->links, a->nlinks, &b->links[i])) {
+			nadd++;
+			add = &b->links[i];
+		}
+	if (a->nlinks == 1 && b->nlinks == 1 && nrm == 1)
+		/* ctime moves with any rename: not a facet of its own */
+		return queue(d, XBULK_CHANGE_RENAMED, f & ~XBULK_FACET_CTIME,
+			     rm, add);
+	if (nrm || nadd) {
+		for (i = 0; i < a->nlinks && !ret; i++)
+			if (!has_link(b->links, b->nlinks, &a->links[i]))
+				ret = queue(d, XBULK_CHANGE_UNLINKED, 0,
+					    &a->links[i], NULL);
+		for (i = 0; i < b->nlinks && !ret; i++)
+			if (!has_link(a->links, a->nlinks, &b->links[i]))
+				ret = queue(d, XBULK_CHANGE_LINKED, 0, NULL,
+					    &b->links[i]);
+		/* a name added or removed moves nlink and ctime */
+		f &= ~(XBULK_FACET_NLINK | XBULK_FACET_CTIME);
+	}
+	if (!ret && f)
+		ret = queue(d, snap_entries_only(a->bs, b->bs, f) ?
+			       XBULK_CHANGE_ENTRIES : XBULK_CHANGE_MODIFIED,
+			    f, NULL, b->nlinks ? &b->links[0] : NULL);
+	if (!ret && !f && !nrm && !nadd && d->moved)
+		ret = queue_moved(d);
+	return ret;
+}
+
+/* Fill the queue from the heads and move past them. */
+static int
+step(struct xbulk_snap_diff *d)
+{
+	const struct xbulk_snap_rec *a = d->a, *b = d->b;
+	int ret;
+
+	d->nq = d->qpos = d->slen = 0;
+	if (a && (!b || a->bs->bs_ino < b->bs->bs_ino)) {
+		ret = queue_all(d, XBULK_CHANGE_DELETED, a);
+		return ret ? ret : 1;
+	}
+	if (!a || b->bs->bs_ino < a->bs->bs_ino) {
+		ret = queue_all(d, XBULK_CHANGE_CREATED, b);
+		return ret ? ret : 2;
+	}
+	if (a->bs->bs_gen != b->bs->bs_gen ||
+	    ((a->bs->bs_mode ^ b->bs->bs_mode) & 0170000)) {
+		ret = queue_all(d, XBULK_CHANGE_DELETED, a);
+		if (!ret)
+			ret = queue_all(d, XBULK_CHANGE_CREATED, b);
+	} else {
+		ret = compare(d);
+	}
+	return ret ? ret : 3;
+}
+
+int
+xbulk_snap_diff_next(struct xbulk_snap_diff *d,
+		     const struct xbulk_snap_change **c)
+{
+	struct qent *e;
+	int ret;
+
+	*c = NULL;
+	if (!d->started) {
+		d->started = true;
+		ret = next_old(d);
+		if (!ret)
+			ret = next_new(d);
+		if (ret)
+			return ret;
+	}
+	while (d->qpos >= d->nq) {
+		/* the queue is out: move past the records that made it */
+		if ((d->took & 1) && (ret = next_old(d)))
+			return ret;
+		if ((d->took & 2) && (ret = next_new(d)))
+			return ret;
+		d->took = 0;
+		if (!d->a && !d->b)
+			return 0;
+		if ((++d->steps % CANCEL_EVERY) == 0 && d->cancel &&
+		    __atomic_load_n(d->cancel, __ATOMIC_RELAXED))
+			return -EINTR;
+		ret = step(d);
+		if (ret < 0)
+			return ret;
+		d->took = ret;
+	}
+	e = &d->q[d->qpos++];
+	e->c.path = e->path == NOPATH ? NULL : d->strs + e->path;
+	e->c.old_path = e->old_path == NOPATH ? NULL : d->strs + e->old_path;
+	*c = &e->c;
+	return 1;
+}
+
+void
+xbulk_snap_diff_free(struct xbulk_snap_diff *d)
+{
+	if (!d)
+		return;
+	free(d->moved);
+	free(d->q);
+	free(d->strs);
+	free(d->pbuf);
+	free(d);
+}

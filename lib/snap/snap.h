@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Snapshots: what the files of lib/snap/ share.  The file format is
+ * docs/formats.md, "Snapshot files"; this header is its one description
+ * in code.
+ *
+ *   codec.c    a record and a directory record to and from bytes
+ *   dirtab.c   the directory table: paths of entries
+ *   source.c   the object every snapshot is (file or live), next()
+ *   live.c     a live scan as a snapshot (the names engine)
+ *   reader.c   a snapshot file: checks, blocks, records
+ *   writer.c   writing one: blocks, zstd, O_TMPFILE, commit
+ *   diff.c     the streaming diff of two snapshots
+ *   facets.c   what changed between two records of one inode
+ */
+#ifndef XBULK_SNAP_H
+#define XBULK_SNAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "xbulk.h"
+
+/* ------------------------------------------------------------------ */
+/* The file's layout (all numbers little-endian)                      */
+/* ------------------------------------------------------------------ */
+
+#define SNAP_MAGIC		"XBLKSNAP"	/* 8 bytes, offset 0 */
+#define SNAP_HDR_SIZE		1024
+#define SNAP_BLK_MAGIC		0x4b4c4258u	/* "XBLK" */
+#define SNAP_BLK_HDR		32
+#define SNAP_END_MAGIC		"XBLKEND"	/* and a NUL: 8 bytes */
+#define SNAP_TRAILER		128
+/* Raw bytes of records per block: a record never spans blocks. */
+#define SNAP_BLOCK_RAW		(1u << 20)
+/* Most bytes one record takes encoded (a name is at most 255 bytes;
+ * more names than fit are dropped by the writer: see codec.c). */
+#define SNAP_REC_MAX		(64 * 1024)
+
+enum snap_blk_kind {
+	SNAP_BLK_INODES	= 1,
+	SNAP_BLK_DIRS	= 2,
+};
+
+enum snap_blk_method {
+	SNAP_STORED	= 0,
+	SNAP_ZSTD	= 1,
+};
+
+/* Header offsets */
+enum {
+	H_MAGIC		= 0,
+	H_VERSION	= 8,	/* u32 */
+	H_HDRSIZE	= 12,	/* u32 */
+	H_UUID		= 16,	/* 16 bytes */
+	H_BLOCKSIZE	= 32,	/* u32 */
+	H_AGCOUNT	= 36,
+	H_AGBLOCKS	= 40,
+	H_INODESIZE	= 44,
+	H_THREADS	= 48,
+	H_DATABLOCKS	= 56,	/* u64 */
+	H_TOP		= 64,
+	H_START_SEC	= 72,	/* s64 */
+	H_START_NSEC	= 80,	/* u32 */
+	H_END_SEC	= 88,
+	H_END_NSEC	= 96,
+	H_VERSTR	= 128,	/* 32 bytes, NUL-padded */
+	H_HOST		= 160,	/* 65 */
+	H_MOUNTPOINT	= 256,	/* 256 */
+	H_CHECKSUM	= SNAP_HDR_SIZE - 8,	/* XXH3-64 of the rest */
+};
+
+/* Block header offsets */
+enum {
+	B_MAGIC		= 0,	/* u32 */
+	B_KIND		= 4,	/* u8 */
+	B_METHOD	= 5,	/* u8 */
+	B_STORED	= 8,	/* u32: bytes after the header */
+	B_RAW		= 12,	/* u32: bytes once decompressed */
+	B_NRECS		= 16,	/* u32 */
+	B_CHECKSUM	= 24,	/* XXH3-64 of bytes 0-23 and the payload */
+};
+
+/* Trailer offsets (the file's last SNAP_TRAILER bytes) */
+enum {
+	T_MAGIC		= 0,
+	T_INODES	= 8,	/* u64 */
+	T_LINKS		= 16,
+	T_DIRS		= 24,
+	T_IBLOCKS	= 32,
+	T_DBLOCKS	= 40,
+	T_DIROFF	= 48,	/* first directory block */
+	T_CHAIN		= 56,	/* XXH3-64 of every block checksum, in
+				   order, seeded with the header's */
+	T_CHECKSUM	= SNAP_TRAILER - 8,
+};
+
+static inline void
+put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static inline void
+put_le64(uint8_t *p, uint64_t v)
+{
+	put_le32(p, (uint32_t)v);
+	put_le32(p + 4, (uint32_t)(v >> 32));
+}
+
+static inline uint32_t
+get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t
+get_le64(const uint8_t *p)
+{
+	return get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
+}
+
+/* XXH3-64 of @len bytes at @p, seeded (lib/snap/codec.c). */
+uint64_t snap_hash(const void *p, size_t len, uint64_t seed);
+
+/* ------------------------------------------------------------------ */
+/* Records (codec.c)                                                   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * An inode record: varint (ino - previous ino in the block; the first
+ * of a block: ino), varint body length, the body: u8 flags, u32 gen,
+ * then varints mode, nlink, uid, gid, projid, size, blocks, rdev,
+ * xflags, extents, aextents; ctime as zigzag seconds and u32 ns; mtime,
+ * atime, btime each as zigzag (seconds - ctime's) and zigzag (ns -
+ * ctime's); varint count of names, each: zigzag (parent - ino), varint
+ * length, the bytes.  The body after its flags byte holds everything a
+ * diff compares: equal bytes, equal records.
+ *
+ * A directory record: varint (ino - previous), varint body length, the
+ * body: u32 gen, varint parent (0: none), varint name length, the name.
+ */
+
+/* Append @rec to @dst (SNAP_REC_MAX bytes of room), @prev the previous
+ * inode of the block (0 for the first); return the bytes written. */
+size_t snap_encode_rec(uint8_t *dst, uint64_t prev,
+		       const struct xbulk_snap_rec *rec);
+
+/* A record being decoded: its bytes and where the body starts. */
+struct snap_raw {
+	uint64_t	ino;
+	const uint8_t	*body;
+	size_t		len;		/* of the body */
+};
+
+/* Read a varint at *@p (before @end): 0 or -EBADMSG. */
+int snap_get_var(const uint8_t **p, const uint8_t *end, uint64_t *v);
+
+/* Split the record at *@p (before @end) off: 0, or -EBADMSG. */
+int snap_split(const uint8_t **p, const uint8_t *end, uint64_t prev,
+	       struct snap_raw *raw);
+
+/* Decode @raw into @bs (all of it), *@flags and the names (into *@links,
+ * grown; they point into @raw).  Return 0, -EBADMSG, -ENOMEM. */
+int snap_decode_rec(const struct snap_raw *raw, struct xfs_bulkstat *bs,
+		    uint32_t *flags, struct xbulk_snap_link **links,
+		    size_t *lcap, uint32_t *nlinks);
+
+/* A directory of the table. */
+struct snap_dir {
+	uint64_t	ino;
+	uint64_t	parent;		/* 0: none (the top, or unreached) */
+	uint32_t	gen;
+	uint32_t	namelen;
+	uint64_t	name;		/* offset in the table's names */
+	uint32_t	pidx;		/* index of the parent, or UINT32_MAX */
+	uint32_t	flags;		/* DIR_* (dirtab.c) */
+};
+
+size_t snap_encode_dir(uint8_t *dst, uint64_t prev, const struct snap_dir *d,
+		       const char *name);
+
+/* ------------------------------------------------------------------ */
+/* The directory table (dirtab.c)                                      */
+/* ------------------------------------------------------------------ */
+
+struct snap_dirtab {
+	struct snap_dir	*v;		/* sorted by ino */
+	size_t		n;
+	size_t		cap;
+	char		*names;
+	size_t		nameslen;
+	size_t		namescap;
+	uint64_t	top;
+};
+
+/* Append a directory (in increasing ino order): 0, -EBADMSG (out of
+ * order), -ENOMEM. */
+int snap_dirtab_add(struct snap_dirtab *t, uint64_t ino, uint32_t gen,
+		    uint64_t parent, const char *name, uint32_t namelen);
+/* After the last add: link parents, refuse cycles (-EBADMSG). */
+int snap_dirtab_seal(struct snap_dirtab *t);
+/* The index of directory @ino, or UINT32_MAX. */
+uint32_t snap_dirtab_find(const struct snap_dirtab *t, uint64_t ino);
+/* See xbulk_snap_path(). */
+long snap_dirtab_path(const struct snap_dirtab *t,
+		      const struct xbulk_snap_link *l, char **buf,
+		      size_t *cap);
+void snap_dirtab_free(struct snap_dirtab *t);
+
+/* ------------------------------------------------------------------ */
+/* The snapshot object (source.c, reader.c, live.c)                    */
+/* ------------------------------------------------------------------ */
+
+struct snap_ops {
+	/* 1 with s->rec filled, 0 at the end, or -errno */
+	int	(*next)(struct xbulk_snap *s);
+	int	(*rewind)(struct xbulk_snap *s);
+	void	(*close)(struct xbulk_snap *s);
+};
+
+struct xbulk_snap {
+	const struct snap_ops	*ops;
+	struct xbulk_snap_info	info;
+	struct snap_dirtab	dirs;
+	struct xbulk_snap_rec	rec;
+	struct xfs_bulkstat	bs;
+	struct xbulk_snap_link	*links;
+	size_t			lcap;
+	/* The record's encoded form, where the source has it (files):
+	 * the diff compares these bytes first. */
+	struct snap_raw		raw;
+	bool			has_raw;
+};
+
+/* Is the inode of @bs a directory? */
+static inline bool
+snap_is_dir(const struct xfs_bulkstat *bs)
+{
+	return (bs->bs_mode & 0170000) == 0040000;
+}
+
+/* facets.c: the XBULK_FACET_* of @a -> @b under XBULK_DIFF_* @flags */
+uint32_t snap_facets(const struct xfs_bulkstat *a,
+		     const struct xfs_bulkstat *b, uint32_t flags);
+/* A directory whose mtime moved and nothing else but what adding,
+ * removing or renaming an entry also moves (size, nlink, ctime)? */
+bool snap_entries_only(const struct xfs_bulkstat *a,
+		       const struct xfs_bulkstat *b, uint32_t facets);
+
+/* reader.c */
+int snap_file_open(int fd, struct xbulk_snap **s, char *why, size_t whysize);
+
+#endif /* XBULK_SNAP_H */

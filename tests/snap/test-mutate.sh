@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The mutation matrix of xbulk diff (tests/snap/mutate.py): seeded random
+# plans of every kind of change on loop-mounted XFS, each diff against
+# the rules of the man page and against GNU find's listings, at -j 1 and
+# -j 2.  The default run is short (2 geometries, 3 seeds of 150
+# operations each per -j); SNAP_MUTATE=all runs every geometry of the
+# suite (xb_geometries) with 20 seeds of 300 operations.
+#
+# Environment: XBULK; SNAP_MUTATE (all: the long matrix).
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/tests/integration/lib.sh"
+
+xb_require_root_loop
+
+if [[ ${SNAP_MUTATE:-} == all ]]; then
+	mapfile -t geoms < <(xb_geometries)
+	seeds=1-20 ops=300
+else
+	geoms=("-d agcount=4" "-b size=1024 -m bigtime=0,finobt=0 -i sparse=0 -d agcount=4")
+	seeds=1-3 ops=150
+fi
+
+runs=0
+for geom in "${geoms[@]}"; do
+	xb_mkfs_mount 1G "$geom"
+	mkdir "$XB_TMP/snaps"
+	for j in 1 2; do
+		python3 "$TOP/tests/snap/mutate.py" --xbulk "$XBULK" \
+			--mnt "$XB_MNT" --dir "$XB_TMP/snaps" -j "$j" \
+			--seeds "$seeds" --ops "$ops" >"$XB_TMP/log" ||
+			xb_die "[$geom] $(cat "$XB_TMP/log")"
+		grep '^PASS' "$XB_TMP/log" | sed "s|^|[$geom] |"
+		runs=$((runs + 1))
+	done
+done
+echo "$runs passed, 0 failed"

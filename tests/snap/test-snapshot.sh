@@ -1,0 +1,240 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# xbulk snapshot and xbulk diff: what a user relies on, and every bad
+# input (issue 19).  One populated image, a second small one (another
+# UUID), a tmpfs (not XFS), a full tmpfs (ENOSPC) and a read-only one.
+#   - a snapshot is 0600, its own file is never in it, diff of a snapshot
+#     with itself and with the unchanged filesystem lists nothing (0);
+#   - a truncated, bit-flipped, wrong-version, empty or foreign file, a
+#     snapshot of another filesystem, a NEW that is not XFS, an unwritable
+#     FILE, ENOSPC: one line naming the file, exit status 2, nothing on
+#     stdout, the old snapshot intact;
+#   - kill -9 during snapshot and during diff --save leaves no partial
+#     file and the old one readable; SIGTERM writes nothing;
+#   - the cron line: the new state is promoted only when its consumer
+#     succeeded.
+#
+# Environment: XBULK.
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/tests/integration/lib.sh"
+
+xb_require_root_loop
+
+pass=0
+ok()
+{
+	pass=$((pass + 1))
+}
+
+# want_trouble NAME PATTERN CMD...: exit 2, one line on stderr matching
+# PATTERN, nothing on stdout.
+want_trouble()
+{
+	local name=$1 pat=$2 rc=0
+	shift 2
+	"$@" >"$T/out" 2>"$T/err" || rc=$?
+	((rc == 2)) || xb_die "$name: exit status $rc, not 2: $(cat "$T/err")"
+	[[ $(wc -l <"$T/err") == 1 ]] ||
+		xb_die "$name: not one line: $(cat "$T/err")"
+	grep -Eq -- "$pat" "$T/err" ||
+		xb_die "$name: message '$(cat "$T/err")' lacks /$pat/"
+	[[ ! -s $T/out ]] || xb_die "$name: printed on stdout"
+	ok
+}
+
+xb_mkfs_mount 1G "-d agcount=4"
+M=$XB_MNT
+T=$XB_TMP
+xb_populate "$M" 1500
+S=$T/snaps
+mkdir "$S"
+
+# --- the basics
+"$XBULK" snapshot -j 2 "$M" "$S/a" || xb_die "snapshot failed"
+[[ $(stat -c %a "$S/a") == 600 ]] || xb_die "snapshot not 0600"
+ok
+rc=0; "$XBULK" diff "$S/a" "$S/a" >"$T/out" || rc=$?
+((rc == 0)) && [[ ! -s $T/out ]] || xb_die "diff a a: $rc $(head -3 "$T/out")"
+rc=0; "$XBULK" diff -j 1 "$S/a" "$M" >"$T/out" || rc=$?
+((rc == 0)) && [[ ! -s $T/out ]] ||
+	xb_die "diff a MNT (unchanged): $rc $(head -3 "$T/out")"
+ok
+# -j 1 and -j 2 make the same records
+"$XBULK" snapshot -j 1 --level 0 "$M" "$S/a1"
+rc=0; "$XBULK" diff "$S/a" "$S/a1" >"$T/out" || rc=$?
+((rc == 0)) || xb_die "-j 1 and -j 2 snapshots differ: $(head -3 "$T/out")"
+ok
+
+# --- on the scanned filesystem: the file is left out of its own scan
+"$XBULK" snapshot "$M" "$M/state"
+"$XBULK" diff "$M/state" "$M" --save "$M/state.new" >"$T/out" || true
+"$XBULK" diff "$M/state" "$M/state.new" >"$T/out2" || true
+cmp -s "$T/out" "$T/out2" || xb_die "diff --save wrote another scan"
+if grep -q state "$T/out"; then
+	xb_die "the snapshot's own file shows: $(cat "$T/out")"
+fi
+# what it shows is the top's entries (state.new appeared)
+[[ ! -s $T/out ]] || grep -qx 'Ed.*\.' "$T/out" ||
+	xb_die "unexpected changes: $(head -3 "$T/out")"
+rm -f "$M/state" "$M/state.new"
+ok
+
+# --- a few changes, each kind once
+mkdir -p "$M/w/sub"
+echo x >"$M/w/f1"; echo y >"$M/w/f2"; echo z >"$M/w/sub/f3"
+"$XBULK" snapshot "$M" "$S/b"
+mv "$M/w/f1" "$M/w/f1r"
+echo more >>"$M/w/f2"
+ln "$M/w/f2" "$M/w/f2l"
+mv "$M/w/sub" "$M/subm"
+rc=0; "$XBULK" diff "$S/b" "$M" >"$T/out" || rc=$?
+((rc == 1)) || xb_die "diff with changes: exit status $rc"
+grep -qx 'Rf\.\.\.\.\.\.\.\.\.\.\. w/f1 -> w/f1r' "$T/out" &&
+	grep -qx 'Lf\.\.\.\.\.\.\.\.\.\.\. w/f2l' "$T/out" &&
+	grep -qx 'Mfc\.\.\.\.\.\.\.\.\.\. w/f2' "$T/out" &&
+	grep -qx 'Rd\.\.\.\.\.\.\.\.\.\.\. w/sub -> subm' "$T/out" ||
+	xb_die "change lines: $(cat "$T/out")"
+grep -q 'f3' "$T/out" && xb_die "below a moved directory listed"
+"$XBULK" diff --expand "$S/b" "$M" >"$T/exp" || true
+grep -qx '>f\.\.\.\.\.\.\.\.\.\.\. w/sub/f3 -> subm/f3' "$T/exp" ||
+	xb_die "--expand: no moved line: $(cat "$T/exp")"
+# (exit status 1: changes)
+"$XBULK" diff -0 "$S/b" "$M" >"$T/nul" || true
+tr '\0' '\n' <"$T/nul" | grep -qx 'subm/f3' ||
+	xb_die "-0 lacks what lies below a moved directory"
+"$XBULK" diff --deleted0 "$S/b" "$M" >"$T/nul" || true
+tr '\0' '\n' <"$T/nul" >"$T/del"
+grep -qx 'w/f1' "$T/del" && grep -qx 'w/sub' "$T/del" ||
+	xb_die "--deleted0: $(cat "$T/del")"
+rc=0; "$XBULK" diff --only deleted "$S/b" "$M" >"$T/out" || rc=$?
+((rc == 0)) && [[ ! -s $T/out ]] || xb_die "--only deleted: $rc"
+"$XBULK" diff -o jsonl "$S/b" "$M" >"$T/jsonl" || true
+jq -s -e 'any(.[]; .change == "renamed"
+	and .old_path == "w/f1")' "$T/jsonl" >/dev/null || xb_die "jsonl: $(cat "$T/jsonl")"
+"$XBULK" diff --summary "$S/b" "$M" >"$T/sum" || true
+grep -qx 'renamed   2' "$T/sum" ||
+	xb_die "--summary"
+ok
+
+# --- bad snapshots: each one line, exit 2, nothing on stdout
+cp "$S/b" "$S/good"
+size=$(stat -c %s "$S/b")
+: >"$S/empty"
+want_trouble empty "$S/empty: empty file" "$XBULK" diff "$S/empty" "$S/b"
+head -c $((size / 2)) "$S/b" >"$S/trunc"
+want_trouble truncated "$S/trunc: truncated" "$XBULK" diff "$S/b" "$S/trunc"
+head -c $((size - 1)) "$S/b" >"$S/trunc1"
+want_trouble "truncated by 1" "$S/trunc1: truncated" \
+	"$XBULK" diff "$S/trunc1" "$S/b"
+for off in 20 1100 $((size / 2)) $((size - 60)); do
+	cp "$S/b" "$S/flip"
+	printf '%s' "$(dd if="$S/flip" bs=1 skip=$off count=1 2>/dev/null |
+		od -An -tu1 | tr -d ' ')" >"$T/byte"
+	printf "\\$(printf %o $(($(cat "$T/byte") ^ 16)))" |
+		dd of="$S/flip" bs=1 seek=$off conv=notrunc 2>/dev/null
+	want_trouble "bit flip at $off" "$S/flip: .*(damaged|checksum|truncated)" \
+		"$XBULK" diff "$S/flip" "$S/b"
+done
+cp "$S/b" "$S/ver"
+printf '\x02' | dd of="$S/ver" bs=1 seek=8 conv=notrunc 2>/dev/null
+want_trouble "wrong version" "$S/ver: snapshot format version 2" \
+	"$XBULK" diff "$S/ver" "$M"
+echo "not a snapshot" >"$S/junk"
+want_trouble "not a snapshot" "$S/junk: not an xbulk snapshot" \
+	"$XBULK" export --csv "$T" "$S/junk"
+want_trouble missing "$S/nope: No such file" "$XBULK" diff "$S/nope" "$M"
+
+# another filesystem (UUID)
+truncate -s 300M "$T/other.img"
+mkfs.xfs -q -f "$T/other.img"
+mkdir "$T/other"
+mount -o loop "$T/other.img" "$T/other"
+xb_at_exit "umount '$T/other' 2>/dev/null"
+touch "$T/other/x"
+"$XBULK" snapshot "$T/other" "$S/other"
+want_trouble "other fs" "$S/b: a snapshot of another filesystem" \
+	"$XBULK" diff "$S/b" "$S/other"
+want_trouble "other fs, live" "$S/b: a snapshot of another filesystem" \
+	"$XBULK" diff "$S/b" "$T/other"
+rc=0; "$XBULK" diff --force "$S/b" "$S/other" >/dev/null || rc=$?
+((rc == 1)) || xb_die "--force: exit status $rc"
+ok
+
+# NEW not XFS; FILE unwritable; ENOSPC
+mkdir "$T/tmpfs" "$T/ro" "$T/full"
+mount -t tmpfs -o size=1m none "$T/tmpfs"
+xb_at_exit "umount '$T/tmpfs' 2>/dev/null"
+want_trouble "NEW not XFS" "$T/tmpfs: not on an XFS filesystem" \
+	"$XBULK" diff "$S/b" "$T/tmpfs"
+mount -t tmpfs -o ro,size=1m none "$T/ro"
+xb_at_exit "umount '$T/ro' 2>/dev/null"
+want_trouble "read-only FILE" "$T/ro/s: cannot create: Read-only" \
+	"$XBULK" snapshot "$M" "$T/ro/s"
+want_trouble "read-only --save" "$T/ro/s: cannot create: Read-only" \
+	"$XBULK" diff --save "$T/ro/s" "$S/b" "$M"
+want_trouble "read-only DB" "$T/ro/db: " \
+	"$XBULK" export --sqlite "$T/ro/db" "$S/b"
+want_trouble "no directory" "$T/no/s: cannot create: No such file" \
+	"$XBULK" snapshot "$M" "$T/no/s"
+mount -t tmpfs -o size=20k none "$T/full"
+xb_at_exit "umount '$T/full' 2>/dev/null"
+cp "$S/other" "$T/full/state"
+want_trouble ENOSPC "$T/full/state: cannot write the snapshot: No space" \
+	"$XBULK" snapshot "$M" "$T/full/state"
+cmp -s "$S/other" "$T/full/state" || xb_die "ENOSPC: old snapshot changed"
+want_trouble "ENOSPC, --save" "$T/full/state: cannot write the snapshot: No space" \
+	"$XBULK" diff "$S/b" "$M" --save "$T/full/state"
+cmp -s "$S/other" "$T/full/state" || xb_die "ENOSPC: old snapshot changed"
+want_trouble "ENOSPC, sqlite" "$T/full/db: " \
+	"$XBULK" export --sqlite "$T/full/db" "$S/b"
+[[ $(ls -A "$T/full") == state ]] || xb_die "ENOSPC left: $(ls -A "$T/full")"
+cmp -s "$S/good" "$S/b" || xb_die "the old snapshot changed"
+
+# --- kill -9 at several moments, and SIGTERM
+for delay in 0.005 0.02 0.05 0.1 0.2; do
+	for cmd in snapshot diff; do
+		cp "$S/good" "$S/k"
+		if [[ $cmd == snapshot ]]; then
+			"$XBULK" snapshot "$M" "$S/k" 2>/dev/null &
+		else
+			"$XBULK" diff "$S/good" "$M" --save "$S/k" \
+				>/dev/null 2>&1 &
+		fi
+		pid=$!
+		sleep "$delay"
+		kill -9 "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+		[[ $(ls -A "$S" | grep -c '^\.') == 0 ]] ||
+			xb_die "kill -9 ($cmd, $delay s) left $(ls -A "$S")"
+		"$XBULK" diff "$S/k" "$S/k" >/dev/null ||
+			xb_die "kill -9 ($cmd, $delay s): $S/k unreadable"
+	done
+done
+ok
+cp "$S/good" "$S/t"
+"$XBULK" diff "$S/good" "$M" --save "$S/t" >/dev/null 2>&1 &
+pid=$!
+kill -TERM "$pid"
+rc=0; wait "$pid" || rc=$?
+((rc == 143 || rc == 0 || rc == 1)) || xb_die "SIGTERM: exit status $rc"
+((rc != 143)) || cmp -s "$S/good" "$S/t" || xb_die "SIGTERM wrote the file"
+ok
+
+# --- the cron line: a failed consumer leaves STATE where it was
+cp "$S/good" "$S/STATE"
+rc=0
+(set -o pipefail
+ "$XBULK" diff "$S/STATE" "$M" --save "$S/STATE.new" -0 | false &&
+	mv "$S/STATE.new" "$S/STATE") || rc=$?
+((rc != 0)) && cmp -s "$S/good" "$S/STATE" || xb_die "cron: STATE moved"
+rc=0
+"$XBULK" diff "$S/STATE" "$M" --save "$S/STATE.new" -0 >"$T/list" || rc=$?
+((rc == 1)) || xb_die "cron: diff exit status $rc"
+mv "$S/STATE.new" "$S/STATE"
+rc=0; "$XBULK" diff "$S/STATE" "$M" >"$T/out" || rc=$?
+((rc == 0)) || xb_die "cron: the promoted state is not the fs: $(head -3 "$T/out")"
+ok
+
+echo "$pass passed, 0 failed"
