@@ -38,13 +38,42 @@ static const char help[] =
 "   -w         Walk the tree even if the filesystem has parent pointers.\n"
 "   -h, --help Show this help.\n";
 
+/* A generation: decimal, or hex after 0x (as bulkstat prints bs_gen).
+ * Returns 0 or XB_EXIT_USAGE. */
+static int
+parse_gen(const char *s, uint32_t *gen)
+{
+	const char *p = s + 2;
+	uint64_t v = 0;
+	int err;
+
+	if (strncmp(s, "0x", 2)) {
+		err = xb_parse_u64(s, UINT32_MAX, &v);
+		if (err)
+			return xb_bad_number(cmd, "generation", s, err,
+					     UINT32_MAX);
+	} else {
+		if (!*p || strspn(p, "0123456789abcdefABCDEF") != strlen(p))
+			return xb_usage_error(cmd,
+				"generation: '%s' is not a hex number", s);
+		for (; *p && v <= UINT32_MAX; p++)
+			v = v * 16 + (uint64_t)(*p <= '9' ? *p - '0' :
+						(*p | 0x20) - 'a' + 10);
+		if (v > UINT32_MAX)
+			return xb_usage_error(cmd,
+				"generation: '%s' is out of range (largest is 0xffffffff)",
+				s);
+	}
+	*gen = (uint32_t)v;
+	return 0;
+}
+
 /* Parse "INUM[:GEN]"; returns 0 or XB_EXIT_USAGE. */
 static int
 parse_target(const char *arg, struct xb_path_target *t)
 {
 	const char *colon = strchr(arg, ':');
 	char ino[32];
-	uint64_t v;
 	int err;
 
 	memset(t, 0, sizeof(*t));
@@ -62,23 +91,8 @@ parse_target(const char *arg, struct xb_path_target *t)
 	err = xb_parse_u64(ino, UINT64_MAX, &t->ino);
 	if (err)
 		return xb_bad_number(cmd, "inode", ino, err, UINT64_MAX);
-	if (!strncmp(colon + 1, "0x", 2) && colon[3]) {
-		char *end;
-
-		errno = 0;
-		v = strtoull(colon + 3, &end, 16);
-		err = *end || colon[3] == '-' || colon[3] == '+' ||
-		      colon[3] == ' ' ? -EINVAL : errno ? -ERANGE :
-		      v > UINT32_MAX ? -ERANGE : 0;
-	} else {
-		err = xb_parse_u64(colon + 1, UINT32_MAX, &v);
-	}
-	if (err)
-		return xb_bad_number(cmd, "generation", colon + 1, err,
-				     UINT32_MAX);
 	t->has_gen = true;
-	t->gen = (uint32_t)v;
-	return 0;
+	return parse_gen(colon + 1, &t->gen);
 }
 
 /*
@@ -165,7 +179,8 @@ print_paths(struct xb_path_target *t, char end)
 {
 	size_t i;
 
-	qsort(t->paths, t->npaths, sizeof(*t->paths), cmp_paths);
+	if (t->npaths > 1)
+		qsort(t->paths, t->npaths, sizeof(*t->paths), cmp_paths);
 	for (i = 0; i < t->npaths; i++) {
 		fputs(t->paths[i], stdout);
 		putchar(end);

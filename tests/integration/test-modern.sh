@@ -36,6 +36,8 @@ command -v python3 >/dev/null || xb_skip "python3 not installed (scripts/deps)"
 
 W=
 WALK_ERR=	# stderr of the last same_as_find
+# LeakSanitizer cannot run under ptrace (strace): off for those runs.
+NO_LSAN=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 # ---------------------------------------------------------------------------
 # A kernel that rejects XFS_BULK_IREQ_METADIR
 
@@ -43,7 +45,7 @@ WALK_ERR=	# stderr of the last same_as_find
 # bytes)) among the ioctls of xbulk ARGS..., as strace counts them.
 first_bulkstat_call()
 {
-	strace -f -e trace=ioctl -o "$W/trace" "$XBULK" "$@" \
+	ASAN_OPTIONS=$NO_LSAN strace -f -e trace=ioctl -o "$W/trace" "$XBULK" "$@" \
 		>/dev/null 2>&1 || true
 	grep -m 1 -n '0x58, 0x7f, 0x40' "$W/trace" | cut -d: -f1
 }
@@ -59,7 +61,7 @@ rejects()
 		rel_fail "xbulk $*: no bulkstat ioctl in strace's trace"
 		return
 	fi
-	strace -f -o /dev/null -e trace=ioctl \
+	ASAN_OPTIONS=$NO_LSAN strace -f -o /dev/null -e trace=ioctl \
 		-e "inject=ioctl:error=EINVAL:when=$n" "$XBULK" "$@" \
 		>"$W/out" 2>"$W/err" || rc=$?
 	if ((rc == 1)) && [[ ! -s $W/out ]] &&
@@ -231,12 +233,16 @@ check_bad_input()
 	rm "$M/free"
 	meta=$(xb_new xfs_io -c 'bulkstat -m' "$M" |
 	       sed -n 's/^bs_ino = //p' | sed -n 2p)
+	rel_check "xbulk path -0 $M $ino:$gen: paths (hex generation)" 5 \
+		"$("$XBULK" path -0 "$M" "$ino:$gen" | tr -cd '\0' | wc -c)"
 	bad 1 "inode 0 is not allocated" "$M" 0
 	bad 1 "inode 1099511627776 is not allocated" "$M" 1099511627776
 	bad 1 "inode $free is not allocated" "$M" "$free"
 	bad 2 "inode: 'abc' is not a decimal number" "$M" abc
 	bad 2 "inode: '-5' is negative" "$M" -5
-	bad 2 "generation: '0xZZ' is not a decimal number" "$M" "$ino:0xZZ"
+	bad 2 "generation: '0xZZ' is not a hex number" "$M" "$ino:0xZZ"
+	bad 2 "generation: '0x100000000' is out of range \(largest is 0xffffffff\)" \
+		"$M" "$ino:0x100000000"
 	bad 1 "inode $ino:$((gen ^ 1)): generation 0x[0-9a-f]+ is not the inode's \(it is $gen now: freed and used again\)" \
 		"$M" "$ino:$((gen ^ 1))"
 	bad 1 "inode $meta is allocated but not reported by bulkstat \(filesystem metadata, which has no path, or an inode the kernel cannot read\)" \
