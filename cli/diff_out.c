@@ -270,6 +270,8 @@ count(struct xb_diff_out *o, const struct xbulk_snap_change *c)
 	o->n[c->kind]++;
 	if (c->flags & XBULK_CHANGE_CHANGING)
 		o->changing++;
+	if (S_ISDIR(rec_of(c)->bs_mode))
+		return;			/* bytes are those of files */
 	if (c->kind == XBULK_CHANGE_CREATED)
 		o->added += c->new->bs_size;
 	else if (c->kind == XBULK_CHANGE_DELETED)

@@ -18,9 +18,9 @@
 static const char schema[] =
 	"PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
 	"CREATE TABLE fs (uuid TEXT, host TEXT, mountpoint TEXT,"
-	" scan_start INTEGER, scan_end INTEGER, xbulk_version TEXT,"
-	" blocksize INTEGER, agcount INTEGER, inodes INTEGER,"
-	" entries INTEGER);"
+	" scan_start INTEGER, scan_start_nsec INTEGER, scan_end INTEGER,"
+	" scan_end_nsec INTEGER, xbulk_version TEXT, blocksize INTEGER,"
+	" agcount INTEGER, inodes INTEGER, entries INTEGER);"
 	"CREATE TABLE inodes (ino INTEGER PRIMARY KEY, gen INTEGER,"
 	" type TEXT, mode INTEGER, nlink INTEGER, uid INTEGER, gid INTEGER,"
 	" projid INTEGER, size INTEGER, blocks INTEGER, disk_bytes INTEGER,"
@@ -112,19 +112,21 @@ fs_row(struct db *d, const struct xbulk_snap_info *i)
 	int ret;
 
 	if (sqlite3_prepare_v2(d->db, "INSERT INTO fs VALUES "
-			       "(?,?,?,?,?,?,?,?,?,?)", -1, &st, NULL))
+			       "(?,?,?,?,?,?,?,?,?,?,?,?)", -1, &st, NULL))
 		return -EIO;
 	xb_uuid_text(uuid, i->uuid);
 	sqlite3_bind_text(st, 1, uuid, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 2, i->host, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, i->mountpoint, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 4, i->start_sec);
-	sqlite3_bind_int64(st, 5, i->end_sec);
-	sqlite3_bind_text(st, 6, i->xbulk_version, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 7, i->blocksize);
-	sqlite3_bind_int64(st, 8, i->agcount);
-	sqlite3_bind_int64(st, 9, (int64_t)i->inodes);
-	sqlite3_bind_int64(st, 10, (int64_t)i->links);
+	sqlite3_bind_int64(st, 5, i->start_nsec);
+	sqlite3_bind_int64(st, 6, i->end_sec);
+	sqlite3_bind_int64(st, 7, i->end_nsec);
+	sqlite3_bind_text(st, 8, i->xbulk_version, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 9, i->blocksize);
+	sqlite3_bind_int64(st, 10, i->agcount);
+	sqlite3_bind_int64(st, 11, (int64_t)i->inodes);
+	sqlite3_bind_int64(st, 12, (int64_t)i->links);
 	ret = step(st);
 	sqlite3_finalize(st);
 	return ret;

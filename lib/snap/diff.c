@@ -89,6 +89,13 @@ mark_moved(struct xbulk_snap_diff *d)
 			   nd->namelen)))
 			d->moved[i] = 1;
 	}
+	for (i = 0; i < n->n && !d->moved[i]; i++)
+		;
+	if (i == n->n) {		/* none moved: nothing to mark */
+		free(d->moved);
+		d->moved = NULL;
+		return 0;
+	}
 	/* Below: a walk up to the top or a marked directory (no cycles:
 	 * the table is sealed). */
 	for (i = 0; i < n->n; i++) {
@@ -140,26 +147,46 @@ xbulk_snap_diff_new(struct xbulk_snap *old, struct xbulk_snap *new,
 	return 0;
 }
 
-/* Move OLD on (its next record, or NULL at the end). */
+/* Move @s on: *@head is its record (maybe not decoded yet: snap.h), or
+ * NULL at its end. */
+static int
+next_of(struct xbulk_snap *s, const struct xbulk_snap_rec **head)
+{
+	int ret = s->ops->next(s);
+
+	*head = ret == 1 ? &s->rec : NULL;
+	return ret < 0 ? ret : 0;
+}
+
 static int
 next_old(struct xbulk_snap_diff *d)
 {
-	int ret = xbulk_snap_next(d->old, &d->a);
-
-	return ret < 0 ? ret : 0;
+	return next_of(d->old, &d->a);
 }
 
 /* Move NEW on, giving the record to the save writer. */
 static int
 next_new(struct xbulk_snap_diff *d)
 {
-	int ret = xbulk_snap_next(d->new, &d->b);
+	int ret = next_of(d->new, &d->b);
 
-	if (ret < 0)
-		return ret;
-	if (ret == 1 && d->save)
-		return xbulk_snap_writer_add(d->save, d->new, d->b);
-	return 0;
+	if (!ret && d->b && d->save) {
+		ret = snap_decode(d->new);
+		if (!ret)
+			ret = xbulk_snap_writer_add(d->save, d->new, d->b);
+	}
+	return ret;
+}
+
+/* The same bytes in both files (the flags byte aside): no change. */
+static bool
+same_bytes(const struct xbulk_snap_diff *d)
+{
+	const struct snap_raw *x = &d->old->raw, *y = &d->new->raw;
+
+	return d->old->has_raw && d->new->has_raw && !d->old->decoded &&
+	       !d->new->decoded && x->len == y->len && x->len &&
+	       !memcmp(x->body + 1, y->body + 1, x->len - 1);
 }
 
 /* Copy the path of @l in @s into the strings; its offset, or NOPATH. */
@@ -324,22 +351,36 @@ compare(struct xbulk_snap_diff *d)
 	return ret;
 }
 
-/* Fill the queue from the heads and move past them. */
+/* Fill the queue from the heads; 1, 2, 3: which to move past. */
 static int
 step(struct xbulk_snap_diff *d)
 {
 	const struct xbulk_snap_rec *a = d->a, *b = d->b;
+	uint64_t ai = a ? snap_head_ino(d->old) : 0;
+	uint64_t bi = b ? snap_head_ino(d->new) : 0;
 	int ret;
 
 	d->nq = d->qpos = d->slen = 0;
-	if (a && (!b || a->bs->bs_ino < b->bs->bs_ino)) {
-		ret = queue_all(d, XBULK_CHANGE_DELETED, a);
+	if (a && (!b || ai < bi)) {
+		ret = snap_decode(d->old);
+		if (!ret)
+			ret = queue_all(d, XBULK_CHANGE_DELETED, a);
 		return ret ? ret : 1;
 	}
-	if (!a || b->bs->bs_ino < a->bs->bs_ino) {
-		ret = queue_all(d, XBULK_CHANGE_CREATED, b);
+	if (!a || bi < ai) {
+		ret = snap_decode(d->new);
+		if (!ret)
+			ret = queue_all(d, XBULK_CHANGE_CREATED, b);
 		return ret ? ret : 2;
 	}
+	/* the same inode, most often unchanged: its bytes say so */
+	if (!d->moved && same_bytes(d))
+		return 3;
+	ret = snap_decode(d->old);
+	if (!ret)
+		ret = snap_decode(d->new);
+	if (ret)
+		return ret;
 	if (a->bs->bs_gen != b->bs->bs_gen ||
 	    ((a->bs->bs_mode ^ b->bs->bs_mode) & 0170000)) {
 		ret = queue_all(d, XBULK_CHANGE_DELETED, a);

@@ -120,6 +120,7 @@ live_next(struct xbulk_snap *s)
 	s->rec.bs = bs;
 	s->rec.links = s->links;
 	s->rec.nlinks = (uint32_t)in->nlinks;
+	s->decoded = true;
 	s->rec.flags = bs->bs_ctime > s->info.start_sec ||
 		       (bs->bs_ctime == s->info.start_sec &&
 			bs->bs_ctime_nsec >= s->info.start_nsec) ?

@@ -33,10 +33,12 @@ struct reader {
 	uint64_t		seen;		/* records handed out */
 	uint8_t			*stored;
 	size_t			storedcap;
-	uint8_t			*raw;
+	uint8_t			*raw;		/* rawmax bytes */
+	uint32_t		rawmax;		/* the largest block's */
 	const uint8_t		*p, *end;
 	uint32_t		recs;		/* left in the block */
-	uint64_t		prev;
+	uint64_t		prev;		/* in the block */
+	uint64_t		last;		/* record handed out last */
 	ZSTD_DCtx		*dctx;
 };
 
@@ -142,11 +144,15 @@ unpack(struct reader *r, const struct blk *b, uint64_t off, char *why,
 {
 	size_t n;
 
-	if (b->method == SNAP_STORED) {
+	if (b->method == SNAP_STORED && b->raw <= r->rawmax) {
 		memcpy(r->raw, r->stored, b->raw);
 		return 0;
 	}
-	n = ZSTD_decompressDCtx(r->dctx, r->raw, SNAP_BLOCK_RAW, r->stored,
+	if (b->raw > r->rawmax)
+		return why_set(why, whysize, -EBADMSG, "block at byte %llu "
+			       "changed since it was checked",
+			       (unsigned long long)off);
+	n = ZSTD_decompressDCtx(r->dctx, r->raw, r->rawmax, r->stored,
 				b->stored);
 	if (ZSTD_isError(n) || n != b->raw)
 		return why_set(why, whysize, -EBADMSG, "damaged compressed "
@@ -257,6 +263,8 @@ check_blocks(struct reader *r, uint64_t want_chain, char *why, size_t whysize)
 				       "%llu out of place",
 				       (unsigned long long)off);
 		chain = snap_hash(&b.sum, sizeof(b.sum), chain);
+		if (b.raw > r->rawmax)
+			r->rawmax = b.raw;
 		b.kind == SNAP_BLK_INODES ? ni++ : nd++;
 		off += SNAP_BLK_HDR + b.stored;
 	}
@@ -359,11 +367,11 @@ load_block(struct reader *r)
 	return 0;
 }
 
+/* The next record's bytes (decoded on demand: snap_decode()). */
 static int
 reader_next(struct xbulk_snap *s)
 {
 	struct reader *r = (struct reader *)s;
-	uint64_t last = s->rec.bs ? s->bs.bs_ino : 0;
 	int ret;
 
 	if (!r->recs) {
@@ -377,17 +385,13 @@ reader_next(struct xbulk_snap *s)
 	}
 	if (snap_split(&r->p, r->end, r->prev, &s->raw))
 		return -EBADMSG;
-	if (r->seen && s->raw.ino <= last)
+	if (r->seen && s->raw.ino <= r->last)
 		return -EBADMSG;	/* not in inode order across blocks */
-	r->prev = s->raw.ino;
+	r->prev = r->last = s->raw.ino;
 	r->recs--;
 	r->seen++;
-	ret = snap_decode_rec(&s->raw, &s->bs, &s->rec.flags, &s->links,
-			      &s->lcap, &s->rec.nlinks);
-	if (ret)
-		return ret;
-	s->rec.bs = &s->bs;
-	s->rec.links = s->links;
+	s->has_raw = true;
+	s->decoded = false;
 	return 1;
 }
 
@@ -425,9 +429,8 @@ xbulk_snap_open_fd(int fd, struct xbulk_snap **out, char *why, size_t whysize)
 	}
 	r->s.ops = &reader_ops;
 	r->fd = fd;
-	r->raw = malloc(SNAP_BLOCK_RAW);
 	r->dctx = ZSTD_createDCtx();
-	if (!r->raw || !r->dctx) {
+	if (!r->dctx) {
 		ret = why_set(why, whysize, -ENOMEM, "%s", strerror(ENOMEM));
 		goto fail;
 	}
@@ -448,6 +451,12 @@ xbulk_snap_open_fd(int fd, struct xbulk_snap **out, char *why, size_t whysize)
 		ret = why_set(why, whysize, -EBADMSG, "damaged trailer");
 	if (!ret)
 		ret = check_blocks(r, chain, why, whysize);
+	if (!ret) {
+		r->raw = malloc(r->rawmax ? r->rawmax : 1);
+		if (!r->raw)
+			ret = why_set(why, whysize, -ENOMEM, "%s",
+				      strerror(ENOMEM));
+	}
 	if (!ret)
 		ret = read_dirs(r, why, whysize);
 	if (ret)

@@ -236,7 +236,18 @@ struct xbulk_snap {
 	 * the diff compares these bytes first. */
 	struct snap_raw		raw;
 	bool			has_raw;
+	bool			decoded;	/* rec, bs, links are filled */
 };
+
+/* source.c: decode s->raw into s->rec if not done: 0, -EBADMSG, -ENOMEM */
+int snap_decode(struct xbulk_snap *s);
+
+/* The inode number of the record next() handed out. */
+static inline uint64_t
+snap_head_ino(const struct xbulk_snap *s)
+{
+	return s->decoded ? s->bs.bs_ino : s->raw.ino;
+}
 
 /* Is the inode of @bs a directory? */
 static inline bool

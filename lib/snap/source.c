@@ -2,8 +2,9 @@
 /*
  * The snapshot object: a snapshot file (reader.c) or a live scan
  * (live.c) behind one interface, so that the writer and the diff take
- * either.  Each source fills s->rec (and s->raw where it has the
- * encoded bytes) in its next().
+ * either.  Each source's next() fills s->rec (decoded set), or only
+ * s->raw, the encoded bytes, for snap_decode() to decode when asked:
+ * the diff compares those first and decodes what differs.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,11 +18,36 @@ xbulk_snap_info(const struct xbulk_snap *s)
 }
 
 int
+snap_decode(struct xbulk_snap *s)
+{
+	int ret;
+
+	if (s->decoded)
+		return 0;
+	ret = snap_decode_rec(&s->raw, &s->bs, &s->rec.flags, &s->links,
+			      &s->lcap, &s->rec.nlinks);
+	if (ret)
+		return ret;
+	s->rec.bs = &s->bs;
+	s->rec.links = s->links;
+	s->decoded = true;
+	return 0;
+}
+
+int
 xbulk_snap_next(struct xbulk_snap *s, const struct xbulk_snap_rec **rec)
 {
 	int ret = s->ops->next(s);
 
-	*rec = ret == 1 ? &s->rec : NULL;
+	*rec = NULL;
+	if (ret == 1 && !s->decoded) {
+		int err = snap_decode(s);
+
+		if (err)
+			return err;
+	}
+	if (ret == 1)
+		*rec = &s->rec;
 	return ret;
 }
 
