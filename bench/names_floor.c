@@ -202,15 +202,16 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct xbulk_scan scan = {
+		.size = sizeof(scan),
 		.kind = XBULK_KIND_BULKSTAT, .endino = UINT64_MAX,
 		.batch = 4096, .out_fd = -1, .batch_fn = scan_batch,
 	};
-	struct xbulk_scan_result res;
+	struct xbulk_scan_result res = { .size = sizeof(res) };
 	unsigned int threads = 1;
 	unsigned long v;
 	bool overlap = false;
 	struct rlimit rl;
-	struct xbulk_fs fs;
+	struct xbulk_fs *fs;
 	double t0, scan_s;
 	pthread_t tid;
 	int c, ret, root;
@@ -230,7 +231,7 @@ main(int argc, char **argv)
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
-	ret = xbulk_fs_open(&fs, argv[optind], XBULK_ABI_AUTO);
+	ret = xbulk_fs_open(argv[optind], XBULK_ABI_AUTO, &fs);
 	root = open(argv[optind], O_RDONLY | O_DIRECTORY | O_NOATIME);
 	if (ret || root < 0) {
 		fprintf(stderr, "names-floor: %s: %s\n", argv[optind],
@@ -244,7 +245,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "names-floor: cannot start the readers\n");
 		return 1;
 	}
-	ret = xbulk_scan_run(&fs, &scan, &res);
+	ret = xbulk_scan_run(fs, &scan, &res);
 	scan_s = now_s() - t0;
 	if (overlap)
 		pthread_join(tid, NULL);
@@ -259,6 +260,6 @@ main(int argc, char **argv)
 	       "scan_s=%.3f read_s=%.3f seconds=%.3f\n", threads, overlap,
 	       (unsigned long long)g.records, (unsigned long long)g.dirs,
 	       (unsigned long long)g.entries, scan_s, read_s, now_s() - t0);
-	xbulk_fs_close(&fs);
+	xbulk_fs_close(fs);
 	return 0;
 }

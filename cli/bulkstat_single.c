@@ -122,17 +122,17 @@ lookup_all(struct xbulk_fs *fs, const char *path, char **args,
 	   const struct xb_formatter *fmt)
 {
 	const volatile int *cancel = xb_catch_signals();
-	struct xbulk_out out;
+	struct xbulk_out *out;
 	struct xfs_bulkstat bs;
 	int i, err = 0, status = XB_EXIT_OK;
 	char *p;
 
-	if (xbulk_out_init(&out, xb_stdout_fd(), 64 * 1024))
+	if (xbulk_out_new(xb_stdout_fd(), 64 * 1024, &out))
 		return XB_EXIT_FAILURE;
 	if (fmt->header) {
 		/* The buffer is empty and far larger than a header. */
-		out.len = strlen(fmt->header);
-		memcpy(out.buf, fmt->header, out.len);
+		out->len = strlen(fmt->header);
+		memcpy(out->buf, fmt->header, out->len);
 	}
 	for (i = 0; i < n && !*cancel; i++) {
 		int lookup = xbulk_bulkstat_single(fs, t[i].ino, t[i].flags,
@@ -140,7 +140,7 @@ lookup_all(struct xbulk_fs *fs, const char *path, char **args,
 
 		if (lookup) {
 			/* Keep stdout and stderr in order on a terminal. */
-			err = xbulk_out_flush(&out);
+			err = xbulk_out_flush(out);
 			if (err)
 				break;
 			status = XB_EXIT_FAILURE;
@@ -148,7 +148,7 @@ lookup_all(struct xbulk_fs *fs, const char *path, char **args,
 				break;
 			continue;
 		}
-		p = xbulk_out_room(&out, fmt->max + 128, &err);
+		p = xbulk_out_room(out, fmt->max + 128, &err);
 		if (!p)
 			break;
 		if (debug)
@@ -156,11 +156,11 @@ lookup_all(struct xbulk_fs *fs, const char *path, char **args,
 				"bulkstat_single: startino=%" PRIu64 " flags=0x%x ret=0\n",
 				t[i].ino, t[i].flags);
 		p += fmt->format(p, &bs);
-		out.len = (size_t)(p - out.buf);
+		out->len = (size_t)(p - out->buf);
 	}
 	if (!err)
-		err = xbulk_out_flush(&out);
-	xbulk_out_free(&out);
+		err = xbulk_out_flush(out);
+	xbulk_out_free(out);
 	if (err)
 		return xb_write_error(cmd, err);
 	return *cancel ? xb_signal_exit_status() : status;
@@ -176,7 +176,7 @@ xb_cmd_bulkstat_single(int argc, char **argv)
 	};
 	enum xbulk_abi abi = XBULK_ABI_AUTO;
 	enum xb_format format = XB_FORMAT_TEXT;
-	struct xbulk_fs fs;
+	struct xbulk_fs *fs;
 	struct target *t;
 	bool debug = false, metadir = false;
 	int c, n, ret;
@@ -222,14 +222,14 @@ xb_cmd_bulkstat_single(int argc, char **argv)
 	if (!ret)
 		ret = xb_open_fs(cmd, argv[optind], abi, &fs);
 	if (!ret && metadir) {
-		ret = xb_set_metadir(cmd, &fs);
+		ret = xb_set_metadir(cmd, fs);
 		if (ret)
-			xbulk_fs_close(&fs);
+			xbulk_fs_close(fs);
 	}
 	if (!ret) {
-		ret = lookup_all(&fs, argv[optind], argv + optind + 1, t, n,
+		ret = lookup_all(fs, argv[optind], argv + optind + 1, t, n,
 				 debug, &xb_bulkstat_formats[format]);
-		xbulk_fs_close(&fs);
+		xbulk_fs_close(fs);
 	}
 	free(t);
 	return ret;

@@ -81,7 +81,7 @@ unsigned int xb_online_cpus(void);
 
 /* Open @path with messages; returns 0 or an exit status. */
 int xb_open_fs(const char *cmd, const char *path, enum xbulk_abi abi,
-	       struct xbulk_fs *fs);
+	       struct xbulk_fs **fs);
 
 /* -m: ask @fs for the metadata directory inodes too; 0 or XB_EXIT_USAGE
  * (with -v 1, which has no flags). */
@@ -287,7 +287,7 @@ struct xb_watch {
 	uint64_t		inodes;		/* inumbers: inodes seen */
 	struct xbulk_scan_live	live;
 	struct xbulk_scan_lat	*lat;		/* with --stats */
-	struct xbulk_stats_src	src;
+	struct xbulk_stats_src	*src;
 	struct xbulk_sample	start;
 	struct xb_report	report;
 	struct xb_monitor	mon;

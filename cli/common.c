@@ -117,13 +117,14 @@ xb_stdout_fd(void)
 
 int
 xb_open_fs(const char *cmd, const char *path, enum xbulk_abi abi,
-	   struct xbulk_fs *fs)
+	   struct xbulk_fs **fs)
 {
 	int err;
 
+	*fs = NULL;
 	if (!*path)
 		return xb_usage_error(cmd, "PATH is empty");
-	err = xbulk_fs_open(fs, path, abi);
+	err = xbulk_fs_open(path, abi, fs);
 	switch (err) {
 	case 0:
 		return 0;

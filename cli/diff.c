@@ -189,11 +189,10 @@ parse(struct diff_cmd *d, int argc, char **argv)
 /* Run the diff and print; 0, 1 (changes), or an exit status. */
 static int
 run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
-    struct xbulk_snap_writer *w, const volatile int *cancel)
+    const volatile int *cancel)
 {
 	struct xbulk_snap_diff_opts o = {
-		.size = sizeof(o), .flags = d->diff_flags, .save = w,
-		.cancel = cancel,
+		.size = sizeof(o), .flags = d->diff_flags, .cancel = cancel,
 	};
 	const struct xbulk_snap_change *c;
 	struct xbulk_snap_diff *diff;
@@ -237,23 +236,6 @@ run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
 	return any ? 1 : 0;
 }
 
-static int
-save_all(struct diff_cmd *d, struct xbulk_snap *new,
-	 struct xbulk_snap_writer *w)
-{
-	const struct xbulk_snap_rec *rec;
-	int ret;
-
-	while ((ret = xbulk_snap_next(new, &rec)) == 1) {
-		ret = xbulk_snap_writer_add(w, new, rec);
-		if (ret)
-			break;
-	}
-	if (!ret)
-		ret = xbulk_snap_writer_finish(w);
-	return ret ? xb_snap_write_error("diff", d->save, ret) : 0;
-}
-
 /* NEW scanned now; with --save, the writer is made first (to leave it
  * out of the scan). */
 static int
@@ -261,7 +243,7 @@ live(struct diff_cmd *d, struct xbulk_snap *old, const volatile int *cancel)
 {
 	struct xbulk_snap_write_opts wo = { .size = sizeof(wo),
 					    .level = XB_SNAP_LEVEL };
-	struct xbulk_fs fs = { .fd = -1 };
+	struct xbulk_fs *fs = NULL;
 	struct xbulk_snap_writer *w = NULL;
 	struct xb_exclude x = { .n = 0 };
 	struct xbulk_snap *new = NULL;
@@ -270,9 +252,9 @@ live(struct diff_cmd *d, struct xbulk_snap *old, const volatile int *cancel)
 
 	if (xb_open_fs("diff", d->new_path, XBULK_ABI_AUTO, &fs))
 		return XB_EXIT_TROUBLE;
-	if (fstat(fs.fd, &st)) {
+	if (fstat(xbulk_fs_fd(fs), &st)) {
 		xb_error("diff", "%s: %s", d->new_path, strerror(errno));
-		xbulk_fs_close(&fs);
+		xbulk_fs_close(fs);
 		return XB_EXIT_TROUBLE;
 	}
 	if (d->save) {
@@ -280,21 +262,21 @@ live(struct diff_cmd *d, struct xbulk_snap *old, const volatile int *cancel)
 		if (ret) {
 			xb_error("diff", "%s: cannot create: %s", d->save,
 				 strerror(-ret));
-			xbulk_fs_close(&fs);
+			xbulk_fs_close(fs);
 			return XB_EXIT_TROUBLE;
 		}
 		xb_exclude_writer(&x, st.st_dev, w);
 		xb_exclude_path(&x, st.st_dev, d->save);
 	}
 	xb_exclude_path(&x, st.st_dev, d->old_path);
-	ret = xb_snap_live("diff", d->new_path, &fs, d->threads,
+	ret = xb_snap_live("diff", d->new_path, fs, d->threads,
 			   d->scan_flags, &x, cancel, &new);
 	/* The save file first, whole (unnamed yet), so that ENOSPC or an I/O
 	 * error stops the diff before its first line */
 	if (!ret && w)
-		ret = save_all(d, new, w);
+		ret = xb_snap_write_all("diff", d->save, new, w, cancel);
 	if (!ret)
-		ret = run(d, old, new, NULL, cancel);
+		ret = run(d, old, new, cancel);
 	if ((ret == 0 || ret == 1) && cancel && *cancel)
 		ret = xb_signal_exit_status();
 	if ((ret == 0 || ret == 1) && w) {
@@ -306,7 +288,7 @@ live(struct diff_cmd *d, struct xbulk_snap *old, const volatile int *cancel)
 	}
 	xbulk_snap_writer_abort(w);
 	xbulk_snap_close(new);
-	xbulk_fs_close(&fs);
+	xbulk_fs_close(fs);
 	return ret;
 }
 
@@ -341,7 +323,7 @@ xb_cmd_diff(int argc, char **argv)
 	} else {
 		ret = xb_snap_open("diff", d.new_path, &new);
 		if (!ret)
-			ret = run(&d, old, new, NULL, cancel);
+			ret = run(&d, old, new, cancel);
 		if ((ret == 0 || ret == 1) && *cancel)
 			ret = xb_signal_exit_status();
 	}

@@ -142,7 +142,7 @@ pick(const char *opt, const char *arg, const char *const *words)
 static int
 parse_units(struct du_run *r, const char *arg)
 {
-	int err = xbulk_units_parse(arg, &r->units);
+	int err = du_units_parse(arg, &r->units);
 
 	if (!err)
 		return 0;
@@ -220,7 +220,7 @@ parse_options(struct du_run *r, int argc, char **argv)
 		case 'B': ret = parse_units(r, optarg); break;
 		case 'b':
 			r->apparent = true;
-			r->units = (struct xbulk_units){ 1, 0 };
+			r->units = (struct du_units){ 1, 0 };
 			break;
 		case 'c': r->total = true; break;
 		case 'd':
@@ -231,16 +231,16 @@ parse_options(struct du_run *r, int argc, char **argv)
 			r->depth_given = true;
 			break;
 		case 'h':
-			r->units = (struct xbulk_units){ 1,
-				XBULK_HUMAN_AUTOSCALE | XBULK_HUMAN_SI |
-				XBULK_HUMAN_BASE_1024 };
+			r->units = (struct du_units){ 1,
+				DU_HUMAN_AUTOSCALE | DU_HUMAN_SI |
+				DU_HUMAN_BASE_1024 };
 			break;
 		case OPT_SI:
-			r->units = (struct xbulk_units){ 1,
-				XBULK_HUMAN_AUTOSCALE | XBULK_HUMAN_SI };
+			r->units = (struct du_units){ 1,
+				DU_HUMAN_AUTOSCALE | DU_HUMAN_SI };
 			break;
-		case 'k': r->units = (struct xbulk_units){ 1024, 0 }; break;
-		case 'm': r->units = (struct xbulk_units){ 1 << 20, 0 }; break;
+		case 'k': r->units = (struct du_units){ 1024, 0 }; break;
+		case 'm': r->units = (struct du_units){ 1 << 20, 0 }; break;
 		case OPT_INODES: r->inodes = true; break;
 		case 'l': r->count_links = true; break;
 		case 'S': r->separate_dirs = true; break;
@@ -255,7 +255,7 @@ parse_options(struct du_run *r, int argc, char **argv)
 			break;
 		case OPT_BY:
 			i = pick("--by", optarg, bys);
-			r->by = (enum xbulk_by)i;
+			r->by = (enum du_by)i;
 			r->by_given = true;
 			ret = i < 0 ? XB_EXIT_USAGE : 0;
 			break;
@@ -277,7 +277,7 @@ parse_options(struct du_run *r, int argc, char **argv)
 			break;
 		case OPT_COLOR_BY:
 			i = pick("--color-by", optarg, colors);
-			r->color = (enum xbulk_color_by)i;
+			r->color = (enum du_color_by)i;
 			ret = i < 0 ? XB_EXIT_USAGE : 0;
 			break;
 		case OPT_UNREACHABLE: r->unreachable = true; break;
@@ -347,18 +347,18 @@ fields_of(const struct du_run *r)
 		[XBULK_TIME_CTIME] = XBULK_F_CTIME,
 		[XBULK_TIME_BTIME] = XBULK_F_BTIME,
 	};
-	static const uint32_t by_field[XBULK_BY_NR] = {
-		[XBULK_BY_UID] = XBULK_F_OWNER,
-		[XBULK_BY_GID] = XBULK_F_OWNER,
-		[XBULK_BY_PROJID] = XBULK_F_PROJID,
-		[XBULK_BY_SIZE_CLASS] = XBULK_F_SIZE,
+	static const uint32_t by_field[DU_BY_NR] = {
+		[DU_BY_UID] = XBULK_F_OWNER,
+		[DU_BY_GID] = XBULK_F_OWNER,
+		[DU_BY_PROJID] = XBULK_F_PROJID,
+		[DU_BY_SIZE_CLASS] = XBULK_F_SIZE,
 	};
 	uint32_t f = XBULK_F_BLOCKS | XBULK_F_NLINK;
 
 	if (r->apparent || r->by_given)
 		f |= XBULK_F_SIZE;
 	if (r->by_given)
-		f |= r->by == XBULK_BY_AGE ? time_field[r->time]
+		f |= r->by == DU_BY_AGE ? time_field[r->time]
 					   : by_field[r->by];
 	if (r->svg_path)
 		f |= XBULK_F_OWNER | time_field[r->time];
@@ -371,7 +371,7 @@ fields_of(const struct du_run *r)
  * directory nor a regular file: a symbolic link is not followed, as du
  * -P does not follow it); 0 or a negative errno. */
 static int
-try_fs(const char *path, struct xbulk_fs *fs)
+try_fs(const char *path, struct xbulk_fs **fs)
 {
 	struct stat st;
 	char *copy;
@@ -380,11 +380,11 @@ try_fs(const char *path, struct xbulk_fs *fs)
 	if (lstat(path, &st))
 		return -errno;
 	if (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode))
-		return xbulk_fs_open(fs, path, XBULK_ABI_AUTO);
+		return xbulk_fs_open(path, XBULK_ABI_AUTO, fs);
 	copy = strdup(path);
 	if (!copy)
 		return -ENOMEM;
-	err = xbulk_fs_open(fs, dirname(copy), XBULK_ABI_AUTO);
+	err = xbulk_fs_open(dirname(copy), XBULK_ABI_AUTO, fs);
 	free(copy);
 	return err;
 }
@@ -395,7 +395,7 @@ try_fs(const char *path, struct xbulk_fs *fs)
  * None: each PATH named, as du names what it cannot access.
  */
 static int
-open_fs(char **paths, int npaths, struct xbulk_fs *fs)
+open_fs(char **paths, int npaths, struct xbulk_fs **fs)
 {
 	int i;
 
@@ -426,7 +426,7 @@ open_svg(struct du_run *r, const struct xbulk_fs *fs)
 	if (!*r->svg_path)
 		return xb_usage_error("du", "--svg: empty file name");
 	copy = strdup(r->svg_path);
-	if (!copy || fstat(fs->fd, &fst)) {
+	if (!copy || fstat(xbulk_fs_fd(fs), &fst)) {
 		free(copy);
 		xb_error("du", "%s", strerror(errno));
 		return XB_EXIT_FAILURE;
@@ -485,13 +485,14 @@ build(struct du_run *r, struct xbulk_fs *fs, const char *path,
       const volatile int *cancel)
 {
 	struct xbulk_names_opts o = {
+		.size = sizeof(o),
 		.threads = r->threads,
 		.fields = fields_of(r),
 		.problem = on_problem,
 		.arg = r,
 		.cancel = cancel,
 	};
-	struct xbulk_names_result res;
+	struct xbulk_names_result res = { .size = sizeof(res) };
 	int err = xbulk_names_build(fs, &o, &r->names, &res);
 
 	/* Churn: what a removed or renamed directory held is not in the
@@ -525,12 +526,12 @@ xb_cmd_du(int argc, char **argv)
 		.out = stdout,
 	};
 	const volatile int *cancel;
-	struct xbulk_fs fs = { .fd = -1 };
+	struct xbulk_fs *fs = NULL;
 	char **paths;
 	int npaths, ret;
 
 	setlocale(LC_NUMERIC, "");
-	xbulk_units_default(&r.units);
+	du_units_default(&r.units);
 	ret = parse_options(&r, argc, argv);
 	if (ret)
 		return ret < 0 ? XB_EXIT_OK : ret;
@@ -549,13 +550,13 @@ xb_cmd_du(int argc, char **argv)
 	}
 	ret = open_fs(paths, npaths, &fs);
 	if (!ret)
-		ret = open_svg(&r, &fs);
+		ret = open_svg(&r, fs);
 	if (ret)
 		goto out;
-	r.blocklog = fs.blocklog;
+	r.blocklog = xbulk_fs_blocklog(fs);
 	r.now = (int64_t)time(NULL);
 	cancel = xb_catch_signals();
-	ret = build(&r, &fs, paths[0], cancel);
+	ret = build(&r, fs, paths[0], cancel);
 	if (ret)
 		goto out;
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
@@ -578,6 +579,6 @@ out:
 		free(r.exclude[--r.nexclude]);
 	free(r.exclude);
 	xbulk_names_free(r.names);
-	xbulk_fs_close(&fs);
+	xbulk_fs_close(fs);
 	return ret;
 }

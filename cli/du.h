@@ -1,17 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * xbulk du: what its command files share (cli/du.c options and the run,
- * cli/du_out.c what it prints, cli/du_names.c owner and project names).
+ * cli/du_out.c what it prints).
  */
 #ifndef XBULK_CLI_DU_H
 #define XBULK_CLI_DU_H
 
 #include "cli.h"
+#include "du/agg.h"
+#include "du/top.h"
+#include "du/treemap.h"
+#include "du/units.h"
 
 /* Everything the command line asked for and the run keeps. */
 struct du_run {
 	/* Options */
-	struct xbulk_units	units;
+	struct du_units	units;
 	bool			nul;		/* -0 */
 	bool			all;		/* -a */
 	bool			inodes;		/* --inodes */
@@ -20,7 +24,7 @@ struct du_run {
 	bool			depth_given;
 	enum xb_format		format;		/* -o */
 	bool			by_given;
-	enum xbulk_by		by;
+	enum du_by		by;
 	enum xbulk_time		time;
 	size_t			top;		/* --top N, 0 none */
 	bool			top_dirs;
@@ -30,7 +34,7 @@ struct du_run {
 						   picture is not written */
 	char			*svg_title;	/* the PATHs, ", " between */
 	unsigned int		svg_depth;
-	enum xbulk_color_by	color;
+	enum du_color_by	color;
 	bool			unreachable;
 	unsigned int		threads;
 	bool			apparent;	/* --apparent-size, -b */
@@ -47,11 +51,12 @@ struct du_run {
 	FILE			*out;
 	struct xbulk_names	*names;
 	struct xbulk_du		*du;
-	struct xbulk_agg	agg;
-	struct xbulk_agg_dirs	dirs;
-	struct xbulk_agg_table	table;		/* --unreachable --by */
-	struct xbulk_top	best;
-	struct xbulk_svg	*svg;
+	struct xbulk_ids	*ids;		/* owner, group, project names */
+	struct du_agg	agg;
+	struct du_agg_dirs	dirs;
+	struct du_agg_table	table;		/* --unreachable --by */
+	struct du_top	best;
+	struct du_svg	*svg;
 	struct xbulk_du_sum	lost;		/* --unreachable total */
 	bool			failed;		/* exit 1 at the end */
 	int			err;		/* first output error */
@@ -88,20 +93,11 @@ void du_print_line(struct du_run *r, const char *path,
 void du_print_header(struct du_run *r);
 /* The rows of one --by table, for @path ("total" for -c). */
 int du_print_table(struct du_run *r, const char *path,
-		   const struct xbulk_agg_table *t);
+		   const struct du_agg_table *t);
 /* One inode no path reaches (--unreachable). */
 void du_print_unreached(struct du_run *r, const struct xfs_bulkstat *bs);
 /* A JSON string of @s: escapes, U+FFFD for bytes that are not UTF-8,
  * then ,"<key>_b64":"..." with the exact bytes if there were any. */
 void du_json_string(FILE *f, const char *key, const char *s);
-
-/* --- du_names.c --------------------------------------------------- */
-
-/* The name of a uid, gid or projid (NSS, /etc/projid), or NULL. */
-const char *du_user_name(uint32_t uid);
-const char *du_group_name(uint32_t gid);
-const char *du_project_name(uint32_t projid);
-/* du_user_name() as the treemap's owner_name hook. */
-const char *du_svg_owner(void *arg, uint32_t uid);
 
 #endif

@@ -10,7 +10,7 @@
 
 #include "du.h"
 
-static const char *const by_name[XBULK_BY_NR] = {
+static const char *const by_name[DU_BY_NR] = {
 	"uid", "gid", "projid", "type", "ext", "age", "size-class",
 };
 
@@ -140,12 +140,12 @@ csv_path_b64(FILE *f, const char *path, bool lossy)
 static void
 size_text(struct du_run *r, uint64_t n, bool count, char *buf)
 {
-	struct xbulk_units u = r->units;
+	struct du_units u = r->units;
 
 	/* du --inodes: the count in units of 1, in du's style (-h too). */
 	if (count)
 		u.block_size = 1;
-	xbulk_units_format(buf, n, &u);
+	du_units_format(buf, n, &u);
 }
 
 void
@@ -167,7 +167,7 @@ void
 du_print_line(struct du_run *r, const char *path,
 	      const struct xbulk_du_sum *s)
 {
-	char size[XBULK_UNITS_MAX];
+	char size[DU_UNITS_MAX];
 	bool lossy;
 
 	switch (r->format) {
@@ -198,23 +198,23 @@ static const char *
 key_name(const struct du_run *r, uint64_t key)
 {
 	switch (r->by) {
-	case XBULK_BY_UID:
-		return du_user_name((uint32_t)key);
-	case XBULK_BY_GID:
-		return du_group_name((uint32_t)key);
-	case XBULK_BY_PROJID:
-		return du_project_name((uint32_t)key);
+	case DU_BY_UID:
+		return xbulk_ids_user(r->ids, (uint32_t)key);
+	case DU_BY_GID:
+		return xbulk_ids_group(r->ids, (uint32_t)key);
+	case DU_BY_PROJID:
+		return xbulk_ids_project(r->ids, (uint32_t)key);
 	default:
-		return xbulk_agg_label(&r->agg, key);
+		return du_agg_label(&r->agg, key);
 	}
 }
 
 static void
-print_row(struct du_run *r, const char *path, const struct xbulk_agg_row *w)
+print_row(struct du_run *r, const char *path, const struct du_agg_row *w)
 {
 	const char *name = key_name(r, w->key);
-	bool numeric = r->by <= XBULK_BY_PROJID;
-	char disk[XBULK_UNITS_MAX], app[XBULK_UNITS_MAX], num[24];
+	bool numeric = r->by <= DU_BY_PROJID;
+	char disk[DU_UNITS_MAX], app[DU_UNITS_MAX], num[24];
 	bool lossy;
 
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)w->key);
@@ -262,9 +262,9 @@ print_row(struct du_run *r, const char *path, const struct xbulk_agg_row *w)
 
 int
 du_print_table(struct du_run *r, const char *path,
-	       const struct xbulk_agg_table *t)
+	       const struct du_agg_table *t)
 {
-	struct xbulk_agg_row *rows = xbulk_agg_sorted(t);
+	struct du_agg_row *rows = du_agg_sorted(t);
 	size_t i;
 
 	if (!rows && t->count)
@@ -278,9 +278,9 @@ du_print_table(struct du_run *r, const char *path,
 static const char *
 type_name(uint16_t mode)
 {
-	const struct xbulk_agg types = { .by = XBULK_BY_TYPE };
+	const struct du_agg types = { .by = DU_BY_TYPE };
 
-	return xbulk_agg_label(&types, (mode & S_IFMT) >> 12);
+	return du_agg_label(&types, (mode & S_IFMT) >> 12);
 }
 
 void
@@ -288,7 +288,7 @@ du_print_unreached(struct du_run *r, const struct xfs_bulkstat *bs)
 {
 	uint64_t disk = bs->bs_blocks << r->blocklog;
 	uint64_t app = xbulk_du_bytes(bs, 0, true);
-	char size[XBULK_UNITS_MAX];
+	char size[DU_UNITS_MAX];
 
 	switch (r->format) {
 	case XB_FORMAT_JSONL:

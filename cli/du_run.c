@@ -13,7 +13,7 @@
 
 static int
 on_table(void *arg, const struct xbulk_entry *e,
-	 const struct xbulk_agg_table *t)
+	 const struct du_agg_table *t)
 {
 	return du_print_table(arg, e->path, t);
 }
@@ -43,12 +43,12 @@ on_counted(void *arg, const struct xbulk_entry *e,
 		return r->err;
 	}
 	if (r->svg)
-		err = xbulk_svg_charge(r->svg, e, sum);
+		err = du_svg_charge(r->svg, e, sum);
 	if (!err && r->by_given)
-		return xbulk_agg_dirs_charge(&r->dirs, e);
+		return du_agg_dirs_charge(&r->dirs, e);
 	if (!err && r->top) {
 		if (dir == r->top_dirs)
-			err = xbulk_top_add(&r->best, r->inodes ? sum->inodes
+			err = du_top_add(&r->best, r->inodes ? sum->inodes
 						     : sum->bytes, sum,
 					    e->path);
 		return err;
@@ -111,10 +111,18 @@ du_path_error(const char *path, int err)
 		xb_error("du", "cannot access '%s': %s", path, strerror(-err));
 }
 
+/* The treemap's owner_name hook. */
+static const char *
+owner_name(void *arg, uint32_t uid)
+{
+	return xbulk_ids_user(arg, uid);
+}
+
 static int
 setup(struct du_run *r, int npaths)
 {
 	struct xbulk_du_opts o = {
+		.size = sizeof(o),
 		.apparent = r->apparent,
 		.count_links = r->count_links,
 		.hash_all = npaths > 1,
@@ -124,25 +132,29 @@ setup(struct du_run *r, int npaths)
 		.exclude = r->nexclude ? du_excluded : NULL,
 		.arg = r,
 	};
-	struct xbulk_svg_opts so = {
+	struct du_svg_opts so = {
 		.depth = r->svg_depth,
 		.color = r->color,
 		.time = r->time,
 		.now = r->now,
 		.title = r->svg_title,
-		.owner_name = du_svg_owner,
+		.owner_name = owner_name,
 	};
-	int err = xbulk_du_new(&o, &r->du);
+	int err = xbulk_ids_new(&r->ids);
 
-	xbulk_agg_init(&r->agg, r->by, r->time, r->now, r->blocklog);
+	so.arg = r->ids;
+	if (!err)
+		err = xbulk_du_new(&o, &r->du);
+
+	du_agg_init(&r->agg, r->by, r->time, r->now, r->blocklog);
 	if (!err && r->by_given)
-		err = xbulk_agg_dirs_init(&r->dirs, &r->agg,
+		err = du_agg_dirs_init(&r->dirs, &r->agg,
 			r->depth_given ? (unsigned int)r->max_depth : 0,
 			on_table, r);
 	if (!err && r->top)
-		err = xbulk_top_init(&r->best, r->top);
+		err = du_top_init(&r->best, r->top);
 	if (!err && r->svg_path)
-		err = xbulk_svg_new(&so, &r->svg);
+		err = du_svg_new(&so, &r->svg);
 	return err;
 }
 
@@ -150,17 +162,18 @@ static void
 teardown(struct du_run *r)
 {
 	xbulk_du_free(r->du);
-	xbulk_agg_dirs_free(&r->dirs);
-	xbulk_agg_free(&r->agg);
-	xbulk_top_free(&r->best);
-	xbulk_svg_free(r->svg);
+	xbulk_ids_free(r->ids);
+	du_agg_dirs_free(&r->dirs);
+	du_agg_free(&r->agg);
+	du_top_free(&r->best);
+	du_svg_free(r->svg);
 }
 
 static int
 write_svg(struct du_run *r)
 {
 	FILE *f = r->svg_file;
-	int err = xbulk_svg_write(r->svg, f);
+	int err = du_svg_write(r->svg, f);
 
 	r->svg_file = NULL;
 	if (fclose(f) && !err)
@@ -181,16 +194,14 @@ write_svg(struct du_run *r)
 static int
 finish(struct du_run *r)
 {
-	struct xbulk_du_sum total;
 	size_t i;
 
 	if (r->total && r->by_given)
 		du_print_table(r, "total", &r->dirs.total);
 	else if (r->total && !r->top) {
-		xbulk_du_total(r->du, &total);
-		du_print_line(r, "total", &total);
+		du_print_line(r, "total", xbulk_du_total(r->du));
 	}
-	xbulk_top_sort(&r->best);
+	du_top_sort(&r->best);
 	for (i = 0; i < r->best.n; i++)
 		du_print_line(r, r->best.heap[i].path, &r->best.heap[i].sum);
 	return r->svg ? write_svg(r) : 0;
@@ -255,8 +266,8 @@ on_unreached(void *arg, const struct xfs_bulkstat *bs)
 		du_print_unreached(r, bs);
 		return 0;
 	}
-	err = xbulk_agg_key(&r->agg, &e, &key);
-	return err ? err : xbulk_agg_add(&r->table, &r->agg, key, bs);
+	err = du_agg_key(&r->agg, &e, &key);
+	return err ? err : du_agg_add(&r->table, &r->agg, key, bs);
 }
 
 int
@@ -264,7 +275,7 @@ du_unreachable(struct du_run *r)
 {
 	int err;
 
-	xbulk_agg_init(&r->agg, r->by, r->time, r->now, r->blocklog);
+	du_agg_init(&r->agg, r->by, r->time, r->now, r->blocklog);
 	err = xbulk_names_unreached(r->names, on_unreached, r);
 	if (!err && r->by_given)
 		err = du_print_table(r, "(unreachable)", &r->table);
@@ -272,8 +283,8 @@ du_unreachable(struct du_run *r)
 		/* JSON Lines and CSV rows are the inodes alone: the total
 		 * would be a row of another shape. */
 		du_print_line(r, "total", &r->lost);
-	xbulk_agg_table_free(&r->table);
-	xbulk_agg_free(&r->agg);
+	du_agg_table_free(&r->table);
+	du_agg_free(&r->agg);
 	if (err == -EINTR)
 		return xb_signal_exit_status();
 	if (err) {

@@ -40,7 +40,8 @@ static const struct option longopts[] = {
 };
 
 int
-xb_export_each(struct xbulk_snap *s, const struct xb_export_sink *k, void *arg)
+xb_export_each(struct xbulk_snap *s, const struct xb_export_sink *k, void *arg,
+	       const volatile int *cancel)
 {
 	const struct xbulk_snap_info *info = xbulk_snap_info(s);
 	const struct xbulk_snap_rec *rec;
@@ -50,7 +51,13 @@ xb_export_each(struct xbulk_snap *s, const struct xb_export_sink *k, void *arg)
 	long len;
 	int ret;
 
+	uint64_t n = 0;
+
 	while ((ret = xbulk_snap_next(s, &rec)) == 1) {
+		if ((++n % 1024) == 0 && *cancel) {
+			ret = -EINTR;
+			break;
+		}
 		ret = k->inode(arg, rec);
 		if (!ret && rec->bs->bs_ino == info->top) {
 			len = xbulk_snap_path(s, NULL, &path, &cap);
@@ -76,6 +83,7 @@ int
 xb_cmd_export(int argc, char **argv)
 {
 	const char *db = NULL, *dir = NULL;
+	const volatile int *cancel;
 	struct xbulk_snap *s;
 	int c, ret;
 
@@ -100,7 +108,9 @@ xb_cmd_export(int argc, char **argv)
 	ret = xb_snap_open("export", argv[optind], &s);
 	if (ret)
 		return ret;
-	ret = db ? xb_export_sqlite(s, db) : xb_export_csv(s, dir);
+	cancel = xb_catch_signals();
+	ret = db ? xb_export_sqlite(s, db, cancel) :
+		   xb_export_csv(s, dir, cancel);
 	xbulk_snap_close(s);
-	return ret;
+	return *cancel ? xb_signal_exit_status() : ret;
 }

@@ -16,12 +16,16 @@ struct xb_export_sink {
 			 const struct xbulk_snap_link *l, const char *path);
 };
 
-/* Every record of @s, then its entries, to @k: 0 or a negative errno. */
+/* Every record of @s, then its entries, to @k: 0, -EINTR once *@cancel
+ * is set (looked at every 1024 records), or a negative errno. */
 int xb_export_each(struct xbulk_snap *s, const struct xb_export_sink *k,
-		   void *arg);
+		   void *arg, const volatile int *cancel);
 
-/* The two formats; each returns 0 or XB_EXIT_TROUBLE (message printed). */
-int xb_export_sqlite(struct xbulk_snap *s, const char *db);
-int xb_export_csv(struct xbulk_snap *s, const char *dir);
+/* The two formats; each returns 0 or XB_EXIT_TROUBLE (message printed;
+ * nothing left behind, a signal's cancel too). */
+int xb_export_sqlite(struct xbulk_snap *s, const char *db,
+		     const volatile int *cancel);
+int xb_export_csv(struct xbulk_snap *s, const char *dir,
+		  const volatile int *cancel);
 
 #endif /* XBULK_CLI_EXPORT_H */

@@ -105,7 +105,8 @@ finish(FILE *f)
 }
 
 int
-xb_export_csv(struct xbulk_snap *s, const char *dir)
+xb_export_csv(struct xbulk_snap *s, const char *dir,
+		 const volatile int *cancel)
 {
 	static const struct xb_export_sink sink = { csv_inode, csv_entry };
 	const struct xbulk_snap_info *info = xbulk_snap_info(s);
@@ -125,7 +126,7 @@ xb_export_csv(struct xbulk_snap *s, const char *dir)
 	if (!ret) {
 		fputs(inodes_header, c.inodes);
 		fputs(entries_header, c.entries);
-		ret = xb_export_each(s, &sink, &c);
+		ret = xb_export_each(s, &sink, &c, cancel);
 	}
 	if (c.inodes && (r2 = finish(c.inodes)) && !ret)
 		ret = r2;
@@ -138,7 +139,8 @@ xb_export_csv(struct xbulk_snap *s, const char *dir)
 	if (ret) {
 		unlinkat(dirfd, ".inodes.csv.tmp", 0);
 		unlinkat(dirfd, ".entries.csv.tmp", 0);
-		xb_error("export", "%s: %s", dir, strerror(-ret));
+		if (ret != -EINTR)
+			xb_error("export", "%s: %s", dir, strerror(-ret));
 	}
 	close(dirfd);
 	return ret ? XB_EXIT_TROUBLE : 0;

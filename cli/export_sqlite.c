@@ -133,7 +133,8 @@ fs_row(struct db *d, const struct xbulk_snap_info *i)
 }
 
 static int
-fill(struct db *d, struct xbulk_snap *s, char *msg, size_t msgsize)
+fill(struct db *d, struct xbulk_snap *s, char *msg, size_t msgsize,
+     const volatile int *cancel)
 {
 	static const struct xb_export_sink sink = { db_inode, db_entry };
 	char *err = NULL;
@@ -151,7 +152,7 @@ fill(struct db *d, struct xbulk_snap *s, char *msg, size_t msgsize)
 	}
 	ret = fs_row(d, xbulk_snap_info(s));
 	if (!ret)
-		ret = xb_export_each(s, &sink, d);
+		ret = xb_export_each(s, &sink, d, cancel);
 	if (!ret && sqlite3_exec(d->db, indexes, NULL, NULL, &err)) {
 		snprintf(msg, msgsize, "%s", err ? err : "indexing failed");
 		sqlite3_free(err);
@@ -164,7 +165,8 @@ fill(struct db *d, struct xbulk_snap *s, char *msg, size_t msgsize)
 }
 
 int
-xb_export_sqlite(struct xbulk_snap *s, const char *path)
+xb_export_sqlite(struct xbulk_snap *s, const char *path,
+		 const volatile int *cancel)
 {
 	struct db d = { .blocksize = xbulk_snap_info(s)->blocksize };
 	char msg[512] = "", *tmp;
@@ -179,7 +181,7 @@ xb_export_sqlite(struct xbulk_snap *s, const char *path)
 			 strerror(ENOMEM));
 		ret = -EIO;
 	} else {
-		ret = fill(&d, s, msg, sizeof(msg));
+		ret = fill(&d, s, msg, sizeof(msg), cancel);
 	}
 	sqlite3_finalize(d.ins_inode);
 	sqlite3_finalize(d.ins_entry);
@@ -193,7 +195,8 @@ xb_export_sqlite(struct xbulk_snap *s, const char *path)
 	}
 	if (ret) {
 		unlink(tmp);
-		xb_error("export", "%s: %s", path, msg);
+		if (ret != -EINTR)
+			xb_error("export", "%s: %s", path, msg);
 	}
 	free(tmp);
 	return ret ? XB_EXIT_TROUBLE : 0;

@@ -61,11 +61,8 @@ static const char help[] =
 struct find_ctx {
 	struct xbulk_find	*find;
 	struct xbulk_names	*names;
-	const char		*start;
-	size_t			startlen;
-	uint64_t		dev;
+	const char		*start;		/* the PATH being walked */
 	int			status;
-	int			stop;		/* output error or -quit */
 	const volatile int	*cancel;	/* SIGINT, SIGTERM caught */
 };
 
@@ -93,12 +90,12 @@ problem(void *arg, const char *path, int err)
 }
 
 static long
-read_link(void *arg, const struct xbulk_find_file *file, char *buf,
+read_link(void *arg, const struct xbulk_entry *file, char *buf,
 	  size_t size)
 {
 	struct find_ctx *c = arg;
 
-	if (file->dev) {		/* a mount point: not by handle */
+	if (file->flags & XBULK_ENTRY_MOUNT) {	/* not by handle */
 		ssize_t n = readlink(file->path, buf, size);
 
 		return n < 0 ? -errno : n;
@@ -138,122 +135,6 @@ names_problem(void *arg, const struct xbulk_names_problem *p)
 		fprintf(stderr, "xbulk find: inode %llu: %s%s%s\n",
 			(unsigned long long)p->ino, what[p->kind],
 			p->err ? ": " : "", p->err ? strerror(-p->err) : "");
-}
-
-/* The type of the filesystem mounted at @path, from mountinfo. */
-static const char *
-mount_fstype(const char *path, char *buf, size_t size)
-{
-	struct statx stx;
-	char line[4096];
-	FILE *f;
-	const char *type = "unknown";
-
-	if (statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_MNT_ID, &stx) ||
-	    !(stx.stx_mask & STATX_MNT_ID))
-		return type;
-	f = fopen("/proc/self/mountinfo", "re");
-	while (f && fgets(line, sizeof(line), f)) {
-		unsigned long long id = strtoull(line, NULL, 10);
-		char *sep = strstr(line, " - ");
-
-		if (id != stx.stx_mnt_id || !sep)
-			continue;
-		if (sscanf(sep + 3, "%63s", buf) == 1 && size > 63)
-			type = buf;
-		break;
-	}
-	if (f)
-		fclose(f);
-	return type;
-}
-
-/* Entries of the directory @path but "." and "..", for -empty; -errno. */
-static long
-count_entries(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOATIME | O_CLOEXEC);
-	struct dirent *d;
-	long n = 0;
-	DIR *dir;
-
-	if (fd < 0)
-		return -errno;
-	dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while ((d = readdir(dir)))
-		n += strcmp(d->d_name, ".") && strcmp(d->d_name, "..");
-	closedir(dir);
-	return n;
-}
-
-/*
- * A mount point: what find's lstat() shows (the mounted root) and, as
- * find's -empty reads it, how many entries the mounted root has.
- */
-static bool
-mount_point(struct find_ctx *c, struct xbulk_find_file *file,
-	    struct xfs_bulkstat *bs)
-{
-	struct statx s;
-	long n;
-
-	if (statx(AT_FDCWD, file->path, AT_SYMLINK_NOFOLLOW, STATX_ALL, &s))
-		return false;
-	xbulk_bulkstat_from_statx(bs, &s);
-	file->bs = bs;
-	file->dev = makedev(s.stx_dev_major, s.stx_dev_minor);
-	file->blocklog = 9;		/* stx_blocks: 512-byte units */
-	if (S_ISDIR(s.stx_mode)) {
-		n = count_entries(file->path);
-		if (n < 0)
-			problem(c, file->path, (int)n);
-		file->nentries = n < 0 ? 1 : (uint64_t)n;
-	}
-	return true;
-}
-
-static int
-visit(void *arg, const struct xbulk_entry *e, enum xbulk_visit v)
-{
-	struct find_ctx *c = arg;
-	struct xfs_bulkstat mbs;
-	char type[64];
-	struct xbulk_find_file file = {
-		.path = e->path, .pathlen = e->pathlen, .name_off = e->name_off,
-		.depth = e->depth, .bs = e->bs, .nentries = e->nentries,
-		.start = c->start, .startlen = c->startlen,
-	};
-	int ret;
-
-	if (e->flags & XBULK_ENTRY_BAD_INODE) {
-		problem(c, e->path, e->err);
-		return 0;
-	}
-	if ((e->flags & XBULK_ENTRY_MOUNT) && mount_point(c, &file, &mbs)) {
-		file.fstype = mount_fstype(e->path, type, sizeof(type));
-	}
-	/* find's -empty on a directory it cannot read is false */
-	if ((e->flags & XBULK_ENTRY_UNREADABLE) && !file.nentries)
-		file.nentries = 1;
-	ret = xbulk_find_eval(c->find, &file, v == XBULK_VISIT_POST);
-	/* said where find reads it: when it descends (not at -maxdepth,
-	 * not pruned) */
-	if ((e->flags & XBULK_ENTRY_UNREADABLE) && v == XBULK_VISIT_PRE &&
-	    !ret)
-		problem(c, e->path, e->err);
-	if (ret < 0) {
-		c->stop = ret;
-		return ret;
-	}
-	if (ret == XBULK_FIND_QUIT) {
-		c->stop = 1;
-		return XBULK_WALK_STOP;
-	}
-	return ret == XBULK_FIND_PRUNE ? XBULK_WALK_PRUNE : 0;
 }
 
 /* The directory that holds @path, into @buf (PATH_MAX): "." for a bare
@@ -400,7 +281,7 @@ output_errors(struct xbulk_find *f)
  * for each.
  */
 static int
-open_fs(struct xbulk_find *f, struct xbulk_fs *fs)
+open_fs(struct xbulk_find *f, struct xbulk_fs **fs)
 {
 	size_t i, n = xbulk_find_npaths(f);
 	char dir[PATH_MAX];
@@ -412,10 +293,9 @@ open_fs(struct xbulk_find *f, struct xbulk_fs *fs)
 
 		if (lstat(path, &st))
 			continue;
-		err = xbulk_fs_open(fs, S_ISDIR(st.st_mode) ||
-					S_ISREG(st.st_mode) ? path :
-					parent_dir(path, dir),
-				    XBULK_ABI_AUTO);
+		err = xbulk_fs_open(S_ISDIR(st.st_mode) ||
+				    S_ISREG(st.st_mode) ? path :
+				    parent_dir(path, dir), XBULK_ABI_AUTO, fs);
 		if (!err)
 			return 0;
 		xb_error("find", "'%s': %s", path, err == -ENOTTY ?
@@ -445,10 +325,11 @@ build_names(struct find_ctx *c, struct xbulk_fs *fs, unsigned int threads,
 	    uint32_t fields)
 {
 	struct xbulk_names_opts o = {
-		.threads = threads, .fields = fields, .keep = keep,
-		.problem = names_problem, .arg = c, .cancel = c->cancel,
+		.size = sizeof(o), .threads = threads, .fields = fields,
+		.keep = keep, .problem = names_problem, .arg = c,
+		.cancel = c->cancel,
 	};
-	struct xbulk_names_result r;
+	struct xbulk_names_result r = { .size = sizeof(r) };
 	int err;
 
 	err = xbulk_names_build(fs, &o, &c->names, &r);
@@ -477,6 +358,18 @@ build_names(struct find_ctx *c, struct xbulk_fs *fs, unsigned int threads,
 	return 0;
 }
 
+/* Has an output failed (its error sticks)? */
+static bool
+output_failed(const struct xbulk_find *find)
+{
+	size_t i;
+
+	for (i = 0; i < xbulk_find_noutputs(find); i++)
+		if (xbulk_find_output_error(find, i))
+			return true;
+	return false;
+}
+
 /* Walk every PATH; returns 0 or the exit status of a signal (an output
  * error ends the walk too: output_errors() reports it). */
 static int
@@ -485,15 +378,16 @@ walk_all(struct find_ctx *c)
 	size_t i;
 	int err;
 
-	for (i = 0; i < xbulk_find_npaths(c->find) && !c->stop; i++) {
+	for (i = 0; i < xbulk_find_npaths(c->find); i++) {
 		c->start = xbulk_find_path(c->find, i);
-		c->startlen = strlen(c->start);
 		err = xbulk_names_walk(c->names, c->start,
 				       xbulk_find_post_order(c->find) ?
-				       XBULK_WALK_POST : 0, visit, c);
+				       XBULK_WALK_POST : 0, xbulk_find_visit,
+				       c->find);
 		if (err == -EINTR)
 			return xb_signal_exit_status();
-		if (c->stop < 0)
+		/* -quit, or an output failed: output_errors() says which */
+		if (err == XBULK_WALK_STOP || output_failed(c->find))
 			return 0;
 		if (err == -EXDEV) {
 			xbulk_find_flush(c->find);
@@ -576,12 +470,13 @@ xb_cmd_find(int argc, char **argv)
 {
 	struct find_ctx c = { 0 };
 	struct xbulk_find_opts o = {
+		.size = sizeof(o),
 		.warnings = isatty(STDIN_FILENO), .warn = warn,
 		.problem = problem, .readlink = read_link, .arg = &c,
 	};
 	enum xbulk_find_record record = XBULK_FIND_RECORD_NONE;
 	unsigned int threads = xb_online_cpus();
-	struct xbulk_fs fs = { .fd = -1 };
+	struct xbulk_fs *fs = NULL;
 	char err[1024], *msg;
 	struct stat st;
 	int i, ret, status;
@@ -617,13 +512,13 @@ xb_cmd_find(int argc, char **argv)
 	c.cancel = xb_catch_signals();
 	xbulk_find_set_record(c.find, record);
 	ret = open_fs(c.find, &fs);
-	if (!ret && fstat(fs.fd, &st))
+	if (!ret && fstat(xbulk_fs_fd(fs), &st))
 		ret = XB_EXIT_FAILURE;
 	if (!ret)
 		ret = open_outputs(c.find, st.st_dev);
 	if (!ret) {
-		xbulk_find_set_fs(c.find, fs.blocklog, st.st_dev);
-		ret = build_names(&c, &fs, threads,
+		xbulk_find_set_fs(c.find, xbulk_fs_blocklog(fs), st.st_dev);
+		ret = build_names(&c, fs, threads,
 				  xbulk_find_fields(c.find));
 	}
 	if (!ret)
@@ -634,6 +529,6 @@ xb_cmd_find(int argc, char **argv)
 		ret = XB_EXIT_FAILURE;
 	xbulk_names_free(c.names);
 	xbulk_find_free(c.find);
-	xbulk_fs_close(&fs);
+	xbulk_fs_close(fs);
 	return signal_status(c.cancel, ret ? ret : c.status);
 }

@@ -58,13 +58,18 @@ xb_parse_format(const char *cmd, const char *arg, enum xb_format *fmt)
 int
 xb_write_header(int fd, const struct xb_formatter *fmt)
 {
-	/* An output buffer that is already full: its flush writes it all. */
-	struct xbulk_out out = {
-		.buf = (char *)fmt->header,
-		.len = fmt->header ? strlen(fmt->header) : 0,
-		.fd = fd,
-	};
+	struct xbulk_out *out;
+	size_t len = fmt->header ? strlen(fmt->header) : 0;
+	int err;
 
-	out.cap = out.len;
-	return out.len ? xbulk_out_flush(&out) : 0;
+	if (!len)
+		return 0;
+	err = xbulk_out_new(fd, len, &out);
+	if (err)
+		return err;
+	memcpy(out->buf, fmt->header, len);
+	out->len = len;
+	err = xbulk_out_flush(out);
+	xbulk_out_free(out);
+	return err;
 }

@@ -61,7 +61,7 @@ take_interval(struct xb_monitor *m)
 {
 	const struct xb_report *r = m->report;
 	struct xb_interval *iv;
-	struct xbulk_sample now;
+	struct xbulk_sample now = { .size = sizeof(now) };
 	uint64_t records, inodes, calls, iv_max;
 
 	if (m->ntimeline == m->cap) {
@@ -81,6 +81,7 @@ take_interval(struct xb_monitor *m)
 	xbulk_stats_sample(r->src, &now);
 
 	iv = &m->timeline[m->ntimeline++];
+	iv->delta = (struct xbulk_sample){ .size = sizeof(iv->delta) };
 	xbulk_sample_delta(&iv->delta, &m->last, &now);
 	iv->t_ns = now.mono_ns - m->start.mono_ns;
 	iv->records = records - m->last_records;

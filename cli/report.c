@@ -2,7 +2,7 @@
 /*
  * --stats: the figures of a scan, for people (text, a unit on every
  * figure, fio-like) and for scripts (JSON, the same figures unscaled).
- * The counters are sampled by libxbulk (lib/stats.c); this file only
+ * The counters are sampled by libxbulk (lib/scan/stats.c); this file only
  * prints them.  A counter the kernel does not offer prints as "n/a" or
  * null, never as 0.  Both schemas are in docs/formats.md.
  */
@@ -168,16 +168,17 @@ text_device(FILE *f, const struct xb_report *r, int i)
 	uint64_t ns = r->delta.mono_ns;
 	double bytes = xbulk_stat_ok(d->read_sectors) ?
 		       (double)d->read_sectors * 512 : -1;
+	unsigned int major, minor;
+	const char *name;
 	char b[6][32];
 
-	if (!r->src->dev[i].present) {
+	if (!xbulk_stats_dev(r->src, i, &name, &major, &minor)) {
 		fprintf(f, "  %-8s: %s\n", dev_roles[i],
 			i == XBULK_DEV_LOG ? "internal" : "none");
 		return;
 	}
 	fprintf(f, "  %-8s: %s (%u:%u) read: IOPS=%s, BW=",
-		dev_roles[i], r->src->dev[i].name, r->src->dev[i].major,
-		r->src->dev[i].minor,
+		dev_roles[i], name, major, minor,
 		si(b[0], sizeof(b[0]), per_sec(d->read_ios, ns)));
 	if (bytes < 0 || !ns)
 		fputs("n/a", f);
@@ -209,8 +210,8 @@ text_icache(FILE *f, const struct xb_report *r)
 		num(b[3], sizeof(b[3]), ig[XBULK_IG_MISSED]),
 		num(b[4], sizeof(b[4]), ig[XBULK_IG_FRECYCLE]),
 		num(b[5], sizeof(b[5]), ig[XBULK_IG_RECLAIMS]));
-	if (r->src->xfs_stats[0])
-		fprintf(f, " (whole fs, %s)\n", r->src->xfs_stats);
+	if (xbulk_stats_xfs_path(r->src))
+		fprintf(f, " (whole fs, %s)\n", xbulk_stats_xfs_path(r->src));
 	else
 		fputs(" (no /sys/fs/xfs/<dev>/stats/stats)\n", f);
 }
@@ -250,19 +251,21 @@ text_lat_line(FILE *f, const char *label, const struct xbulk_lat *h,
 	char b[32];
 	size_t i;
 
+	uint64_t count = xbulk_lat_count(h);
+
 	fprintf(f, "%s", label);
-	if (!h->count) {
+	if (!count) {
 		fprintf(f, "n/a (no %s)\n", what);
 		return;
 	}
-	fprintf(f, "min=%s", lat(b, sizeof(b), h->min_ns));
+	fprintf(f, "min=%s", lat(b, sizeof(b), xbulk_lat_min_ns(h)));
 	for (i = 0; i < sizeof(lat_pcts) / sizeof(lat_pcts[0]); i++)
 		fprintf(f, ", %s=%s", lat_pcts[i].text,
 			lat(b, sizeof(b),
 			    xbulk_lat_percentile(h, lat_pcts[i].pct)));
-	fprintf(f, ", max=%s", lat(b, sizeof(b), h->max_ns));
+	fprintf(f, ", max=%s", lat(b, sizeof(b), xbulk_lat_max_ns(h)));
 	fprintf(f, ", avg=%s (%" PRIu64 " %s)\n",
-		lat(b, sizeof(b), h->sum_ns / h->count), h->count, what);
+		lat(b, sizeof(b), xbulk_lat_sum_ns(h) / count), count, what);
 }
 
 static void
@@ -270,8 +273,10 @@ text_latency(FILE *f, const struct xb_report *r)
 {
 	if (!r->lat)
 		return;
-	text_lat_line(f, "  latency : per call : ", &r->lat->call, "calls");
-	text_lat_line(f, "            per inode: ", &r->lat->inode,
+	text_lat_line(f, "  latency : per call : ",
+		      xbulk_scan_lat_call(r->lat), "calls");
+	text_lat_line(f, "            per inode: ",
+		      xbulk_scan_lat_inode(r->lat),
 		      "calls with records");
 }
 
@@ -347,11 +352,13 @@ utc_stamp(char *buf, size_t size, uint64_t real_ns)
 static uint64_t
 dev_reads(const struct xb_report *r, const struct xbulk_sample *d, bool bytes)
 {
+	unsigned int major, minor;
 	uint64_t sum = 0, v;
+	const char *name;
 	int i;
 
 	for (i = 0; i < XBULK_DEV_NR; i++) {
-		if (!r->src->dev[i].present)
+		if (!xbulk_stats_dev(r->src, i, &name, &major, &minor))
 			continue;
 		v = bytes ? d->dev[i].read_sectors : d->dev[i].read_ios;
 		if (!xbulk_stat_ok(v))
@@ -490,15 +497,16 @@ json_devices(FILE *f, const struct xb_report *r)
 		uint64_t ns = r->delta.mono_ns;
 		uint64_t bytes = xbulk_stat_ok(d->read_sectors) ?
 				 d->read_sectors * 512 : XBULK_STAT_NA;
+		unsigned int major, minor;
+		const char *name;
 		char dev[32];
 
-		if (!r->src->dev[i].present)
+		if (!xbulk_stats_dev(r->src, i, &name, &major, &minor))
 			continue;
-		snprintf(dev, sizeof(dev), "%u:%u", r->src->dev[i].major,
-			 r->src->dev[i].minor);
+		snprintf(dev, sizeof(dev), "%u:%u", major, minor);
 		fprintf(f, "%s\n    {\"role\": \"%s\", \"name\": ", sep,
 			dev_roles[i]);
-		json_str(f, r->src->dev[i].name);
+		json_str(f, name);
 		fprintf(f, ", \"dev\": \"%s\", ", dev);
 		json_u64(f, "read_ios", d->read_ios, ", ");
 		json_u64(f, "read_bytes", bytes, ", ");
@@ -559,16 +567,17 @@ static void
 json_lat(FILE *f, const char *key, const struct xbulk_lat *h,
 	 const char *sep)
 {
+	uint64_t count = xbulk_lat_count(h);
 	size_t i;
 
-	fprintf(f, "\"%s\": {\"count\": %" PRIu64, key, h->count);
-	if (h->count) {
+	fprintf(f, "\"%s\": {\"count\": %" PRIu64, key, count);
+	if (count) {
 		fprintf(f, ", \"min\": %" PRIu64 ", \"mean\": %" PRIu64,
-			h->min_ns, h->sum_ns / h->count);
+			xbulk_lat_min_ns(h), xbulk_lat_sum_ns(h) / count);
 		for (i = 0; i < sizeof(lat_pcts) / sizeof(lat_pcts[0]); i++)
 			fprintf(f, ", \"%s\": %" PRIu64, lat_pcts[i].json,
 				xbulk_lat_percentile(h, lat_pcts[i].pct));
-		fprintf(f, ", \"max\": %" PRIu64, h->max_ns);
+		fprintf(f, ", \"max\": %" PRIu64, xbulk_lat_max_ns(h));
 	}
 	fprintf(f, "}%s", sep);
 }
@@ -600,15 +609,16 @@ xb_report_json(FILE *f, const struct xb_report *r)
 	json_u64(f, "peak_rss_kib", d->maxrss_kib, "},\n");
 	if (r->lat) {
 		fputs("  \"latency\": {", f);
-		json_lat(f, "call_ns", &r->lat->call, ", ");
-		json_lat(f, "inode_ns", &r->lat->inode, "},\n");
+		json_lat(f, "call_ns", xbulk_scan_lat_call(r->lat), ", ");
+		json_lat(f, "inode_ns", xbulk_scan_lat_inode(r->lat),
+			 "},\n");
 	} else {
 		fputs("  \"latency\": null,\n", f);
 	}
 	json_devices(f, r);
 	fputs("  \"icache\": {\"source\": ", f);
-	if (r->src->xfs_stats[0])
-		json_str(f, r->src->xfs_stats);
+	if (xbulk_stats_xfs_path(r->src))
+		json_str(f, xbulk_stats_xfs_path(r->src));
 	else
 		fputs("null", f);
 	fputs(", ", f);

@@ -216,7 +216,7 @@ run_scan(const struct xb_scan_cmd *cmd, struct scan_opts *o,
 		.debug = o->debug,
 		.quiet = o->quiet,
 	};
-	struct xbulk_scan_result res;
+	struct xbulk_scan_result res = { .size = sizeof(res) };
 	int err;
 
 	/* -d shows xfs_io's sequence of ioctls: that is the serial scan. */
@@ -275,13 +275,14 @@ xb_scan_cmd_main(const struct xb_scan_cmd *cmd, int argc, char **argv)
 {
 	struct scan_opts o = {
 		.scan = {
+			.size = sizeof(struct xbulk_scan),
 			.kind = cmd->kind,
 			.endino = UINT64_MAX,
 			.batch = XB_DEFAULT_BATCH,
 			.threads = xb_online_cpus(),
 		},
 	};
-	struct xbulk_fs fs;
+	struct xbulk_fs *fs;
 	int ret;
 
 	ret = parse_opts(cmd, argc, argv, &o);
@@ -291,22 +292,22 @@ xb_scan_cmd_main(const struct xb_scan_cmd *cmd, int argc, char **argv)
 	if (ret)
 		return ret;
 	if (o.metadir)
-		ret = xb_set_metadir(cmd->name, &fs);
+		ret = xb_set_metadir(cmd->name, fs);
 	if (ret) {
 		/* the message is printed */
-	} else if (o.scan.has_agno && o.scan.agno >= fs.geom.agcount) {
+	} else if (o.scan.has_agno && o.scan.agno >= xbulk_fs_geometry(fs)->agcount) {
 		ret = xb_usage_error(cmd->name,
 			"-a: AG %u does not exist (%s has %u AGs)",
-			o.scan.agno, o.path, fs.geom.agcount);
+			o.scan.agno, o.path, xbulk_fs_geometry(fs)->agcount);
 	} else if (o.scan.has_agno && o.scan.startino &&
-		   xbulk_ino_to_agno(&fs, o.scan.startino) < o.scan.agno) {
+		   xbulk_ino_to_agno(fs, o.scan.startino) < o.scan.agno) {
 		ret = xb_usage_error(cmd->name,
 			"-s: inode %llu is in AG %u, before AG %u of -a",
 			(unsigned long long)o.scan.startino,
-			xbulk_ino_to_agno(&fs, o.scan.startino), o.scan.agno);
+			xbulk_ino_to_agno(fs, o.scan.startino), o.scan.agno);
 	} else {
-		ret = run_scan(cmd, &o, &fs);
+		ret = run_scan(cmd, &o, fs);
 	}
-	xbulk_fs_close(&fs);
+	xbulk_fs_close(fs);
 	return ret;
 }

@@ -48,6 +48,14 @@ int xb_snap_live(const char *cmd, const char *path, struct xbulk_fs *fs,
 		 const struct xb_exclude *x, const volatile int *cancel,
 		 struct xbulk_snap **s);
 
+/*
+ * Every record of @s to @w, then xbulk_snap_writer_finish() (all but its
+ * name): 0, XB_EXIT_TROUBLE (message printed, naming @file), or the exit
+ * status of a signal (*@cancel is looked at every 1024 records).
+ */
+int xb_snap_write_all(const char *cmd, const char *file, struct xbulk_snap *s,
+		      struct xbulk_snap_writer *w, const volatile int *cancel);
+
 /* "xbulk CMD: PATH: message" for a failed snapshot write; returns
  * XB_EXIT_TROUBLE. */
 int xb_snap_write_error(const char *cmd, const char *path, int err);

@@ -114,7 +114,7 @@ xb_snap_live(const char *cmd, const char *path, struct xbulk_fs *fs,
 		.exclude = x->ino, .nexclude = x->n, .problem = problem,
 		.arg = &c, .cancel = cancel,
 	};
-	struct xbulk_names_result r;
+	struct xbulk_names_result r = { .size = sizeof(r) };
 	int err;
 
 	err = xbulk_snap_scan(fs, &o, s, &r);

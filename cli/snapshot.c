@@ -69,20 +69,24 @@ xb_snap_count(const char *cmd, const char *opt, const char *arg, uint64_t min,
 	return 0;
 }
 
-static int
-write_all(const char *file, struct xbulk_snap *s, struct xbulk_snap_writer *w)
+int
+xb_snap_write_all(const char *cmd, const char *file, struct xbulk_snap *s,
+		  struct xbulk_snap_writer *w, const volatile int *cancel)
 {
 	const struct xbulk_snap_rec *rec;
+	uint64_t n = 0;
 	int ret;
 
 	while ((ret = xbulk_snap_next(s, &rec)) == 1) {
+		if ((++n % 1024) == 0 && *cancel)
+			return xb_signal_exit_status();
 		ret = xbulk_snap_writer_add(w, s, rec);
 		if (ret)
 			break;
 	}
 	if (!ret)
-		return 0;
-	return xb_snap_write_error("snapshot", file, ret);
+		ret = xbulk_snap_writer_finish(w);
+	return ret ? xb_snap_write_error(cmd, file, ret) : 0;
 }
 
 int
@@ -91,7 +95,7 @@ xb_cmd_snapshot(int argc, char **argv)
 	unsigned int threads = xb_online_cpus();
 	struct xbulk_snap_write_opts wo = { .size = sizeof(wo),
 					    .level = XB_SNAP_LEVEL };
-	struct xbulk_fs fs = { .fd = -1 };
+	struct xbulk_fs *fs = NULL;
 	struct xbulk_snap_writer *w = NULL;
 	struct xbulk_snap *s = NULL;
 	const volatile int *cancel;
@@ -141,21 +145,21 @@ xb_cmd_snapshot(int argc, char **argv)
 	if (ret)
 		return XB_EXIT_TROUBLE;
 	cancel = xb_catch_signals();
-	ret = fstat(fs.fd, &st) ? -errno : 0;
+	ret = fstat(xbulk_fs_fd(fs), &st) ? -errno : 0;
 	if (!ret)
 		ret = xbulk_snap_writer_new(file, &wo, &w);
 	if (ret) {
 		xb_error("snapshot", "%s: cannot create: %s", file,
 			 strerror(-ret));
-		xbulk_fs_close(&fs);
+		xbulk_fs_close(fs);
 		return XB_EXIT_TROUBLE;
 	}
 	xb_exclude_writer(&x, st.st_dev, w);
 	xb_exclude_path(&x, st.st_dev, file);
-	ret = xb_snap_live("snapshot", mnt, &fs, threads, flags, &x, cancel,
+	ret = xb_snap_live("snapshot", mnt, fs, threads, flags, &x, cancel,
 			   &s);
 	if (!ret)
-		ret = write_all(file, s, w);
+		ret = xb_snap_write_all("snapshot", file, s, w, cancel);
 	if (!ret && cancel && *cancel)
 		ret = xb_signal_exit_status();
 	if (!ret) {
@@ -166,6 +170,6 @@ xb_cmd_snapshot(int argc, char **argv)
 	}
 	xbulk_snap_writer_abort(w);
 	xbulk_snap_close(s);
-	xbulk_fs_close(&fs);
+	xbulk_fs_close(fs);
 	return ret;
 }

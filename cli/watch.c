@@ -86,17 +86,16 @@ xb_watch_begin(struct xb_watch *w, const char *cmd, const char *path,
 			return XB_EXIT_FAILURE;
 		}
 	}
-	err = xbulk_stats_open(&w->src, fs);
+	err = xbulk_stats_open(fs, &w->src);
 	if (err) {
 		xb_error(cmd, "%s: %s", path, strerror(-err));
 		goto fail;
 	}
-	memset(&w->live, 0, sizeof(w->live));
+	w->live = (struct xbulk_scan_live){ .size = sizeof(w->live) };
 	w->inodes = 0;
 	scan->live = &w->live;
 	if (w->stats) {
-		w->lat = calloc(1, sizeof(*w->lat));
-		if (!w->lat) {
+		if (xbulk_scan_lat_new(&w->lat)) {
 			xb_error(cmd, "%s", strerror(ENOMEM));
 			goto fail;
 		}
@@ -107,11 +106,12 @@ xb_watch_begin(struct xb_watch *w, const char *cmd, const char *path,
 		.path = path,
 		.kind = scan->kind,
 		.batch = scan->batch,
-		.src = &w->src,
+		.src = w->src,
 		.lat = w->lat,
 		.interval_ns = w->interval_ns,
 	};
-	xbulk_stats_sample(&w->src, &w->start);
+	w->start = (struct xbulk_sample){ .size = sizeof(w->start) };
+	xbulk_stats_sample(w->src, &w->start);
 	if (!w->progress && !w->interval_ns)
 		return 0;
 
@@ -133,9 +133,11 @@ xb_watch_begin(struct xb_watch *w, const char *cmd, const char *path,
 	w->mon_running = true;
 	return 0;
 fail:
-	free(w->lat);
+	xbulk_scan_lat_free(w->lat);
 	w->lat = NULL;
 	scan->lat = NULL;
+	xbulk_stats_close(w->src);
+	w->src = NULL;
 	if (w->out)
 		fclose(w->out);
 	w->out = NULL;
@@ -145,13 +147,13 @@ fail:
 int
 xb_watch_end(struct xb_watch *w, const struct xbulk_scan_result *res)
 {
-	struct xbulk_sample end;
+	struct xbulk_sample end = { .size = sizeof(end) };
 	FILE *f = w->out ? w->out : stderr;
 	int ret = 0;
 
 	if (!w->stats && !w->mon_running)
 		return 0;
-	xbulk_stats_sample(&w->src, &end);
+	xbulk_stats_sample(w->src, &end);
 	if (w->mon_running) {
 		xb_monitor_stop(&w->mon);
 		w->report.timeline = w->mon.timeline;
@@ -161,6 +163,9 @@ xb_watch_end(struct xb_watch *w, const struct xbulk_scan_result *res)
 		w->report.res = res;
 		w->report.inodes = w->report.kind == XBULK_KIND_INUMBERS ?
 				   w->inodes : res->records;
+		w->report.delta = (struct xbulk_sample){
+			.size = sizeof(w->report.delta),
+		};
 		xbulk_sample_delta(&w->report.delta, &w->start, &end);
 		if (w->stats == XB_STATS_JSON)
 			xb_report_json(f, &w->report);
@@ -170,8 +175,11 @@ xb_watch_end(struct xb_watch *w, const struct xbulk_scan_result *res)
 	if (w->mon_running)
 		xb_monitor_free(&w->mon);
 	w->mon_running = false;
-	free(w->lat);
+	xbulk_scan_lat_free(w->lat);
 	w->lat = NULL;
+	xbulk_stats_close(w->src);
+	w->src = NULL;
+	w->report.src = NULL;
 	if (w->out) {
 		if (ferror(w->out) | fclose(w->out)) {
 			xb_error(w->report.cmd, "--stats-file: %s: %s",

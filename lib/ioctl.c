@@ -16,7 +16,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 
-#include "xbulk.h"
+#include "base.h"
 #include "uapi_compat.h"
 
 _Static_assert(sizeof(struct xfs_bstat) <= sizeof(struct xfs_bulkstat),

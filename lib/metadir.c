@@ -7,7 +7,7 @@
  */
 #include <errno.h>
 
-#include "xbulk.h"
+#include "base.h"
 #include "uapi_compat.h"
 
 int

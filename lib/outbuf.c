@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "base.h"
 
 int
-xbulk_out_init(struct xbulk_out *out, int fd, size_t cap)
+xbulk_out_setup(struct xbulk_out *out, int fd, size_t cap)
 {
 	out->buf = malloc(cap);
 	if (!out->buf)
@@ -23,11 +23,36 @@ xbulk_out_init(struct xbulk_out *out, int fd, size_t cap)
 }
 
 void
-xbulk_out_free(struct xbulk_out *out)
+xbulk_out_release(struct xbulk_out *out)
 {
 	free(out->buf);
 	out->buf = NULL;
 	out->len = out->cap = 0;
+}
+
+int
+xbulk_out_new(int fd, size_t cap, struct xbulk_out **outp)
+{
+	struct xbulk_out *out = malloc(sizeof(*out));
+
+	*outp = NULL;
+	if (!out)
+		return -ENOMEM;
+	if (xbulk_out_setup(out, fd, cap)) {
+		free(out);
+		return -ENOMEM;
+	}
+	*outp = out;
+	return 0;
+}
+
+void
+xbulk_out_free(struct xbulk_out *out)
+{
+	if (!out)
+		return;
+	xbulk_out_release(out);
+	free(out);
 }
 
 int

@@ -305,8 +305,6 @@ enum {
 struct xbulk_snap_diff_opts {
 	size_t		size;		/* sizeof(struct xbulk_snap_diff_opts) */
 	uint32_t	flags;		/* XBULK_DIFF_* */
-	/* Optional: every record of NEW is also added to this writer */
-	struct xbulk_snap_writer *save;
 	const volatile int *cancel;	/* -EINTR within 1024 records */
 };
 
@@ -327,8 +325,9 @@ int xbulk_snap_diff_new(struct xbulk_snap *old, struct xbulk_snap *new,
  * xbulk_snap_diff_next() - the next change, in inode order (each
  * inode's OLD names before its NEW ones)
  * Return: 1 and *@c set (valid until the next call); 0 at the end (then
- * every record of both was read); -EINTR; a reader's or the save
- * writer's error.
+ * every record of both was read); -EINTR; a reader's error.  To keep NEW
+ * as a snapshot too (xbulk diff --save), write it with a writer first
+ * (xbulk_snap_writer_finish()), then diff, then commit.
  */
 int xbulk_snap_diff_next(struct xbulk_snap_diff *d,
 			 const struct xbulk_snap_change **c);

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "xbulk.h"
+#include "inoset.h"
 
 struct level {
 	struct xbulk_du_sum	ent;	/* entries of this directory */
@@ -29,14 +29,23 @@ struct xbulk_du {
 	bool			pruned;
 };
 
+/* The first version of struct xbulk_du_opts ends with @arg. */
+#define OPTS_SIZE_1	XBULK_SIZE_TO(struct xbulk_du_opts, arg)
+
 int
 xbulk_du_new(const struct xbulk_du_opts *o, struct xbulk_du **dup)
 {
 	struct xbulk_du *du = calloc(1, sizeof(*du));
+	int err;
 
+	*dup = NULL;
 	if (!du)
 		return -ENOMEM;
-	du->o = *o;
+	err = xbulk_sized_in(&du->o, sizeof(du->o), o, OPTS_SIZE_1);
+	if (err) {
+		free(du);
+		return err;
+	}
 	du->nlvl = 16;
 	du->lvl = calloc(du->nlvl, sizeof(*du->lvl));
 	if (!du->lvl) {
@@ -57,10 +66,10 @@ xbulk_du_free(struct xbulk_du *du)
 	free(du);
 }
 
-void
-xbulk_du_total(const struct xbulk_du *du, struct xbulk_du_sum *sum)
+const struct xbulk_du_sum *
+xbulk_du_total(const struct xbulk_du *du)
 {
-	*sum = du->total;
+	return &du->total;
 }
 
 static void

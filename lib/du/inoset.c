@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "xbulk.h"
+#include "inoset.h"
 
 static size_t
 slot_of(const struct xbulk_inoset *s, uint64_t ino)

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "find.h"
-#include "../columns.h"
+#include "../format/columns.h"
 
 /* The next argument of the predicate being parsed, or NULL (message). */
 static const char *
@@ -182,23 +182,26 @@ relative_time(const char *arg, struct timespec origin, double unit,
 }
 
 static uint32_t
-time_fields(enum xf_time which)
+time_fields(enum xbulk_time which)
 {
 	static const uint32_t f[] = {
 		/* bs_version (OTHER) says whether there is a birth time */
-		[XF_T_ATIME] = XBULK_F_ATIME,
-		[XF_T_BTIME] = XBULK_F_BTIME | XBULK_F_OTHER,
-		[XF_T_CTIME] = XBULK_F_CTIME, [XF_T_MTIME] = XBULK_F_MTIME,
-		[XF_T_USED] = XBULK_F_ATIME | XBULK_F_CTIME,
+		[XBULK_TIME_ATIME] = XBULK_F_ATIME,
+		[XBULK_TIME_BTIME] = XBULK_F_BTIME | XBULK_F_OTHER,
+		[XBULK_TIME_CTIME] = XBULK_F_CTIME,
+		[XBULK_TIME_MTIME] = XBULK_F_MTIME,
 	};
 
 	return f[which];
 }
 
+/* The time of @which, or with @used (-used) atime - ctime. */
+#define USED_FIELDS	(XBULK_F_ATIME | XBULK_F_CTIME)
+
 /* -atime -ctime -mtime (days), -amin -cmin -mmin (minutes), -used. */
 static int
-parse_time(struct xf_parser *ps, enum xf_time which, bool minutes,
-	   struct xf_node **out)
+parse_time(struct xf_parser *ps, enum xbulk_time which, bool used,
+	   bool minutes, struct xf_node **out)
 {
 	const char *arg = next_arg(ps), *s = arg;
 	struct timespec origin = ps->day_start;
@@ -206,12 +209,13 @@ parse_time(struct xf_parser *ps, enum xf_time which, bool minutes,
 
 	if (!arg)
 		return -EINVAL;
-	n = node(ps, XF_TIME, time_fields(which));
+	n = node(ps, XF_TIME, used ? USED_FIELDS : time_fields(which));
 	if (!n)
 		return -ENOMEM;
 	n->u.time.which = which;
+	n->u.time.used = used;
 	n->u.time.window = minutes ? 60 : 86400;
-	if (which == XF_T_USED)
+	if (used)
 		origin = (struct timespec){ 0, 0 };
 	else if (minutes)
 		origin.tv_sec += 86400;
@@ -219,7 +223,7 @@ parse_time(struct xf_parser *ps, enum xf_time which, bool minutes,
 		origin.tv_sec += 86400 - 1;	/* find's end of today */
 	if (!relative_time(arg, origin, minutes ? 60 : 86400,
 			   &n->u.time.cmp, &n->u.time.ref)) {
-		if (which == XF_T_USED)
+		if (used)
 			return xf_fail(ps, "Invalid argument %s to -used", arg);
 		return xf_fail(ps, "invalid argument `%s' to `%s'", arg,
 			       ps->pred);
@@ -248,11 +252,11 @@ stx_time(const struct statx *stx, char y)
 	return (struct timespec){ t->tv_sec, t->tv_nsec };
 }
 
-static enum xf_time
+static enum xbulk_time
 time_letter(char x)
 {
-	return x == 'a' ? XF_T_ATIME : x == 'B' ? XF_T_BTIME :
-		x == 'c' ? XF_T_CTIME : XF_T_MTIME;
+	return x == 'a' ? XBULK_TIME_ATIME : x == 'B' ? XBULK_TIME_BTIME :
+		x == 'c' ? XBULK_TIME_CTIME : XBULK_TIME_MTIME;
 }
 
 /* -newer -anewer -cnewer FILE (the file's mtime), -newerXY REF. */
@@ -704,9 +708,9 @@ xf_parse_primary(struct xf_parser *ps, const char *p, struct xf_node **out)
 	    IS("-cmin") || IS("-mmin") || IS("-xfs-btime") ||
 	    IS("-xfs-bmin"))
 		return parse_time(ps, time_letter(p[1] == 'x' ? 'B' : p[1]),
-				  strstr(p, "min") != NULL, out);
+				  false, strstr(p, "min") != NULL, out);
 	if (IS("-used"))
-		return parse_time(ps, XF_T_USED, false, out);
+		return parse_time(ps, XBULK_TIME_ATIME, true, false, out);
 	if (IS("-newer") || IS("-anewer") || IS("-cnewer"))
 		return parse_newer(ps, p[1] == 'n' ? 'm' : p[1], 'm', out);
 	if (!strncmp(p, "-newer", 6) && strlen(p) == 8) {

@@ -21,29 +21,6 @@ struct xf_state {
 	bool	quit;
 };
 
-char
-xf_type_letter(uint32_t mode)
-{
-	switch (mode & S_IFMT) {
-	case S_IFREG: return 'f';
-	case S_IFDIR: return 'd';
-	case S_IFLNK: return 'l';
-	case S_IFSOCK: return 's';
-	case S_IFBLK: return 'b';
-	case S_IFCHR: return 'c';
-	case S_IFIFO: return 'p';
-	default: return 'U';
-	}
-}
-
-uint64_t
-xf_blocks512(const struct xbulk_find *f, const struct xbulk_find_file *file)
-{
-	unsigned int log = file->blocklog ? file->blocklog : f->blocklog;
-
-	return file->bs->bs_blocks << (log - 9);
-}
-
 /* The record's value of an XF_NUM or XF_SIZE field. */
 static uint64_t
 field_value(const struct xbulk_find *f, const struct xfs_bulkstat *bs,
@@ -113,26 +90,7 @@ test_time(const struct xf_node *n, const struct xfs_bulkstat *bs)
 	int64_t sec, nsec;
 	double d;
 
-	switch (n->u.time.which) {
-	case XF_T_ATIME:
-		sec = bs->bs_atime;
-		nsec = bs->bs_atime_nsec;
-		break;
-	case XF_T_BTIME:
-		if (bs->bs_version < XFS_BULKSTAT_VERSION_V5)
-			return V_FALSE;		/* no birth time (v1) */
-		sec = bs->bs_btime;
-		nsec = bs->bs_btime_nsec;
-		break;
-	case XF_T_CTIME:
-		sec = bs->bs_ctime;
-		nsec = bs->bs_ctime_nsec;
-		break;
-	case XF_T_MTIME:
-		sec = bs->bs_mtime;
-		nsec = bs->bs_mtime_nsec;
-		break;
-	default:			/* -used: atime - ctime */
+	if (n->u.time.used) {		/* atime - ctime */
 		sec = bs->bs_atime - bs->bs_ctime;
 		nsec = (int64_t)bs->bs_atime_nsec - bs->bs_ctime_nsec;
 		if (nsec < 0) {
@@ -141,6 +99,11 @@ test_time(const struct xf_node *n, const struct xfs_bulkstat *bs)
 		}
 		return test_used(n, sec, nsec);
 	}
+	if (n->u.time.which == XBULK_TIME_BTIME &&
+	    bs->bs_version < XFS_BULKSTAT_VERSION_V5)
+		return V_FALSE;		/* no birth time (v1) */
+	sec = xbulk_time_of(bs, n->u.time.which);
+	nsec = xbulk_time_nsec_of(bs, n->u.time.which);
 	if (sec == n->u.time.ref.tv_sec && nsec == n->u.time.ref.tv_nsec)
 		d = 0;
 	else
@@ -172,7 +135,7 @@ test_perm(const struct xf_node *n, uint32_t mode)
 
 /* The name -name matches: the base name, trailing slashes stripped. */
 static const char *
-base_name(const struct xbulk_find_file *file, char *buf, size_t size)
+base_name(const struct xbulk_entry *file, char *buf, size_t size)
 {
 	const char *p = file->path;
 	size_t end = file->pathlen, start;
@@ -195,7 +158,7 @@ base_name(const struct xbulk_find_file *file, char *buf, size_t size)
 
 /* -xtype: the type of what a symlink points to (find's stat fallback). */
 static int
-xtype(struct xbulk_find *f, const struct xbulk_find_file *file,
+xtype(struct xbulk_find *f, const struct xbulk_entry *file,
       uint32_t mode)
 {
 	struct stat st;
@@ -206,9 +169,7 @@ xtype(struct xbulk_find *f, const struct xbulk_find_file *file,
 		return (int)st.st_mode;
 	if (errno == ENOENT || errno == ENOTDIR)
 		return (int)mode;
-	f->problems++;
-	if (f->opts.problem)
-		f->opts.problem(f->opts.arg, file->path, -errno);
+	xf_problem(f, file->path, -errno);
 	return -1;
 }
 
@@ -218,7 +179,7 @@ xtype(struct xbulk_find *f, const struct xbulk_find_file *file,
  */
 static int
 test(struct xbulk_find *f, const struct xf_node *n,
-     const struct xbulk_find_file *file, const struct xfs_bulkstat *bs)
+     const struct xbulk_entry *file, const struct xfs_bulkstat *bs)
 {
 	uint32_t mode = bs->bs_mode;
 	const char *s;
@@ -286,9 +247,9 @@ test(struct xbulk_find *f, const struct xf_node *n,
 		m = xtype(f, file, mode);
 		return m >= 0 && ((n->u.types >> ((m & S_IFMT) >> 12)) & 1);
 	case XF_NOUSER:
-		return !xf_id_name(&f->users, bs->bs_uid);
+		return !xf_user_name(f, bs->bs_uid);
 	case XF_NOGROUP:
-		return !xf_id_name(&f->groups, bs->bs_gid);
+		return !xf_group_name(f, bs->bs_gid);
 	case XF_FSTYPE:
 		return !strcmp(file->fstype ? file->fstype : "xfs",
 			       n->u.fstype);
@@ -301,7 +262,7 @@ test(struct xbulk_find *f, const struct xf_node *n,
 
 /* The path with odd characters as '?' on a terminal, then @end. */
 static int
-print_path(struct xf_stream *out, const struct xbulk_find_file *file,
+print_path(struct xf_stream *out, const struct xbulk_entry *file,
 	   char end)
 {
 	int err;
@@ -315,7 +276,7 @@ print_path(struct xf_stream *out, const struct xbulk_find_file *file,
 
 static bool
 act(struct xbulk_find *f, const struct xf_node *n,
-    const struct xbulk_find_file *file, struct xf_state *st)
+    const struct xbulk_entry *file, struct xf_state *st)
 {
 	switch (n->kind) {
 	case XF_PRINT:
@@ -345,7 +306,7 @@ act(struct xbulk_find *f, const struct xf_node *n,
 
 static bool
 eval(struct xbulk_find *f, const struct xf_node *n,
-     const struct xbulk_find_file *file, struct xf_state *st)
+     const struct xbulk_entry *file, struct xf_state *st)
 {
 	bool l;
 
@@ -366,9 +327,8 @@ eval(struct xbulk_find *f, const struct xf_node *n,
 	}
 }
 
-int
-xbulk_find_eval(struct xbulk_find *f, const struct xbulk_find_file *file,
-		bool post)
+static int
+eval_entry(struct xbulk_find *f, const struct xbulk_entry *file, bool post)
 {
 	struct xf_state st = { false, false };
 	bool dir = S_ISDIR(file->bs->bs_mode);
@@ -387,11 +347,41 @@ xbulk_find_eval(struct xbulk_find *f, const struct xbulk_find_file *file,
 	    (f->maxdepth < 0 || file->depth <= (unsigned)f->maxdepth))
 		eval(f, f->root, file, &st);
 	if (dir && (at_max || st.prune))
-		ret = XBULK_FIND_PRUNE;
+		ret = XBULK_WALK_PRUNE;
 	if (st.quit)
-		ret = XBULK_FIND_QUIT;
+		ret = XBULK_WALK_STOP;
 	if (f->streams[0]->err)
 		return f->streams[0]->err;
+	return ret;
+}
+
+int
+xbulk_find_visit(void *arg, const struct xbulk_entry *e,
+		 enum xbulk_visit visit)
+{
+	struct xbulk_find *f = arg;
+	struct xbulk_entry unread;
+	int ret;
+
+	if (e->flags & XBULK_ENTRY_BAD_INODE) {
+		xf_problem(f, e->path, e->err);
+		return 0;
+	}
+	if ((e->flags & XBULK_ENTRY_MOUNT) && e->err &&
+	    visit == XBULK_VISIT_PRE)
+		xf_problem(f, e->path, e->err);
+	/* find's -empty on a directory it cannot read is false */
+	if ((e->flags & XBULK_ENTRY_UNREADABLE) && !e->nentries) {
+		unread = *e;
+		unread.nentries = 1;
+		e = &unread;
+	}
+	ret = eval_entry(f, e, visit == XBULK_VISIT_POST);
+	/* said where find reads it: when it descends (not at -maxdepth,
+	 * not pruned) */
+	if ((e->flags & XBULK_ENTRY_UNREADABLE) && visit == XBULK_VISIT_PRE &&
+	    !ret)
+		xf_problem(f, e->path, e->err);
 	return ret;
 }
 
@@ -447,35 +437,4 @@ xbulk_find_keep(void *arg, const struct xfs_bulkstat *bs)
 	const struct xbulk_find *f = arg;
 
 	return pre(f, f->root, bs).acts;
-}
-
-void
-xbulk_find_set_fs(struct xbulk_find *f, unsigned int blocklog, uint64_t dev)
-{
-	f->blocklog = blocklog < 9 ? 9 : blocklog;
-	f->dev = dev;
-}
-
-uint64_t
-xbulk_find_problems(const struct xbulk_find *f)
-{
-	return f->problems;
-}
-
-const char *
-xf_readlink(struct xbulk_find *f, const struct xbulk_find_file *file)
-{
-	long n = -ENOSYS;
-
-	if (f->linkcap && f->opts.readlink)
-		n = f->opts.readlink(f->opts.arg, file, f->linkbuf,
-				     f->linkcap - 1);
-	if (n < 0) {
-		f->problems++;
-		if (f->opts.problem)
-			f->opts.problem(f->opts.arg, file->path, (int)n);
-		return NULL;
-	}
-	f->linkbuf[n] = 0;
-	return f->linkbuf;
 }

@@ -7,8 +7,8 @@
  * ls.c writes -ls lines.  Nothing on the per-file path parses or
  * allocates.
  */
-#ifndef XBULK_FIND_H
-#define XBULK_FIND_H
+#ifndef XBULK_FIND_INT_H
+#define XBULK_FIND_INT_H
 
 #include <regex.h>
 #include <stdbool.h>
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "xbulk.h"
+#include "../base.h"
 
 enum xf_kind {
 	/* operators */
@@ -57,8 +57,6 @@ enum xf_field {
 	XF_FLD_COWEXTSIZE,
 };
 
-/* Which time of the record. */
-enum xf_time { XF_T_ATIME, XF_T_BTIME, XF_T_CTIME, XF_T_MTIME, XF_T_USED };
 
 struct xf_stream;
 struct xf_format;
@@ -82,7 +80,8 @@ struct xf_node {
 			uint64_t	unit;	/* SIZE: bytes per unit */
 		} num;
 		struct {			/* TIME NEWER */
-			enum xf_time	which;
+			enum xbulk_time	which;
+			bool		used;	/* -used: atime - ctime */
 			enum xf_cmp	cmp;
 			struct timespec	ref;
 			int64_t		window;	/* seconds (TIME EQ) */
@@ -118,19 +117,6 @@ struct xf_stream {
 /* Longest user or group name kept (longer ones print as numbers). */
 #define XF_ID_NAME_MAX	256
 
-/* uid or gid -> name, filled from NSS as they are met. */
-struct xf_idcache {
-	struct xf_id {
-		uint32_t	id;
-		bool		used;
-		bool		known;
-		char		name[XF_ID_NAME_MAX];
-	} *slot;
-	size_t		mask;		/* slots - 1 */
-	size_t		used;
-	bool		group;
-};
-
 /* -ls's column widths, which grow as wider values are met (find's). */
 struct xf_ls_widths {
 	int	ino, blocks, owner, group, major, minor, size;
@@ -160,7 +146,7 @@ struct xbulk_find {
 	uint64_t		dev;
 	/* now, for -mtime -ls and friends */
 	struct timespec		now;
-	struct xf_idcache	users, groups;
+	struct xbulk_ids	*ids;		/* user and group names */
 	struct xbulk_find_opts	opts;
 	uint64_t		problems;	/* non-fatal, for exit 1 */
 	struct xf_ls_widths	ls;
@@ -187,6 +173,7 @@ struct xf_parser {
 	int			status;		/* exit status of the error */
 };
 
+/* object.c */
 /* Keep @p with the find's other allocations; NULL: out of memory. */
 void *xf_keep(struct xbulk_find *f, void *p);
 void *xf_zalloc(struct xbulk_find *f, size_t size);
@@ -199,6 +186,7 @@ regex_t *xf_regex_new(struct xbulk_find *f);
  */
 uint64_t xf_regex_size(const char *re, uint64_t cap);
 
+/* diag.c */
 /* Set the parser's error message; returns -EINVAL. */
 int xf_fail(struct xf_parser *ps, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -208,6 +196,9 @@ void xf_warn(struct xf_parser *ps, const char *fmt, ...)
 /* A warning whatever -warn says (find prints some always). */
 void xf_warn_always(struct xf_parser *ps, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* A file that could not be fully handled: counted, and told to the
+ * caller's problem hook (find then exits 1). */
+void xf_problem(struct xbulk_find *f, const char *path, int err);
 
 /* args.c: the primaries' arguments.  Each returns 0 or -EINVAL. */
 int xf_parse_primary(struct xf_parser *ps, const char *name,
@@ -236,21 +227,19 @@ size_t xf_ls_date(char *dst, int64_t mtime, int64_t now);
 /* Local time of @sec; false if it cannot be represented. */
 bool xf_localtime(int64_t sec, struct tm *tm);
 
-/* ids.c */
-void xf_ids_init(struct xf_idcache *c, bool group);
-void xf_ids_free(struct xf_idcache *c);
-/* Name of @id, or NULL if NSS has none. */
-const char *xf_id_name(struct xf_idcache *c, uint32_t id);
-
-/* eval.c */
+/* facts.c */
+/* The name of owner @uid or group @gid, NULL if it has none or one
+ * longer than XF_ID_NAME_MAX - 1 bytes (find prints the number then). */
+const char *xf_user_name(struct xbulk_find *f, uint32_t uid);
+const char *xf_group_name(struct xbulk_find *f, uint32_t gid);
 /* Type letter of find's %y and -type ("f", "d", ..., "U"). */
 char xf_type_letter(uint32_t mode);
 /* st_blocks (512-byte units) of a record. */
 uint64_t xf_blocks512(const struct xbulk_find *f,
-		      const struct xbulk_find_file *file);
+		      const struct xbulk_entry *file);
 /* The symlink target of @file into f->linkbuf, or NULL (a problem). */
 const char *xf_readlink(struct xbulk_find *f,
-			const struct xbulk_find_file *file);
+			const struct xbulk_entry *file);
 /* The major and minor numbers of bs_rdev (sysv_encode_dev()). */
 static inline uint32_t
 xf_rdev_major(uint32_t rdev)
@@ -311,18 +300,18 @@ int xf_stream_flush(struct xf_stream *s);
 struct xf_format *xf_format_compile(struct xf_parser *ps, const char *fmt,
 				    uint32_t *fields);
 int xf_format_run(struct xbulk_find *f, const struct xf_format *fmt,
-		  struct xf_stream *out, const struct xbulk_find_file *file);
+		  struct xf_stream *out, const struct xbulk_entry *file);
 
 /* record.c: --format's record and path for -print. */
 int xf_record(struct xbulk_find *f, struct xf_stream *out,
-	      const struct xbulk_find_file *file);
+	      const struct xbulk_entry *file);
 /* --format csv: the header row of every output -print writes to. */
 void xf_record_headers(struct xbulk_find *f);
 
 /* ls.c */
 int xf_ls(struct xbulk_find *f, struct xf_stream *out,
-	  const struct xbulk_find_file *file);
+	  const struct xbulk_entry *file);
 #define XF_LS_FIELDS	(XBULK_F_SIZE | XBULK_F_BLOCKS | XBULK_F_MTIME | \
 			 XBULK_F_OWNER | XBULK_F_NLINK | XBULK_F_RDEV)
 
-#endif /* XBULK_FIND_H */
+#endif /* XBULK_FIND_INT_H */

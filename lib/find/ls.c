@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../digits.h"
+#include "../format/digits.h"
 #include "find.h"
 
 /* Append @s with find's print_name_with_quoting() escapes. */
@@ -83,9 +83,8 @@ put_num_grow(char *p, uint64_t v, int *width)
 /* The owner or group column: a name padded to the column's width, or
  * the number ("%-8lu " for owners, "%-*lu " for groups). */
 static char *
-put_owner(char *p, struct xf_idcache *c, uint32_t id, int *width, bool user)
+put_owner(char *p, const char *name, uint32_t id, int *width, bool user)
 {
-	const char *name = xf_id_name(c, id);
 	char buf[XBULK_DEC_MAX];
 	size_t len;
 
@@ -127,7 +126,7 @@ put_name(struct xf_stream *out, const char *s, size_t len)
 
 int
 xf_ls(struct xbulk_find *f, struct xf_stream *out,
-      const struct xbulk_find_file *file)
+      const struct xbulk_entry *file)
 {
 	const struct xfs_bulkstat *bs = file->bs;
 	struct xf_ls_widths *w = &f->ls;
@@ -145,8 +144,10 @@ xf_ls(struct xbulk_find *f, struct xf_stream *out,
 	p = put_padded(p, num, (size_t)(put_dec(num, bs->bs_nlink) - num), 3,
 		       false);
 	*p++ = ' ';
-	p = put_owner(p, &f->users, bs->bs_uid, &w->owner, true);
-	p = put_owner(p, &f->groups, bs->bs_gid, &w->group, false);
+	p = put_owner(p, xf_user_name(f, bs->bs_uid), bs->bs_uid, &w->owner,
+		      true);
+	p = put_owner(p, xf_group_name(f, bs->bs_gid), bs->bs_gid,
+		      &w->group, false);
 	if (S_ISCHR(bs->bs_mode) || S_ISBLK(bs->bs_mode)) {
 		p = put_num_grow(p, xf_rdev_major(bs->bs_rdev), &w->major);
 		p = PUT(p, ", ");

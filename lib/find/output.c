@@ -15,7 +15,7 @@
 #include <wchar.h>
 
 #include "find.h"
-#include "../internal.h"
+#include "../base.h"
 
 /* Size of each output's buffer. */
 #define XF_OUT_BUFSIZE	(1U << 20)
@@ -142,7 +142,7 @@ xbulk_find_set_output(struct xbulk_find *f, size_t i, int fd, bool tty)
 {
 	struct xf_stream *s = f->streams[i];
 
-	if (!s->out.buf && xbulk_out_init(&s->out, fd, XF_OUT_BUFSIZE))
+	if (!s->out.buf && xbulk_out_setup(&s->out, fd, XF_OUT_BUFSIZE))
 		return -ENOMEM;
 	s->out.fd = fd;
 	s->tty = tty;

@@ -31,99 +31,6 @@ struct xf_tokens {
 	bool		has_action;	/* one that inhibits the -print */
 };
 
-void *
-xf_keep(struct xbulk_find *f, void *p)
-{
-	if (!p)
-		return NULL;
-	if (f->nallocs == f->allocs_cap) {
-		size_t cap = f->allocs_cap ? 2 * f->allocs_cap : 32;
-		void **v = realloc(f->allocs, cap * sizeof(*v));
-
-		if (!v) {
-			free(p);
-			return NULL;
-		}
-		f->allocs = v;
-		f->allocs_cap = cap;
-	}
-	f->allocs[f->nallocs++] = p;
-	return p;
-}
-
-void *
-xf_zalloc(struct xbulk_find *f, size_t size)
-{
-	return xf_keep(f, calloc(1, size));
-}
-
-regex_t *
-xf_regex_new(struct xbulk_find *f)
-{
-	regex_t **v = realloc(f->regexes, (f->nregexes + 1) * sizeof(*v));
-	regex_t *re;
-
-	if (!v)
-		return NULL;
-	f->regexes = v;
-	re = calloc(1, sizeof(*re));
-	if (!re)
-		return NULL;
-	re->fastmap = malloc(256);
-	if (!re->fastmap) {
-		free(re);
-		return NULL;
-	}
-	v[f->nregexes++] = re;
-	return re;
-}
-
-int
-xf_fail(struct xf_parser *ps, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(ps->err, ps->errlen, fmt, ap);
-	va_end(ap);
-	if (!ps->status)
-		ps->status = XBULK_FIND_EXIT_BAD;
-	return -EINVAL;
-}
-
-static void __attribute__((format(printf, 2, 0)))
-vwarn(struct xf_parser *ps, const char *fmt, va_list ap)
-{
-	char msg[1024];
-
-	if (!ps->find->opts.warn)
-		return;
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	ps->find->opts.warn(ps->find->opts.arg, msg);
-}
-
-void
-xf_warn(struct xf_parser *ps, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!ps->find->warnings)
-		return;
-	va_start(ap, fmt);
-	vwarn(ps, fmt, ap);
-	va_end(ap);
-}
-
-void
-xf_warn_always(struct xf_parser *ps, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vwarn(ps, fmt, ap);
-	va_end(ap);
-}
-
 /* find's looks_like_expression(): is @arg part of the expression? */
 static bool
 looks_like_expression(const char *arg, bool leading)
@@ -495,6 +402,9 @@ parse_all(struct xf_parser *ps)
 	return err;
 }
 
+/* The first version of struct xbulk_find_opts ends with @arg. */
+#define OPTS_SIZE_1	XBULK_SIZE_TO(struct xbulk_find_opts, arg)
+
 int
 xbulk_find_parse(int argc, char **argv, const struct xbulk_find_opts *opts,
 		 struct xbulk_find **out, char *errbuf, size_t errlen,
@@ -516,14 +426,19 @@ xbulk_find_parse(int argc, char **argv, const struct xbulk_find_opts *opts,
 		errbuf[0] = 0;
 	if (!f)
 		return -ENOMEM;
-	f->opts = *opts;
-	f->now = opts->now;
-	f->warnings = opts->warnings;
+	err = xbulk_sized_in(&f->opts, sizeof(f->opts), opts, OPTS_SIZE_1);
+	if (err) {
+		*status = XBULK_FIND_EXIT_BAD;
+		snprintf(errbuf, errlen, "struct xbulk_find_opts of %zu bytes: %s",
+			 opts->size, strerror(-err));
+		free(f);
+		return err;
+	}
+	f->now = f->opts.now;
+	f->warnings = f->opts.warnings;
 	f->maxdepth = -1;
 	f->ls = (struct xf_ls_widths){ 9, 6, 8, 8, 3, 3, 8 };
 	f->blocklog = 12;
-	xf_ids_init(&f->users, false);
-	xf_ids_init(&f->groups, true);
 	/* find's cur_day_start before -daystart: a day before now. */
 	ps.day_start = f->now;
 	ps.day_start.tv_sec -= 86400;
@@ -535,7 +450,8 @@ xbulk_find_parse(int argc, char **argv, const struct xbulk_find_opts *opts,
 	f->linkcap = 4096;
 	f->linkbuf = malloc(f->linkcap);
 	err = f->streams && f->streams[0] && f->linkbuf &&
-	      !xbulk_out_init(&f->streams[0]->out, 1, 1U << 20) ?
+	      !xbulk_ids_new(&f->ids) &&
+	      !xbulk_out_setup(&f->streams[0]->out, 1, 1U << 20) ?
 	      parse_all(&ps) : -ENOMEM;
 	if (err > 0) {			/* -help, -version */
 		xbulk_find_free(f);
@@ -550,59 +466,4 @@ xbulk_find_parse(int argc, char **argv, const struct xbulk_find_opts *opts,
 	}
 	*out = f;
 	return 0;
-}
-
-void
-xbulk_find_free(struct xbulk_find *f)
-{
-	size_t i;
-
-	if (!f)
-		return;
-	for (i = 0; i < f->nstreams; i++)
-		if (f->streams[i])
-			xbulk_out_free(&f->streams[i]->out);
-	for (i = 0; i < f->nregexes; i++) {
-		regfree(f->regexes[i]);
-		free(f->regexes[i]);
-	}
-	for (i = 0; i < f->nallocs; i++)
-		free(f->allocs[i]);
-	free(f->regexes);
-	xf_ids_free(&f->users);
-	xf_ids_free(&f->groups);
-	free(f->streams);
-	free(f->allocs);
-	free(f->linkbuf);
-	free(f);
-}
-
-size_t
-xbulk_find_npaths(const struct xbulk_find *f)
-{
-	return f->npaths;
-}
-
-const char *
-xbulk_find_path(const struct xbulk_find *f, size_t i)
-{
-	return f->paths[i];
-}
-
-bool
-xbulk_find_post_order(const struct xbulk_find *f)
-{
-	return f->post;
-}
-
-int
-xbulk_find_maxdepth(const struct xbulk_find *f)
-{
-	return f->maxdepth;
-}
-
-uint32_t
-xbulk_find_fields(const struct xbulk_find *f)
-{
-	return f->root->fields;
 }

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../columns.h"
-#include "../digits.h"
+#include "../format/columns.h"
+#include "../format/digits.h"
 #include "find.h"
 
 enum { ST_TEXT, ST_DIRECTIVE };
@@ -355,7 +355,7 @@ put_num(struct xf_stream *out, const struct step *s, uint64_t v)
 
 /* gnulib base_name(): the last component, one trailing slash kept. */
 static void
-base_name(const struct xbulk_find_file *file, const char **p, size_t *len)
+base_name(const struct xbulk_entry *file, const char **p, size_t *len)
 {
 	const char *path = file->path;
 	size_t end = file->pathlen, start;
@@ -385,7 +385,7 @@ base_name(const struct xbulk_find_file *file, const char **p, size_t *len)
  * them (find 4.9: "zz/" has %h ".", "a/" has "a", "a//" has "a/").
  */
 static size_t
-dir_part(const struct xbulk_find_file *file)
+dir_part(const struct xbulk_entry *file)
 {
 	size_t end = file->pathlen;
 
@@ -435,7 +435,7 @@ put_time(struct xf_stream *out, const struct step *s,
 
 /* %S: find's file_sparseness(). */
 static double
-sparseness(const struct xbulk_find *f, const struct xbulk_find_file *file)
+sparseness(const struct xbulk_find *f, const struct xbulk_entry *file)
 {
 	uint64_t blocks = xf_blocks512(f, file);
 	uint64_t size = file->bs->bs_size;
@@ -479,7 +479,7 @@ put_printf(struct xf_stream *out, const struct step *s, double g, long d)
 
 /* %Y: the type of what a symlink points to ("N": nothing, "L": loop). */
 static const char *
-target_type(struct xbulk_find *f, const struct xbulk_find_file *file,
+target_type(struct xbulk_find *f, const struct xbulk_entry *file,
 	    char *letter)
 {
 	struct stat st;
@@ -496,9 +496,7 @@ target_type(struct xbulk_find *f, const struct xbulk_find_file *file,
 		return "N";
 	if (errno == ELOOP)
 		return "L";
-	f->problems++;
-	if (f->opts.problem)
-		f->opts.problem(f->opts.arg, file->path, -errno);
+	xf_problem(f, file->path, -errno);
 	return "?";
 }
 
@@ -536,7 +534,7 @@ put_xfs(struct xbulk_find *f, struct xf_stream *out, const struct step *s,
 
 static int
 directive(struct xbulk_find *f, const struct step *s,
-	  struct xf_stream *out, const struct xbulk_find_file *file)
+	  struct xf_stream *out, const struct xbulk_entry *file)
 {
 	const struct xfs_bulkstat *bs = file->bs;
 	const char *p;
@@ -572,8 +570,8 @@ directive(struct xbulk_find *f, const struct step *s,
 	case 'G': return put_num(out, s, bs->bs_gid);
 	case 'u':
 	case 'g':
-		p = s->conv == 'u' ? xf_id_name(&f->users, bs->bs_uid) :
-				     xf_id_name(&f->groups, bs->bs_gid);
+		p = s->conv == 'u' ? xf_user_name(f, bs->bs_uid) :
+				     xf_group_name(f, bs->bs_gid);
 		if (!p)
 			return put_num(out, s, s->conv == 'u' ? bs->bs_uid :
 				       bs->bs_gid);
@@ -604,7 +602,7 @@ directive(struct xbulk_find *f, const struct step *s,
 
 int
 xf_format_run(struct xbulk_find *f, const struct xf_format *fmt,
-	      struct xf_stream *out, const struct xbulk_find_file *file)
+	      struct xf_stream *out, const struct xbulk_entry *file)
 {
 	size_t i;
 	int err = 0;

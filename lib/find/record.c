@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * --format jsonl|csv for find: -print and -fprint write the file's whole
- * bulkstat record in the format of lib/format_jsonl.c or
- * lib/format_csv.c (the column list of columns.h) plus "path" (UTF-8,
+ * bulkstat record in the format of lib/format/format_jsonl.c or
+ * lib/format/format_csv.c (the column list of columns.h) plus "path" (UTF-8,
  * U+FFFD for bytes that are not) and "path_b64" (the exact bytes, base64,
  * when they are not UTF-8); CSV with its header row on each of those
  * outputs, first.
@@ -127,7 +127,7 @@ put_base64(struct xf_stream *out, const unsigned char *s, size_t n)
 
 int
 xf_record(struct xbulk_find *f, struct xf_stream *out,
-	  const struct xbulk_find_file *file)
+	  const struct xbulk_entry *file)
 {
 	bool json = f->record == XBULK_FIND_RECORD_JSONL;
 	bool valid = valid_utf8(file->path, file->pathlen);

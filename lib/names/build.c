@@ -27,6 +27,7 @@
 struct build {
 	struct xbulk_names		*nm;
 	const struct xbulk_names_opts	*o;
+	struct xbulk_scan_result	scan;	/* the bulkstat scan's */
 	pthread_mutex_t			lock;	/* bad, faults */
 	size_t				bad_cap;
 	size_t				faults_cap;
@@ -141,6 +142,7 @@ scan(struct build *b, struct xbulk_names_result *r)
 	const struct xbulk_names_opts *o = b->o;
 	struct xbulk_names *nm = b->nm;
 	struct xbulk_scan scan = {
+		.size = sizeof(scan),
 		.kind = XBULK_KIND_BULKSTAT,
 		.endino = UINT64_MAX,
 		.batch = SCAN_BATCH,
@@ -155,14 +157,19 @@ scan(struct build *b, struct xbulk_names_result *r)
 	double t0 = now_s();
 	int ret;
 
-	ret = xbulk_scan_run(nm->fs, &scan, &r->scan);
+	ret = xbulk_scan_run(nm->fs, &scan, &b->scan);
 	r->scan_s = now_s() - t0;
+	r->scan_fail = b->scan.fail;
+	r->scan_records = b->scan.records;
+	r->scan_calls = b->scan.calls;
+	r->scan_threads = b->scan.threads;
+	r->ag_faults = b->scan.ag_faults;
 	if (nm->nbad)
 		qsort(nm->bad, nm->nbad, sizeof(*nm->bad), cmp_bad);
 	if (nm->nfaults)	/* reported by AG, whichever thread met it */
 		qsort(nm->faults, nm->nfaults, sizeof(*nm->faults), cmp_fault);
 	if (ret) {
-		r->fail = r->scan.fail == XBULK_SCAN_CANCELLED ?
+		r->fail = b->scan.fail == XBULK_SCAN_CANCELLED ?
 				  XBULK_NAMES_CANCELLED :
 				  XBULK_NAMES_FAIL_SCAN;
 		return ret;
@@ -243,8 +250,7 @@ check_root(struct xbulk_names *nm, struct xfs_bulkstat *root,
 				    XFS_BULK_IREQ_SPECIAL, root);
 	if (ret) {
 		r->fail = XBULK_NAMES_FAIL_SCAN;
-		r->scan.fail = XBULK_SCAN_FAIL_IOCTL;
-		r->scan.err = ret;
+		r->scan_fail = XBULK_SCAN_FAIL_IOCTL;
 		return ret;
 	}
 	fd = xbn_open_dir(nm->mfd, root->bs_ino, root->bs_gen);
@@ -295,18 +301,22 @@ link_and_check(struct build *b, const struct xfs_bulkstat *root,
 	return xbn_report_all(nm, b->o, r);
 }
 
-int
-xbulk_names_build(struct xbulk_fs *fs, const struct xbulk_names_opts *o,
-		  struct xbulk_names **names, struct xbulk_names_result *r)
+/* The first versions of the sized structs end with these fields. */
+#define OPTS_SIZE_1	XBULK_SIZE_TO(struct xbulk_names_opts, cancel)
+#define RESULT_SIZE_1	XBULK_SIZE_TO(struct xbulk_names_result, link_s)
+
+static int
+build(struct xbulk_fs *fs, const struct xbulk_names_opts *o,
+      struct xbulk_names **names, struct xbulk_names_result *r)
 {
 	struct xbulk_names *nm = calloc(1, sizeof(*nm));
-	struct build b = { .nm = nm, .o = o };
+	struct build b = {
+		.nm = nm, .o = o, .scan = { .size = sizeof(b.scan) },
+	};
 	struct xbn_mountinfo mi = { .mnt_id = 0 };
 	struct xfs_bulkstat root;
 	int ret;
 
-	memset(r, 0, sizeof(*r));
-	*names = NULL;
 	r->fail = XBULK_NAMES_FAIL_SETUP;
 	if (!nm)
 		return r->err = -ENOMEM;
@@ -344,6 +354,28 @@ fail:
 	r->fail = XBULK_NAMES_OK;
 	*names = nm;
 	return 0;
+}
+
+int
+xbulk_names_build(struct xbulk_fs *fs, const struct xbulk_names_opts *uo,
+		  struct xbulk_names **names, struct xbulk_names_result *ur)
+{
+	struct xbulk_names_result r = { .size = sizeof(r) };
+	struct xbulk_names_opts o;
+	int ret;
+
+	*names = NULL;
+	if (ur->size < RESULT_SIZE_1)
+		return -EINVAL;
+	ret = xbulk_sized_in(&o, sizeof(o), uo, OPTS_SIZE_1);
+	if (ret) {
+		r.fail = XBULK_NAMES_FAIL_SETUP;
+		r.err = ret;
+	} else {
+		ret = build(fs, &o, names, &r);
+	}
+	xbulk_sized_out(ur, &r, sizeof(r), RESULT_SIZE_1);
+	return ret;
 }
 
 void

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "names.h"
@@ -75,4 +76,43 @@ xbn_dirs_add(struct xbn_dirs *t, const struct xfs_bulkstat *bs, uint32_t nbs,
 out:
 	pthread_mutex_unlock(&t->lock);
 	return ret;
+}
+
+char *
+xbn_dir_path(const struct xbulk_names *nm, uint32_t d)
+{
+	size_t plen = strlen(nm->mountpoint), len, pos;
+	uint32_t x, steps = 0;
+	const uint8_t *e;
+	char *path;
+
+	if (d == nm->top)
+		return strdup(nm->mountpoint);
+	/* "/" + "/a" is "/a", "/mnt" + "/a" is "/mnt/a" */
+	if (plen && nm->mountpoint[plen - 1] == '/')
+		plen--;
+	len = plen;
+	for (x = d; x != nm->top; x = xbn_dir(&nm->dirs, x)->parent) {
+		const struct xbn_dir *xd = xbn_dir(&nm->dirs, x);
+
+		if (xd->parent == XBN_NONE || ++steps > nm->dirs.n)
+			return NULL;
+		e = xbn_dir(&nm->dirs, xd->parent)->list + xd->entry_off;
+		len += 1 + xbn_ent_namelen(e);
+	}
+	path = malloc(len + 1);
+	if (!path)
+		return NULL;
+	memcpy(path, nm->mountpoint, plen);
+	path[len] = '\0';
+	pos = len;
+	for (x = d; x != nm->top; x = xbn_dir(&nm->dirs, x)->parent) {
+		const struct xbn_dir *xd = xbn_dir(&nm->dirs, x);
+
+		e = xbn_dir(&nm->dirs, xd->parent)->list + xd->entry_off;
+		pos -= xbn_ent_namelen(e);
+		memcpy(path + pos, xbn_ent_name(e), xbn_ent_namelen(e));
+		path[--pos] = '/';
+	}
+	return path;
 }

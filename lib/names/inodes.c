@@ -12,8 +12,10 @@
  * mount point as the covered inode of this filesystem (the entry is
  * ours).  The items are then sorted by inode number (LSD radix sort, 11
  * bits a pass, only over the bits inode numbers use), and the store's
- * runs by chunk; the cursor merges the two.  Memory: 24 bytes per name
- * (twice while sorting) and 16 per run.
+ * runs by chunk; the cursor merges the two.  Memory: 16 bytes per name
+ * (twice while sorting), sized once from the listings' entry counts and
+ * faulted in at once (xbn_populate(): first touches of fresh memory are
+ * most of the cost otherwise), and 24 per run.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -28,15 +30,26 @@
 /* One name of an inode. */
 struct item {
 	uint64_t	ino;
-	const uint8_t	*de;		/* the entry in its parent's listing */
 	uint32_t	pdir;		/* the parent's directory index */
+	uint32_t	off;		/* the entry in its listing */
 };
+
+/* Memory for @n items, faulted in at once. */
+static struct item *
+items_alloc(size_t n)
+{
+	struct item *v = malloc((n ? n : 1) * sizeof(*v));
+
+	if (v)
+		xbn_populate(v, (n ? n : 1) * sizeof(*v));
+	return v;
+}
 
 struct xbn_inodes {
 	struct xbulk_names	*nm;
 	struct item		*items;
 	size_t			nitems;
-	size_t			icap;
+	size_t			icap;		/* allocated (items_alloc) */
 	struct xbn_run		*runs;		/* sorted by chunk */
 	size_t			nruns;
 	/* Position */
@@ -53,12 +66,11 @@ struct xbn_inodes {
 };
 
 static int
-add_item(struct xbn_inodes *it, uint64_t ino, const uint8_t *de, uint32_t p)
+add_item(struct xbn_inodes *it, uint64_t ino, uint32_t p, uint64_t off)
 {
-	if (xbn_grow((void **)&it->items, &it->icap, it->nitems + 1,
-		     sizeof(*it->items)))
-		return -ENOMEM;
-	it->items[it->nitems++] = (struct item){ ino, de, p };
+	if (it->nitems >= it->icap || off > UINT32_MAX)
+		return -EOVERFLOW;	/* a listing of more than 4 GiB */
+	it->items[it->nitems++] = (struct item){ ino, p, (uint32_t)off };
 	return 0;
 }
 
@@ -72,7 +84,7 @@ gather_dir(struct xbn_inodes *it, uint32_t p, uint32_t mark,
 	const uint8_t *e, *end = pd->list + pd->listlen;
 
 	for (e = pd->list; e && e < end; e = xbn_ent_next(e)) {
-		uint64_t ino = xbn_ent_ino(e);
+		uint64_t ino = xbn_ent_ino(e), off = (uint64_t)(e - pd->list);
 		unsigned int dt = xbn_ent_dtype(e);
 		const struct xbn_slot *slot = xbn_lookup(&nm->store, ino);
 		struct xbn_dir *cd;
@@ -82,15 +94,15 @@ gather_dir(struct xbn_inodes *it, uint32_t p, uint32_t mark,
 			continue;	/* dropped, new, bad or reused */
 		cd = xbn_slot_dir(nm, slot);
 		if (cd) {
-			if (!xbn_is_edge(cd, p, (uint64_t)(e - pd->list)) ||
-			    cd->mark == mark || (cd->flags & XBN_DIR_GONE))
+			if (!xbn_is_edge(cd, p, off) || cd->mark == mark ||
+			    (cd->flags & XBN_DIR_GONE))
 				continue;
 			cd->mark = mark;
 			if (!(cd->flags & XBN_DIR_MOUNT))
 				stack[(*sp)++] = slot->aux;
 		}
-		if (add_item(it, ino, e, p))
-			return -ENOMEM;
+		if (add_item(it, ino, p, off))
+			return -EOVERFLOW;
 	}
 	return 0;
 }
@@ -103,9 +115,19 @@ gather(struct xbn_inodes *it)
 	size_t sp = 0;
 	int ret = 0;
 
+	uint64_t total = 0;
+	uint32_t i;
+
+	/* at most every entry read: the room, once */
+	for (i = 0; i < nm->dirs.n; i++)
+		total += xbn_dir(&nm->dirs, i)->nentries;
+	it->icap = (size_t)total;
+	it->items = items_alloc(it->icap);
 	stack = malloc(((size_t)nm->dirs.n + 1) * sizeof(*stack));
-	if (!stack)
+	if (!stack || !it->items) {
+		free(stack);
 		return -ENOMEM;
+	}
 	xbn_dir(&nm->dirs, nm->top)->mark = mark;
 	stack[sp++] = nm->top;
 	while (sp && !ret) {
@@ -120,7 +142,7 @@ gather(struct xbn_inodes *it)
 /* Sort @n items of @v by inode number; stable, so names of one inode
  * keep the order the gathering met them in. */
 static int
-sort_items(struct item **v, size_t n, uint64_t maxkey)
+sort_items(struct item **v, size_t n, size_t cap, uint64_t maxkey)
 {
 	struct item *src = *v, *dst, *t;
 	unsigned int shift;
@@ -128,7 +150,7 @@ sort_items(struct item **v, size_t n, uint64_t maxkey)
 
 	if (n < 2)
 		return 0;
-	dst = malloc(n * sizeof(*dst));
+	dst = items_alloc(cap);
 	count = malloc(RADIX_SIZE * sizeof(*count));
 	if (!dst || !count) {
 		free(dst);
@@ -202,7 +224,7 @@ xbn_inodes_open(struct xbulk_names *nm, struct xbn_inodes **out)
 		if (it->items[i].ino > maxino)
 			maxino = it->items[i].ino;
 	if (!ret)
-		ret = sort_items(&it->items, it->nitems, maxino);
+		ret = sort_items(&it->items, it->nitems, it->icap, maxino);
 	if (!ret)
 		ret = sort_runs(it);
 	if (ret) {
@@ -263,13 +285,15 @@ xbn_inodes_next(struct xbn_inodes *it, const struct xbn_inode **out)
 		it->item++;
 	while (it->item < it->nitems && it->items[it->item].ino == slot->ino) {
 		const struct item *x = &it->items[it->item++];
+		const struct xbn_dir *pd = xbn_dir(&nm->dirs, x->pdir);
+		const uint8_t *de = pd->list + x->off;
 
 		if (xbn_grow((void **)&it->links, &it->lcap, n + 1,
 			     sizeof(*it->links)))
 			return -ENOMEM;
-		it->links[n].parent = xbn_dir(&nm->dirs, x->pdir)->ino;
-		it->links[n].name = xbn_ent_name(x->de);
-		it->links[n].namelen = xbn_ent_namelen(x->de);
+		it->links[n].parent = pd->ino;
+		it->links[n].name = xbn_ent_name(de);
+		it->links[n].namelen = xbn_ent_namelen(de);
 		n++;
 	}
 	d = xbn_slot_dir(nm, slot);

@@ -9,6 +9,7 @@
  * entry's attributes are those of what is mounted there (statx of the
  * name through the directory holding it), and the walk does not go in.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -195,6 +196,66 @@ stat_mount(const struct xbulk_names *nm, uint32_t p, uint64_t off,
 	return ret;
 }
 
+/* The type of mount @mnt_id, as /proc/self/mountinfo names it after
+ * " - " ("ext4", "tmpfs"), into @buf; "unknown" if it is not there. */
+static void
+mount_fstype(uint64_t mnt_id, char *buf, size_t size)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char *line = NULL, *sep, *type;
+	size_t cap = 0;
+
+	snprintf(buf, size, "unknown");
+	while (f && getline(&line, &cap, f) > 0) {
+		if (strtoull(line, NULL, 10) != mnt_id)
+			continue;
+		sep = strstr(line, " - ");
+		if (sep) {
+			type = sep + 3;
+			type[strcspn(type, " \n")] = '\0';
+			snprintf(buf, size, "%s", type);
+		}
+		break;
+	}
+	free(line);
+	if (f)
+		fclose(f);
+}
+
+/* Entries but "." and ".." of the directory mounted on entry @off of
+ * @p, as find's -empty counts them (O_NOATIME: its atime stays). */
+static int
+count_mounted(const struct xbulk_names *nm, uint32_t p, uint64_t off,
+	      uint64_t *n)
+{
+	struct dirent *d;
+	char name[256];
+	DIR *dir;
+	int pfd, fd;
+
+	pfd = xbn_open_parent(nm, p, off, name);
+	if (pfd < 0)
+		return pfd;
+	fd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			       O_NOATIME | O_CLOEXEC);
+	if (fd < 0)
+		fd = -errno;
+	close(pfd);
+	if (fd < 0)
+		return fd;
+	dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return -ENOMEM;
+	}
+	*n = 0;
+	errno = 0;
+	while ((d = readdir(dir)))
+		*n += strcmp(d->d_name, ".") && strcmp(d->d_name, "..");
+	closedir(dir);
+	return 0;
+}
+
 /* Mark the covered inode's entry; it is the mount's from now on. */
 static void
 mark_mount(struct xbulk_names *nm, struct xbn_mount *m, uint32_t k)
@@ -235,6 +296,14 @@ xbn_mounts_resolve(struct xbulk_names *nm, struct xbn_mountinfo *mi)
 		m->ino = xbn_ent_ino(xbn_dir(&nm->dirs, m->parent)->list +
 				     m->entry_off);
 		xbulk_bulkstat_from_statx(&m->bs, &stx);
+		m->dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
+		mount_fstype(stx.stx_mnt_id, m->fstype, sizeof(m->fstype));
+		if (S_ISDIR(stx.stx_mode)) {
+			m->err = count_mounted(nm, m->parent, m->entry_off,
+					       &m->nentries);
+			if (m->err)
+				m->nentries = 1;
+		}
 		m->path = mi->inside[i];
 		mi->inside[i] = NULL;
 		mark_mount(nm, m, (uint32_t)nm->nmounts);

@@ -13,8 +13,8 @@
  *   walk.c     walks in find's order, unreached inodes, readlink
  *   inodes.c   every kept inode in inode order with its names (snapshots)
  */
-#ifndef XBULK_NAMES_H
-#define XBULK_NAMES_H
+#ifndef XBULK_NAMES_INT_H
+#define XBULK_NAMES_INT_H
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -23,13 +23,21 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "xbulk.h"
+#include "../base.h"
 
 #define XBN_NONE	UINT32_MAX
 
 /* Grow *@buf, *@cap elements of @unit bytes, to hold @need (doubling,
  * from 64 KiB): 0 or -ENOMEM. */
 int xbn_grow(void **buf, size_t *cap, size_t need, size_t unit);
+
+/*
+ * Fault in the pages of @len bytes at @p at once (MADV_POPULATE_WRITE):
+ * the first write to each page of fresh memory otherwise traps one by
+ * one, which costs more than the scan's own work on a 128-byte slot (most
+ * in a VM).  Best effort.
+ */
+void xbn_populate(void *p, size_t len);
 
 /* Has the caller asked to stop? */
 static inline bool
@@ -396,6 +404,9 @@ xbn_dir(const struct xbn_dirs *t, uint32_t i)
 
 int xbn_dirs_init(struct xbn_dirs *t);
 void xbn_dirs_free(struct xbn_dirs *t);
+/* The path of directory @d from the mount point, or NULL if no accepted
+ * parent chain leads to the top (or no memory); free() it. */
+char *xbn_dir_path(const struct xbulk_names *nm, uint32_t d);
 /*
  * Register the @n directories among @bs[0..@nbs) (mode S_IFDIR); their
  * indices are *@first, *@first + 1... in the order of @bs.
@@ -456,6 +467,11 @@ struct xbn_mount {
 	uint64_t		entry_off;	/* its entry there */
 	uint64_t		ino;		/* the covered inode */
 	struct xfs_bulkstat	bs;		/* what statx says of it */
+	uint64_t		dev;		/* its st_dev */
+	uint64_t		nentries;	/* a directory's, as -empty
+						   reads them; 1 if unread */
+	int			err;		/* reading them failed */
+	char			fstype[64];	/* mountinfo's type */
 };
 
 /* Our mount, from /proc/self/mountinfo. */
@@ -552,6 +568,8 @@ int xbn_recheck(struct xbulk_names *nm, struct xbulk_names_result *r,
  */
 int xbn_report_all(struct xbulk_names *nm, const struct xbulk_names_opts *o,
 		   struct xbulk_names_result *r);
+/* Append to nm->problems; -ENOMEM. */
+int xbn_problem_add(struct xbulk_names *nm, const struct xbn_problem *p);
 
 /* tree.c */
 /*
@@ -563,9 +581,6 @@ int xbn_report_all(struct xbulk_names *nm, const struct xbulk_names_opts *o,
  */
 int xbn_tree_build(struct xbulk_names *nm, struct xbulk_names_result *r,
 		   struct xbn_links *links);
-/* The path of directory @d from the mount point, or NULL if no accepted
- * parent chain leads to the top (or no memory); free() it. */
-char *xbn_dir_path(const struct xbulk_names *nm, uint32_t d);
 /*
  * Follow @rel ("a/b/c") from directory @from by names: *@dir and *@off
  * are the directory holding the last name and its entry.  Return 0 or
@@ -573,8 +588,6 @@ char *xbn_dir_path(const struct xbulk_names *nm, uint32_t d);
  */
 int xbn_resolve(const struct xbulk_names *nm, uint32_t from, const char *rel,
 		uint32_t *dir, uint64_t *off);
-/* Append to nm->problems; -ENOMEM. */
-int xbn_problem_add(struct xbulk_names *nm, const struct xbn_problem *p);
 /* The directory slot @slot names, or NULL if it is none. */
 static inline struct xbn_dir *
 xbn_slot_dir(const struct xbulk_names *nm, const struct xbn_slot *slot)
@@ -634,7 +647,8 @@ struct xbn_inodes;
 /*
  * A cursor over every kept inode of @nm, in inode order, each with the
  * names a walk from the mount's top would show (a directory: its
- * accepted entry; the top: none).  Return 0, -EINTR, -ENOMEM.
+ * accepted entry; the top: none).  Return 0, -EINTR, -ENOMEM, -EOVERFLOW
+ * (a listing of more than 4 GiB).
  */
 int xbn_inodes_open(struct xbulk_names *nm, struct xbn_inodes **it);
 /* 1 and *@in set, 0 at the end, -ENOMEM, -EPROTO (out of order). */
@@ -645,4 +659,4 @@ void xbn_inodes_fill(const struct xbn_inodes *it, struct xfs_bulkstat *bs);
 void xbn_inodes_rewind(struct xbn_inodes *it);
 void xbn_inodes_free(struct xbn_inodes *it);
 
-#endif /* XBULK_NAMES_H */
+#endif /* XBULK_NAMES_INT_H */

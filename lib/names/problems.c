@@ -160,3 +160,13 @@ xbn_report_all(struct xbulk_names *nm, const struct xbulk_names_opts *o,
 		report(nm, o, &nm->problems[k]);
 	return 0;
 }
+
+int
+xbn_problem_add(struct xbulk_names *nm, const struct xbn_problem *p)
+{
+	if (xbn_grow((void **)&nm->problems, &nm->problems_cap,
+		     nm->nproblems + 1, sizeof(*nm->problems)))
+		return -ENOMEM;
+	nm->problems[nm->nproblems++] = *p;
+	return 0;
+}

@@ -12,6 +12,8 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "names.h"
 
@@ -63,6 +65,18 @@ struct xbn_block {
 	uint32_t		cap;
 	uint64_t		data[];		/* slots */
 };
+
+void
+xbn_populate(void *p, size_t len)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t hi = ((uintptr_t)p + len) & ~(page - 1);
+
+	/* an older kernel says EINVAL: the pages then fault one by one */
+	if (hi > lo)
+		madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+}
 
 int
 xbn_grow(void **buf, size_t *cap, size_t need, size_t unit)
@@ -193,6 +207,7 @@ xbn_arena_add(struct xbn_store *s, struct xbn_arena *a)
 		b = malloc(bytes);
 		if (!b)
 			return NULL;
+		xbn_populate(b, bytes);
 		b->n = 0;
 		b->cap = cap;
 		b->next = a->blocks;

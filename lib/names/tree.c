@@ -23,16 +23,6 @@
 /* Look at the cancel flag once per this many directories. */
 #define CANCEL_EVERY	1024
 
-int
-xbn_problem_add(struct xbulk_names *nm, const struct xbn_problem *p)
-{
-	if (xbn_grow((void **)&nm->problems, &nm->problems_cap,
-		     nm->nproblems + 1, sizeof(*nm->problems)))
-		return -ENOMEM;
-	nm->problems[nm->nproblems++] = *p;
-	return 0;
-}
-
 const uint8_t *
 xbn_find_name(const struct xbn_dir *d, const char *name, size_t len)
 {
@@ -354,45 +344,6 @@ xbn_tree_build(struct xbulk_names *nm, struct xbulk_names_result *r,
 	if (!ret)
 		ret = check_loops(nm, r, links);
 	return ret;
-}
-
-char *
-xbn_dir_path(const struct xbulk_names *nm, uint32_t d)
-{
-	size_t plen = strlen(nm->mountpoint), len, pos;
-	uint32_t x, steps = 0;
-	const uint8_t *e;
-	char *path;
-
-	if (d == nm->top)
-		return strdup(nm->mountpoint);
-	/* "/" + "/a" is "/a", "/mnt" + "/a" is "/mnt/a" */
-	if (plen && nm->mountpoint[plen - 1] == '/')
-		plen--;
-	len = plen;
-	for (x = d; x != nm->top; x = xbn_dir(&nm->dirs, x)->parent) {
-		const struct xbn_dir *xd = xbn_dir(&nm->dirs, x);
-
-		if (xd->parent == XBN_NONE || ++steps > nm->dirs.n)
-			return NULL;
-		e = xbn_dir(&nm->dirs, xd->parent)->list + xd->entry_off;
-		len += 1 + xbn_ent_namelen(e);
-	}
-	path = malloc(len + 1);
-	if (!path)
-		return NULL;
-	memcpy(path, nm->mountpoint, plen);
-	path[len] = '\0';
-	pos = len;
-	for (x = d; x != nm->top; x = xbn_dir(&nm->dirs, x)->parent) {
-		const struct xbn_dir *xd = xbn_dir(&nm->dirs, x);
-
-		e = xbn_dir(&nm->dirs, xd->parent)->list + xd->entry_off;
-		pos -= xbn_ent_namelen(e);
-		memcpy(path + pos, xbn_ent_name(e), xbn_ent_namelen(e));
-		path[--pos] = '/';
-	}
-	return path;
 }
 
 int

@@ -37,6 +37,8 @@ struct walk {
 	size_t			sp;		/* frames in use */
 	struct xfs_bulkstat	bs;		/* the store's fields */
 	struct xfs_bulkstat	bad;		/* a bad inode: ino, type */
+	const char		*start;		/* the operand */
+	size_t			startlen;
 };
 
 int
@@ -73,6 +75,13 @@ visit(struct walk *w, struct xbulk_entry *e, enum xbulk_visit v)
 
 	if ((++w->count % CANCEL_EVERY) == 0 && xbn_cancelled(w->nm->cancel))
 		return -EINTR;
+	e->start = w->start;
+	e->startlen = w->startlen;
+	if (!(e->flags & XBULK_ENTRY_MOUNT)) {
+		e->dev = w->nm->dev;
+		e->blocklog = w->nm->fs->blocklog;
+		e->fstype = "xfs";
+	}
 	ret = w->fn(w->arg, e, v);
 	if (ret == XBULK_WALK_PRUNE && (v == XBULK_VISIT_POST ||
 					!S_ISDIR(e->bs->bs_mode)))
@@ -104,14 +113,26 @@ enter(struct walk *w, uint32_t di, struct xbulk_entry *e, bool prune)
 	return 0;
 }
 
+/* The entry of the mount @m: what statx says of its root. */
+static void
+mount_entry(struct xbulk_entry *e, const struct xbn_mount *m)
+{
+	e->bs = &m->bs;
+	e->flags = XBULK_ENTRY_MOUNT;
+	e->dev = m->dev;
+	e->blocklog = 9;
+	e->fstype = m->fstype;
+	e->nentries = m->nentries;
+	e->err = m->err;
+}
+
 /* A directory's entry: the store's record, or the mount on it. */
 static void
 dir_entry(struct walk *w, struct xbulk_entry *e, const struct xbn_slot *slot,
 	  const struct xbn_dir *d)
 {
 	if (d->flags & XBN_DIR_MOUNT) {
-		e->bs = &w->nm->mounts[d->mount].bs;
-		e->flags = XBULK_ENTRY_MOUNT;
+		mount_entry(e, &w->nm->mounts[d->mount]);
 		return;
 	}
 	e->bs = fill(w, slot, d);
@@ -173,8 +194,7 @@ child_entry(struct walk *w, struct xbulk_entry *e, const struct frame *f,
 	}
 	m = slot->flags & XBN_SLOT_MOUNT ? mount_at(nm, f->dir, off) : NULL;
 	if (m) {
-		e->bs = &m->bs;
-		e->flags = XBULK_ENTRY_MOUNT;
+		mount_entry(e, m);
 	} else {
 		e->bs = fill(w, slot, NULL);
 	}
@@ -294,6 +314,7 @@ xbulk_names_walk(struct xbulk_names *nm, const char *start,
 	struct walk w = {
 		.nm = nm, .fn = fn, .arg = arg,
 		.post = flags & XBULK_WALK_POST,
+		.start = start, .startlen = strlen(start),
 	};
 	struct xbulk_entry e = { .depth = 0 };
 	struct xbn_slot *slot;

@@ -31,7 +31,6 @@ struct qent {
 struct xbulk_snap_diff {
 	struct xbulk_snap		*old, *new;
 	uint32_t			flags;
-	struct xbulk_snap_writer	*save;
 	const volatile int		*cancel;
 	const struct xbulk_snap_rec	*a, *b;		/* heads, NULL: end */
 	bool				started;
@@ -47,24 +46,6 @@ struct xbulk_snap_diff {
 	char				*pbuf;
 	size_t				pcap;
 };
-
-static int
-grow(void **p, size_t *cap, size_t need, size_t unit)
-{
-	size_t n = *cap ? *cap : 64;
-	void *x;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	x = realloc(*p, n * unit);
-	if (!x)
-		return -ENOMEM;
-	*p = x;
-	*cap = n;
-	return 0;
-}
 
 /* Mark NEW's directories that moved, and those below them. */
 static int
@@ -131,7 +112,6 @@ xbulk_snap_diff_new(struct xbulk_snap *old, struct xbulk_snap *new,
 	d->old = old;
 	d->new = new;
 	d->flags = o.flags;
-	d->save = o.save;
 	d->cancel = o.cancel;
 	if (o.flags & XBULK_DIFF_EXPAND)
 		ret = mark_moved(d);
@@ -164,18 +144,10 @@ next_old(struct xbulk_snap_diff *d)
 	return next_of(d->old, &d->a);
 }
 
-/* Move NEW on, giving the record to the save writer. */
 static int
 next_new(struct xbulk_snap_diff *d)
 {
-	int ret = next_of(d->new, &d->b);
-
-	if (!ret && d->b && d->save) {
-		ret = snap_decode(d->new);
-		if (!ret)
-			ret = xbulk_snap_writer_add(d->save, d->new, d->b);
-	}
-	return ret;
+	return next_of(d->new, &d->b);
 }
 
 /* The same bytes in both files (the flags byte aside): no change. */
@@ -201,7 +173,7 @@ keep_path(struct xbulk_snap_diff *d, const struct xbulk_snap *s,
 		return 0;
 	if (len < 0)
 		return (int)len;
-	if (grow((void **)&d->strs, &d->scap, d->slen + (size_t)len + 1, 1))
+	if (xbn_grow((void **)&d->strs, &d->scap, d->slen + (size_t)len + 1, 1))
 		return -ENOMEM;
 	memcpy(d->strs + d->slen, d->pbuf, (size_t)len + 1);
 	*off = d->slen;
@@ -235,7 +207,7 @@ queue(struct xbulk_snap_diff *d, enum xbulk_change_kind kind, uint32_t facets,
 			ret = keep_path(d, d->old, ol, &op);
 	}
 	if (!ret)
-		ret = grow((void **)&d->q, &d->qcap, d->nq + 1, sizeof(*d->q));
+		ret = xbn_grow((void **)&d->q, &d->qcap, d->nq + 1, sizeof(*d->q));
 	if (ret)
 		return ret;
 	e = &d->q[d->nq++];

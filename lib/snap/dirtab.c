@@ -19,24 +19,6 @@ enum {
 	DIR_WALK	= 1u << 3,	/* sealing: on this walk */
 };
 
-static int
-grow(void **p, size_t *cap, size_t need, size_t unit)
-{
-	size_t n = *cap ? *cap : 256;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * unit);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
 int
 snap_dirtab_add(struct snap_dirtab *t, uint64_t ino, uint32_t gen,
 		uint64_t parent, const char *name, uint32_t namelen)
@@ -45,8 +27,8 @@ snap_dirtab_add(struct snap_dirtab *t, uint64_t ino, uint32_t gen,
 
 	if (t->n && t->v[t->n - 1].ino >= ino)
 		return -EBADMSG;
-	if (grow((void **)&t->v, &t->cap, t->n + 1, sizeof(*t->v)) ||
-	    grow((void **)&t->names, &t->namescap, t->nameslen + namelen + 1,
+	if (xbn_grow((void **)&t->v, &t->cap, t->n + 1, sizeof(*t->v)) ||
+	    xbn_grow((void **)&t->names, &t->namescap, t->nameslen + namelen + 1,
 		 1))
 		return -ENOMEM;
 	d = &t->v[t->n++];
@@ -137,7 +119,7 @@ dir_path(const struct snap_dirtab *t, uint32_t x, char **buf, size_t *cap)
 		len += t->v[y].namelen + 1;
 	if (len)
 		len--;
-	if (grow((void **)buf, cap, len + 258, 1))
+	if (xbn_grow((void **)buf, cap, len + 258, 1))
 		return -ENOMEM;
 	pos = len;
 	for (y = x; !(t->v[y].flags & DIR_TOP); y = t->v[y].pidx) {
@@ -159,7 +141,7 @@ snap_dirtab_path(const struct snap_dirtab *t, const struct xbulk_snap_link *l,
 	long len;
 
 	if (!l) {
-		if (grow((void **)buf, cap, 2, 1))
+		if (xbn_grow((void **)buf, cap, 2, 1))
 			return -ENOMEM;
 		memcpy(*buf, ".", 2);
 		return 1;
@@ -170,7 +152,7 @@ snap_dirtab_path(const struct snap_dirtab *t, const struct xbulk_snap_link *l,
 	len = dir_path(t, x, buf, cap);
 	if (len < 0)
 		return len;
-	if (grow((void **)buf, cap, (size_t)len + l->namelen + 2, 1))
+	if (xbn_grow((void **)buf, cap, (size_t)len + l->namelen + 2, 1))
 		return -ENOMEM;
 	if (len)
 		(*buf)[len++] = '/';

@@ -25,9 +25,11 @@ snap_facets(const struct xfs_bulkstat *a, const struct xfs_bulkstat *b,
 		f |= XBULK_FACET_GID;
 	if (a->bs_projectid != b->bs_projectid)
 		f |= XBULK_FACET_PROJID;
-	/* FS_XFLAG_HASATTR says an attribute fork exists: an xattr set or
-	 * removed, a ctime change */
-	if ((a->bs_xflags ^ b->bs_xflags) & ~(uint64_t)FS_XFLAG_HASATTR)
+	/* Two flags only describe the inode's forks: FS_XFLAG_HASATTR (an
+	 * attribute fork: an xattr set or removed is a ctime change) and
+	 * FS_XFLAG_PREALLOC (preallocated extents: layout) */
+	if ((a->bs_xflags ^ b->bs_xflags) &
+	    ~(uint64_t)(FS_XFLAG_HASATTR | FS_XFLAG_PREALLOC))
 		f |= XBULK_FACET_XFLAGS;
 	if (a->bs_nlink != b->bs_nlink)
 		f |= XBULK_FACET_NLINK;
@@ -42,6 +44,7 @@ snap_facets(const struct xfs_bulkstat *a, const struct xfs_bulkstat *b,
 		f |= XBULK_FACET_ATIME;
 	if ((flags & XBULK_DIFF_LAYOUT) &&
 	    (a->bs_blocks != b->bs_blocks ||
+	     ((a->bs_xflags ^ b->bs_xflags) & FS_XFLAG_PREALLOC) ||
 	     a->bs_extents64 != b->bs_extents64 ||
 	     a->bs_aextents != b->bs_aextents))
 		f |= XBULK_FACET_LAYOUT;

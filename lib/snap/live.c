@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "snap.h"
-#include "../names/names.h"
 
 /* The bulkstat fields a snapshot record holds. */
 #define SNAP_FIELDS	(XBULK_F_SIZE | XBULK_F_BLOCKS | XBULK_F_ATIME | \
@@ -207,8 +206,8 @@ int
 xbulk_snap_scan(struct xbulk_fs *fs, const struct xbulk_snap_scan_opts *opts,
 		struct xbulk_snap **out, struct xbulk_names_result *res)
 {
-	struct xbulk_snap_scan_opts o = { 0 };
-	struct xbulk_names_result r0;
+	struct xbulk_names_result r0 = { .size = sizeof(r0) };
+	struct xbulk_snap_scan_opts o;
 	struct xbulk_names_opts no;
 	struct timespec t;
 	struct live *l;
@@ -217,10 +216,11 @@ xbulk_snap_scan(struct xbulk_fs *fs, const struct xbulk_snap_scan_opts *opts,
 	*out = NULL;
 	if (!res)
 		res = &r0;
-	memset(res, 0, sizeof(*res));
-	if (!opts || opts->size < sizeof(size_t))
+	if (!opts)
 		return -EINVAL;
-	memcpy(&o, opts, opts->size < sizeof(o) ? opts->size : sizeof(o));
+	ret = xbulk_sized_in(&o, sizeof(o), opts, sizeof(size_t));
+	if (ret)
+		return ret;
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return -ENOMEM;
@@ -235,7 +235,7 @@ xbulk_snap_scan(struct xbulk_fs *fs, const struct xbulk_snap_scan_opts *opts,
 		qsort(l->exclude, o.nexclude, sizeof(*l->exclude), cmp_u64);
 		l->nexclude = o.nexclude;
 	}
-	if (!(o.flags & XBULK_SNAP_NO_SYNC) && syncfs(fs->fd)) {
+	if (!(o.flags & XBULK_SNAP_NO_SYNC) && syncfs(xbulk_fs_fd(fs))) {
 		ret = -errno;
 		goto fail;
 	}
@@ -245,7 +245,7 @@ xbulk_snap_scan(struct xbulk_fs *fs, const struct xbulk_snap_scan_opts *opts,
 	l->s.info.start_sec = t.tv_sec;
 	l->s.info.start_nsec = (uint32_t)t.tv_nsec;
 	no = (struct xbulk_names_opts){
-		.threads = o.threads, .fields = SNAP_FIELDS,
+		.size = sizeof(no), .threads = o.threads, .fields = SNAP_FIELDS,
 		.keep = l->nexclude ? keep : NULL, .problem = problem,
 		.arg = l, .cancel = o.cancel,
 	};

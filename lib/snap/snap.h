@@ -20,7 +20,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "xbulk.h"
+#include "../base.h"
+#include "../names/names.h"	/* xbn_grow(), and live.c's cursor */
 
 /* ------------------------------------------------------------------ */
 /* The file's layout (all numbers little-endian)                      */

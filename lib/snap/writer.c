@@ -8,10 +8,15 @@
  * name where the filesystem has no O_TMPFILE), fsynced, then linked at
  * the path (renamed over an existing file) and the directory fsynced: a
  * crash or kill at any moment leaves the old file or the new one, whole.
+ *
+ * A full block goes to a worker thread that compresses, checksums and
+ * writes it while the caller fills the other of two buffers: zstd costs
+ * about as much as encoding, and the scan's threads are idle by then.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -19,6 +24,14 @@
 #include <zstd.h>
 
 #include "snap.h"
+
+/* A full block, handed to the worker. */
+struct job {
+	const uint8_t		*raw;
+	size_t			len;
+	uint32_t		nrecs;
+	enum snap_blk_kind	kind;
+};
 
 struct xbulk_snap_writer {
 	int			fd;
@@ -42,7 +55,61 @@ struct xbulk_snap_writer {
 	ino_t			ino;
 	int			err;		/* sticky */
 	bool			finished;	/* all written, fsynced */
+	/* The worker; off, chain and the block counts are its own while
+	 * busy, the caller's once drain() returned */
+	uint8_t			*spare;		/* the other raw buffer */
+	pthread_t		thread;
+	bool			threaded;
+	pthread_mutex_t		lock;
+	pthread_cond_t		cond;
+	struct job		job;
+	bool			busy, stop;
+	int			werr;		/* the worker's first error */
 };
+
+static int put_block(struct xbulk_snap_writer *w, const struct job *j);
+
+static void *
+worker(void *arg)
+{
+	struct xbulk_snap_writer *w = arg;
+	struct job j;
+	int ret;
+
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		while (!w->busy && !w->stop)
+			pthread_cond_wait(&w->cond, &w->lock);
+		if (!w->busy)
+			break;
+		j = w->job;
+		pthread_mutex_unlock(&w->lock);
+		ret = put_block(w, &j);
+		pthread_mutex_lock(&w->lock);
+		if (ret && !w->werr)
+			w->werr = ret;
+		w->busy = false;
+		pthread_cond_broadcast(&w->cond);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+/* Wait until the worker is idle: 0 or its error. */
+static int
+drain(struct xbulk_snap_writer *w)
+{
+	int ret;
+
+	if (!w->threaded)
+		return w->werr;
+	pthread_mutex_lock(&w->lock);
+	while (w->busy)
+		pthread_cond_wait(&w->cond, &w->lock);
+	ret = w->werr;
+	pthread_mutex_unlock(&w->lock);
+	return ret;
+}
 
 static int
 write_all(int fd, const void *buf, size_t len)
@@ -122,18 +189,24 @@ xbulk_snap_writer_new(const char *path, const struct xbulk_snap_write_opts *o,
 		ret = -errno;
 		goto fail;
 	}
-	if (!w->base || !*w->base || !strcmp(w->base, "/")) {
-		ret = w->base ? -EISDIR : -ENOMEM;
+	if (!w->base || !*w->base || !strcmp(w->base, "/") ||
+	    (!fstatat(w->dirfd, w->base, &st, 0) && S_ISDIR(st.st_mode))) {
+		ret = w->base ? -EISDIR : -ENOMEM;	/* not over a directory */
 		goto fail;
 	}
 	w->raw = malloc(SNAP_BLOCK_RAW);
+	w->spare = malloc(SNAP_BLOCK_RAW);
 	w->zcap = ZSTD_compressBound(SNAP_BLOCK_RAW);
 	w->zbuf = malloc(w->zcap);
 	w->cctx = w->level ? ZSTD_createCCtx() : NULL;
-	if (!w->raw || !w->zbuf || (w->level && !w->cctx)) {
+	if (!w->raw || !w->spare || !w->zbuf || (w->level && !w->cctx)) {
 		ret = -ENOMEM;
 		goto fail;
 	}
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->cond, NULL);
+	/* without a thread, blocks are written in the caller's */
+	w->threaded = !pthread_create(&w->thread, NULL, worker, w);
 	ret = make_file(w);
 	if (ret)
 		goto fail;
@@ -199,36 +272,34 @@ write_header(struct xbulk_snap_writer *w, const struct xbulk_snap_info *i)
 	return write_all(w->fd, h, sizeof(h));
 }
 
-/* Write the block being filled, of @kind. */
+/* Compress (where it helps), checksum and write block @j. */
 static int
-flush_block(struct xbulk_snap_writer *w, enum snap_blk_kind kind)
+put_block(struct xbulk_snap_writer *w, const struct job *j)
 {
 	uint8_t h[SNAP_BLK_HDR] = { 0 };
-	const uint8_t *payload = w->raw;
-	size_t stored = w->rawlen;
+	const uint8_t *payload = j->raw;
+	size_t stored = j->len;
 	uint64_t sum;
 	int ret;
 
-	if (!w->nrecs)
-		return 0;
 	h[B_METHOD] = SNAP_STORED;
 	if (w->cctx) {
-		size_t z = ZSTD_compressCCtx(w->cctx, w->zbuf, w->zcap, w->raw,
-					     w->rawlen, w->level);
+		size_t z = ZSTD_compressCCtx(w->cctx, w->zbuf, w->zcap, j->raw,
+					     j->len, w->level);
 
 		if (ZSTD_isError(z))
 			return -ENOMEM;
-		if (z < w->rawlen) {
+		if (z < j->len) {
 			payload = w->zbuf;
 			stored = z;
 			h[B_METHOD] = SNAP_ZSTD;
 		}
 	}
 	put_le32(h + B_MAGIC, SNAP_BLK_MAGIC);
-	h[B_KIND] = (uint8_t)kind;
+	h[B_KIND] = (uint8_t)j->kind;
 	put_le32(h + B_STORED, (uint32_t)stored);
-	put_le32(h + B_RAW, (uint32_t)w->rawlen);
-	put_le32(h + B_NRECS, w->nrecs);
+	put_le32(h + B_RAW, (uint32_t)j->len);
+	put_le32(h + B_NRECS, j->nrecs);
 	sum = snap_hash(payload, stored, snap_hash(h, B_CHECKSUM, 0));
 	put_le64(h + B_CHECKSUM, sum);
 	w->chain = snap_hash(&sum, sizeof(sum), w->chain);
@@ -238,14 +309,42 @@ flush_block(struct xbulk_snap_writer *w, enum snap_blk_kind kind)
 	if (ret)
 		return ret;
 	w->off += sizeof(h) + stored;
-	if (kind == SNAP_BLK_INODES)
+	if (j->kind == SNAP_BLK_INODES)
 		w->iblocks++;
 	else
 		w->dblocks++;
+	return 0;
+}
+
+/* Hand the block being filled, of @kind, on; start a new one. */
+static int
+flush_block(struct xbulk_snap_writer *w, enum snap_blk_kind kind)
+{
+	struct job j = { w->raw, w->rawlen, w->nrecs, kind };
+	uint8_t *t;
+	int ret;
+
+	if (!w->nrecs)
+		return 0;
+	ret = drain(w);
+	if (ret)
+		return ret;
+	if (!w->threaded) {
+		ret = put_block(w, &j);
+	} else {
+		pthread_mutex_lock(&w->lock);
+		w->job = j;
+		w->busy = true;
+		pthread_cond_broadcast(&w->cond);
+		pthread_mutex_unlock(&w->lock);
+		t = w->raw;
+		w->raw = w->spare;
+		w->spare = t;
+	}
 	w->rawlen = 0;
 	w->nrecs = 0;
 	w->prev = 0;
-	return 0;
+	return ret;
 }
 
 int
@@ -283,6 +382,8 @@ write_dirs(struct xbulk_snap_writer *w, uint64_t *diroff)
 	int ret;
 
 	ret = flush_block(w, SNAP_BLK_INODES);
+	if (!ret)
+		ret = drain(w);
 	*diroff = w->off;
 	for (i = 0; i < t->n && !ret; i++) {
 		const struct snap_dir *d = &t->v[i];
@@ -296,7 +397,9 @@ write_dirs(struct xbulk_snap_writer *w, uint64_t *diroff)
 		w->prev = d->ino;
 		w->nrecs++;
 	}
-	return ret ? ret : flush_block(w, SNAP_BLK_DIRS);
+	if (!ret)
+		ret = flush_block(w, SNAP_BLK_DIRS);
+	return ret ? ret : drain(w);
 }
 
 static int
@@ -399,6 +502,15 @@ xbulk_snap_writer_abort(struct xbulk_snap_writer *w)
 {
 	if (!w)
 		return;
+	if (w->threaded) {
+		pthread_mutex_lock(&w->lock);
+		w->stop = true;
+		pthread_cond_broadcast(&w->cond);
+		pthread_mutex_unlock(&w->lock);
+		pthread_join(w->thread, NULL);
+		pthread_mutex_destroy(&w->lock);
+		pthread_cond_destroy(&w->cond);
+	}
 	if (w->tmpname && w->dirfd >= 0)
 		unlinkat(w->dirfd, w->tmpname, 0);
 	if (w->fd >= 0)
@@ -407,6 +519,7 @@ xbulk_snap_writer_abort(struct xbulk_snap_writer *w)
 		close(w->dirfd);
 	ZSTD_freeCCtx(w->cctx);
 	free(w->raw);
+	free(w->spare);
 	free(w->zbuf);
 	free(w->base);
 	free(w->tmpname);

@@ -27,7 +27,7 @@ int xbulk_main(int argc, char **argv);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int __wrap_xb_open_fs(const char *cmd, const char *path, enum xbulk_abi abi,
-		      struct xbulk_fs *fs);
+		      struct xbulk_fs **fs);
 int __wrap_xb_watch_begin(void);
 
 #define MAX_ARGS	64
@@ -35,12 +35,12 @@ int __wrap_xb_watch_begin(void);
 /* Stands in for opening PATH: never touches the filesystem. */
 int
 __wrap_xb_open_fs(const char *cmd, const char *path, enum xbulk_abi abi,
-		  struct xbulk_fs *fs)
+		  struct xbulk_fs **fs)
 {
 	(void)cmd;
 	(void)path;
 	(void)abi;
-	fs->fd = -1;
+	*fs = NULL;
 	return XB_EXIT_FAILURE;
 }
 

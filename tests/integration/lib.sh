@@ -79,7 +79,7 @@ xb_geometries()
 	EOF
 }
 
-# The geometries of mkfs.xfs 6.13 (scripts/xfsprogs-trixie), one set per
+# The geometries of mkfs.xfs 6.13 (scripts/trixie-tools xfsprogs), one set per
 # line, each tagged "xfsprogs=6.13" (xb_mkfs_mount then runs mkfs 6.13 and
 # xb_xfs_io runs xfs_io 6.13 on the image): its defaults (nrext64=1,
 # rmapbt=1), parent pointers, the metadata directory, file content
@@ -97,7 +97,7 @@ xb_new_geometries()
 }
 
 # ---------------------------------------------------------------------------
-# xfsprogs 6.13 in its private prefix (scripts/xfsprogs-trixie)
+# xfsprogs 6.13 in its private prefix (scripts/trixie-tools xfsprogs)
 
 XB_NEW_ROOT=
 XB_XFSPROGS=6.1
@@ -106,7 +106,7 @@ XB_XFSPROGS=6.1
 xb_have_new()
 {
 	[[ -n $XB_NEW_ROOT ]] && return 0
-	XB_NEW_ROOT=$("$(dirname "${BASH_SOURCE[0]}")/../../scripts/xfsprogs-trixie" \
+	XB_NEW_ROOT=$("$(dirname "${BASH_SOURCE[0]}")/../../scripts/trixie-tools" xfsprogs \
 		--root 2>/dev/null) || XB_NEW_ROOT=
 	[[ -n $XB_NEW_ROOT ]]
 }

@@ -145,7 +145,7 @@ check_handle(const char *path)
 	char buf[sizeof(struct file_handle) + MAX_HANDLE_SZ];
 	struct file_handle *fh = (struct file_handle *)buf;
 	struct xfs_bulkstat bs;
-	struct xbulk_fs fs;
+	struct xbulk_fs *fs;
 	struct stat st;
 	int mnt, ret;
 
@@ -154,15 +154,15 @@ check_handle(const char *path)
 		perror(path);
 		return 1;
 	}
-	ret = xbulk_fs_open(&fs, path, XBULK_ABI_AUTO);
+	ret = xbulk_fs_open(path, XBULK_ABI_AUTO, &fs);
 	if (!ret)
-		ret = xbulk_bulkstat_single(&fs, st.st_ino, 0, &bs);
+		ret = xbulk_bulkstat_single(fs, st.st_ino, 0, &bs);
 	if (ret) {
 		fprintf(stderr, "names_dump: %s: %s\n", path, strerror(-ret));
 		return 1;
 	}
 	xbn_handle_pack(&mine, bs.bs_ino, bs.bs_gen);
-	xbulk_fs_close(&fs);
+	xbulk_fs_close(fs);
 	if (fh->handle_type != mine.fh.handle_type ||
 	    fh->handle_bytes != mine.fh.handle_bytes ||
 	    memcmp(fh->f_handle, mine.fh.f_handle, XBN_HANDLE_BYTES)) {
@@ -203,10 +203,11 @@ summary(const struct xbulk_names_result *r)
 int
 main(int argc, char **argv)
 {
-	struct xbulk_names_opts o = { .fields = XBULK_F_SIZE,
+	struct xbulk_names_opts o = { .size = sizeof(o),
+				      .fields = XBULK_F_SIZE,
 				      .problem = problem };
-	struct xbulk_names_result r;
-	struct xbulk_fs fs;
+	struct xbulk_names_result r = { .size = sizeof(r) };
+	struct xbulk_fs *fs;
 	bool unreached = false;
 	long cancel_ms = -1;
 	struct timespec walk_t0;
@@ -250,7 +251,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: names_dump [options] MNT [START...]\n");
 		return 2;
 	}
-	ret = xbulk_fs_open(&fs, argv[optind], XBULK_ABI_AUTO);
+	ret = xbulk_fs_open(argv[optind], XBULK_ABI_AUTO, &fs);
 	if (ret) {
 		fprintf(stderr, "names_dump: %s: %s\n", argv[optind],
 			strerror(-ret));
@@ -260,7 +261,7 @@ main(int argc, char **argv)
 		o.cancel = &cancel_flag;
 		pthread_create(&tid, NULL, canceller, &cancel_ms);
 	}
-	ret = xbulk_names_build(&fs, &o, &g.nm, &r);
+	ret = xbulk_names_build(fs, &o, &g.nm, &r);
 	summary(&r);
 	if (ret) {
 		fprintf(stderr, "names_dump: build failed (stage %d): %s\n",
@@ -297,6 +298,6 @@ main(int argc, char **argv)
 	fflush(g.out);
 	fprintf(stderr, "names_dump: walk_ms=%.1f\n", ms_since(&walk_t0));
 	xbulk_names_free(g.nm);
-	xbulk_fs_close(&fs);
+	xbulk_fs_close(fs);
 	return status ? status : g.unreadable;
 }

@@ -53,7 +53,7 @@ static size_t nrecs;
 /* Per record: how many paths of the walk reached it. */
 static uint32_t *seen;
 
-static struct xbulk_fs fs;
+static struct xbulk_fs *fs;
 static unsigned int blocklog;
 static bool have_btime;		/* the records carry btime (v5) */
 
@@ -123,6 +123,7 @@ static int
 scan_all(struct collection *c, unsigned int threads, int null_fd)
 {
 	struct xbulk_scan scan = {
+		.size = sizeof(scan),
 		.kind = XBULK_KIND_BULKSTAT,
 		.startino = 0,
 		.endino = UINT64_MAX,
@@ -132,9 +133,9 @@ scan_all(struct collection *c, unsigned int threads, int null_fd)
 		.batch_fn = collect,
 		.arg = c,
 	};
-	struct xbulk_scan_result res = { 0 };
+	struct xbulk_scan_result res = { .size = sizeof(res) };
 
-	return xbulk_scan_run(&fs, &scan, &res);
+	return xbulk_scan_run(fs, &scan, &res);
 }
 
 static int
@@ -397,7 +398,7 @@ check_singles(const char *mnt)
 	size_t i;
 	int ret;
 
-	ret = xbulk_bulkstat_single(&fs, XFS_BULK_IREQ_SPECIAL_ROOT,
+	ret = xbulk_bulkstat_single(fs, XFS_BULK_IREQ_SPECIAL_ROOT,
 				    XFS_BULK_IREQ_SPECIAL, &one);
 	if (ret) {
 		MISMATCH("bulkstat_single root: %s\n", strerror(-ret));
@@ -415,7 +416,7 @@ check_singles(const char *mnt)
 	for (i = 0; i < nrecs; i++) {
 		uint64_t ino = recs[i].bs_ino;
 
-		ret = xbulk_bulkstat_single(&fs, ino, 0, &one);
+		ret = xbulk_bulkstat_single(fs, ino, 0, &one);
 		nchecked++;
 		if (ret)
 			MISMATCH("bulkstat_single %" PRIu64 ": %s\n", ino,
@@ -430,7 +431,7 @@ check_singles(const char *mnt)
 		/* The number right after a record, if it is free. */
 		if (i + 1 < nrecs && recs[i + 1].bs_ino == ino + 1)
 			continue;
-		ret = xbulk_bulkstat_single(&fs, ino + 1, 0, &one);
+		ret = xbulk_bulkstat_single(fs, ino + 1, 0, &one);
 		nchecked++;
 		if (ret != -ENOENT)
 			MISMATCH("bulkstat_single %" PRIu64
@@ -457,12 +458,12 @@ main(int argc, char **argv)
 	/* Line buffered: mismatch lines reach the log even on a crash. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
-	ret = xbulk_fs_open(&fs, mnt, XBULK_ABI_AUTO);
+	ret = xbulk_fs_open(mnt, XBULK_ABI_AUTO, &fs);
 	if (ret) {
 		fprintf(stderr, "statx_check: %s: %s\n", mnt, strerror(-ret));
 		return 1;
 	}
-	blocklog = fs.blocklog;
+	blocklog = xbulk_fs_blocklog(fs);
 
 	if (nftw(mnt, settle, 64, FTW_PHYS | FTW_MOUNT)) {
 		fprintf(stderr, "statx_check: walking %s: %s\n", mnt,
@@ -489,7 +490,7 @@ main(int argc, char **argv)
 	recs = serial.recs;
 	nrecs = serial.n;
 	/* The ABI is settled by the first call: v1 records have no btime. */
-	have_btime = fs.abi != XBULK_ABI_V1;
+	have_btime = xbulk_fs_abi(fs) != XBULK_ABI_V1;
 	seen = calloc(nrecs ? nrecs : 1, sizeof(*seen));
 	if (!seen) {
 		fprintf(stderr, "statx_check: %s\n", strerror(ENOMEM));
@@ -518,7 +519,7 @@ main(int argc, char **argv)
 		}
 	}
 	check_singles(mnt);
-	xbulk_fs_close(&fs);
+	xbulk_fs_close(fs);
 
 	printf("statx_check: %s: %zu records, %llu paths, %llu distinct inodes, %llu checks, %llu mismatches\n",
 	       mnt, nrecs, npaths, distinct, nchecked, nmismatch);

@@ -20,7 +20,7 @@
 #    open file already unlinked, a metadata inode, PATH not a directory;
 #    a corrupt inode: named as unreadable, and with -w its path printed.
 #
-# Skips without xfsprogs 6.13 (scripts/xfsprogs-trixie), strace or
+# Skips without xfsprogs 6.13 (scripts/trixie-tools xfsprogs), strace or
 # python3.
 # Environment: XBULK (the binary).
 

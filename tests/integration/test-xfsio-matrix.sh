@@ -5,7 +5,7 @@
 # of xb_geometries (made by mkfs 6.1), xfs_io 6.13 on those of
 # xb_new_geometries (made by mkfs 6.13: rmapbt, nrext64, parent pointers,
 # the metadata directory, exchange; skipped, saying so, without
-# scripts/xfsprogs-trixie's install): bulkstat, inumbers and
+# scripts/trixie-tools xfsprogs's install): bulkstat, inumbers and
 # bulkstat_single over an option matrix (batch sizes, -d, -v 1/5, every
 # AG, -s inside and past the end, -q), bulkstat -m (against xfs_io 6.13,
 # on the old geometries too), then the deliberate differences checked

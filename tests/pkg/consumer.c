@@ -26,8 +26,9 @@ int
 main(int argc, char **argv)
 {
 	uint64_t inodes = 0;
-	struct xbulk_scan_result res;
+	struct xbulk_scan_result res = { .size = sizeof(res) };
 	struct xbulk_scan scan = {
+		.size = sizeof(scan),
 		.kind = XBULK_KIND_BULKSTAT,
 		.endino = UINT64_MAX,
 		.batch = 1024,
@@ -36,7 +37,7 @@ main(int argc, char **argv)
 		.batch_fn = count,
 		.arg = &inodes,
 	};
-	struct xbulk_fs fs;
+	struct xbulk_fs *fs;
 	int err;
 
 	if (argc != 2) {
@@ -49,13 +50,13 @@ main(int argc, char **argv)
 			xbulk_version(), XBULK_VERSION_STRING);
 		return 1;
 	}
-	err = xbulk_fs_open(&fs, argv[1], XBULK_ABI_AUTO);
+	err = xbulk_fs_open(argv[1], XBULK_ABI_AUTO, &fs);
 	if (err) {
 		fprintf(stderr, "consumer: %s: %s\n", argv[1], strerror(-err));
 		return 1;
 	}
-	err = xbulk_scan_run(&fs, &scan, &res);
-	xbulk_fs_close(&fs);
+	err = xbulk_scan_run(fs, &scan, &res);
+	xbulk_fs_close(fs);
 	if (err) {
 		fprintf(stderr, "consumer: scan: %s\n", strerror(-err));
 		return 1;

@@ -36,6 +36,7 @@ FSGETXATTR = 0x801c581f		# FS_IOC_FSGETXATTR, struct fsxattr (28)
 FSSETXATTR = 0x401c5820
 XFLAG_NODUMP = 0x80
 XFLAG_HASATTR = 0x80000000	# derived (an attribute fork): no facet
+XFLAG_PREALLOC = 0x2		# derived (preallocated extents): layout
 
 
 def getx(path):
@@ -45,7 +46,7 @@ def getx(path):
         buf = bytearray(28)
         fcntl.ioctl(fd, FSGETXATTR, buf)
         x = struct.unpack('5I8s', buf)
-        return (x[0] & ~XFLAG_HASATTR, x[3])
+        return (x[0] & ~(XFLAG_HASATTR | XFLAG_PREALLOC), x[3])
     finally:
         os.close(fd)
 

@@ -11,15 +11,16 @@
 #     touched) exactly once, with its inode and its path;
 #   - mark an inode changing exactly when its recorded ctime is at or
 #     after the scan's start (the snapshot's own header);
-# and a diff between two of them must succeed.
+# and a diff between two of them must succeed, flagging (changing) the
+# changes of exactly the inodes either snapshot marked.
 #
-# Environment: XBULK, XB_RESULTS; CHURN_SECS (default 8).
+# Environment: XBULK, XB_RESULTS; CHURN_SECS (default 6).
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/integration/lib.sh"
 . "$TOP/tests/integration/lib-reliability.sh"
 
-CHURN_SECS=${CHURN_SECS:-8}
+CHURN_SECS=${CHURN_SECS:-6}
 
 rel_init snap-churn
 command -v sqlite3 >/dev/null || xb_skip "sqlite3 not installed (scripts/deps)"
@@ -79,10 +80,24 @@ while (($(date +%s) < end)); do
 		where changing')))
 	if [[ -n $prev ]]; then
 		rc=0
-		"$XBULK" diff "$prev" "$snap" >/dev/null 2>"$T/err" || rc=$?
+		"$XBULK" diff -o csv "$prev" "$snap" >"$T/d.csv" 2>"$T/err" ||
+			rc=$?
 		rel_check "[$cfg] diff of two snapshots under churn" 1 "$rc"
+		# '!' on exactly the changes of inodes either marked
+		bad=$(sqlite3 "$T/db" ".import --csv $T/d.csv changes" \
+			"attach '$T/db.prev' as o" \
+			"select count(*) from changes c where c.changing + 0 !=
+			 (case c.change when 'deleted' then
+			   (select changing from o.inodes where ino = c.ino + 0)
+			 when 'created' then
+			   (select changing from main.inodes where ino = c.ino + 0)
+			 else (select changing from o.inodes where ino = c.ino + 0) |
+			   (select changing from main.inodes where ino = c.ino + 0)
+			 end)")
+		rel_check "[$cfg] changes flagged by the marks" 0 "$bad"
 		rm -f "$prev"
 	fi
+	mv "$T/db" "$T/db.prev"
 	prev=$snap
 done
 rel_churn_wait

@@ -10,7 +10,8 @@
 # still checked through sqlite3) with the same sums; every CSV row
 # carries the filesystem's UUID.
 #
-# Environment: XBULK; NPM_DIR (where @duckdb/node-api goes).
+# Environment: XBULK; NPM_DIR (where @duckdb/node-api goes; default
+# $XDG_CACHE_HOME/xbulk-tests/npm, shared by every build tree).
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/integration/lib.sh"
@@ -21,7 +22,7 @@ command -v sqlite3 >/dev/null || xb_skip "sqlite3 not installed (scripts/deps)"
 xb_mkfs_mount 1G "-d agcount=4"
 M=$XB_MNT
 T=$XB_TMP
-xb_populate "$M" 2000
+xb_populate "$M" 1000
 # hard links: counted per name by find, once by du
 ln "$M/$(cd "$M" && find . -type f | head -1)" "$M/hardlink"
 mkdir "$T/csv"
@@ -75,7 +76,7 @@ uuid=$(xfs_db -r -c uuid "$XB_IMG" | awk '{ print $3 }')
 pass=$((pass + 1))
 
 # DuckDB
-NPM_DIR=${NPM_DIR:-$TOP/build/npm}
+NPM_DIR=${NPM_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/xbulk-tests/npm}
 if [[ ! -d $NPM_DIR/node_modules/@duckdb/node-api ]] &&
    command -v npm >/dev/null; then
 	mkdir -p "$NPM_DIR"

@@ -118,6 +118,23 @@ grep -qx 'renamed   2' "$T/sum" ||
 	xb_die "--summary"
 ok
 
+# atime alone (touch -a moves ctime too) and layout alone are no change,
+# unless asked for; --type keeps the file types given
+"$XBULK" snapshot "$M" "$S/c"
+touch -a "$M/w/f2"
+rc=0; "$XBULK" diff "$S/c" "$M" >"$T/out" || rc=$?
+((rc == 0)) && [[ ! -s $T/out ]] || xb_die "touch -a: $rc $(cat "$T/out")"
+"$XBULK" diff --atime "$S/c" "$M" >"$T/out" || true
+grep -qx 'Mf\.\.\.\.\.\.\.\.a\.\. w/f2' "$T/out" || xb_die "--atime: $(cat "$T/out")"
+fallocate -n -l 1M "$M/w/f2"
+"$XBULK" diff "$S/c" "$M" >"$T/out" || true
+grep -qx 'Mfc\.\.\.\.\.\.\.\.\.\. w/f2' "$T/out" || xb_die "fallocate: $(cat "$T/out")"
+"$XBULK" diff --layout "$S/c" "$M" >"$T/out" || true
+grep -qx 'Mfc\.\.\.\.\.\.\.\.l\. w/f2' "$T/out" || xb_die "--layout: $(cat "$T/out")"
+"$XBULK" diff --type d "$S/b" "$M" >"$T/out" || true
+! grep -v '^.d' "$T/out" && grep -q '^Rd' "$T/out" || xb_die "--type d: $(cat "$T/out")"
+ok
+
 # --- bad snapshots: each one line, exit 2, nothing on stdout
 cp "$S/b" "$S/good"
 size=$(stat -c %s "$S/b")
@@ -176,6 +193,8 @@ want_trouble "read-only --save" "$T/ro/s: cannot create: Read-only" \
 	"$XBULK" diff --save "$T/ro/s" "$S/b" "$M"
 want_trouble "read-only DB" "$T/ro/db: " \
 	"$XBULK" export --sqlite "$T/ro/db" "$S/b"
+want_trouble "FILE a directory" "$S: cannot create: Is a directory" \
+	"$XBULK" snapshot "$M" "$S"
 want_trouble "no directory" "$T/no/s: cannot create: No such file" \
 	"$XBULK" snapshot "$M" "$T/no/s"
 mount -t tmpfs -o size=20k none "$T/full"
@@ -217,7 +236,7 @@ cp "$S/good" "$S/t"
 "$XBULK" diff "$S/good" "$M" --save "$S/t" >/dev/null 2>&1 &
 pid=$!
 kill -TERM "$pid"
-rc=0; wait "$pid" || rc=$?
+rc=0; wait "$pid" 2>/dev/null || rc=$?
 ((rc == 143 || rc == 0 || rc == 1)) || xb_die "SIGTERM: exit status $rc"
 ((rc != 143)) || cmp -s "$S/good" "$S/t" || xb_die "SIGTERM wrote the file"
 ok
@@ -235,6 +254,23 @@ rc=0
 mv "$S/STATE.new" "$S/STATE"
 rc=0; "$XBULK" diff "$S/STATE" "$M" >"$T/out" || rc=$?
 ((rc == 0)) || xb_die "cron: the promoted state is not the fs: $(head -3 "$T/out")"
+ok
+
+# --- an inode bulkstat cannot read (a bad CRC): no snapshot, no diff
+mkdir "$M/bad"
+echo x >"$M/bad/victim"
+victim=$(stat -c %i "$M/bad/victim")
+xb_umount || xb_die "cannot unmount $M"
+xfs_db -x -c "inode $victim" -c "write -c core.gen 12345" "$XB_IMG" \
+	>/dev/null 2>&1 || xb_die "xfs_db cannot corrupt inode $victim"
+xb_remount
+rc=0; "$XBULK" snapshot "$M" "$S/badsnap" 2>"$T/err" || rc=$?
+((rc == 2)) && [[ ! -e $S/badsnap ]] &&
+	grep -q "cannot read inode" "$T/err" &&
+	grep -q "no snapshot of it" "$T/err" ||
+	xb_die "a bad inode: exit status $rc, $(cat "$T/err")"
+rc=0; "$XBULK" diff "$S/good" "$M" >"$T/out" 2>"$T/err" || rc=$?
+((rc == 2)) && [[ ! -s $T/out ]] || xb_die "diff with a bad inode: $rc"
 ok
 
 echo "$pass passed, 0 failed"

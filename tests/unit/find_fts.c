@@ -36,7 +36,7 @@ problem(void *arg, const char *path, int err)
 }
 
 static long
-read_link(void *arg, const struct xbulk_find_file *file, char *buf,
+read_link(void *arg, const struct xbulk_entry *file, char *buf,
 	  size_t size)
 {
 	ssize_t n = readlink(file->path, buf, size);
@@ -76,6 +76,7 @@ int
 main(int argc, char **argv)
 {
 	struct xbulk_find_opts o = {
+		.size = sizeof(o),
 		.warnings = isatty(0), .warn = warn, .problem = problem,
 		.readlink = read_link,
 	};
@@ -113,7 +114,7 @@ main(int argc, char **argv)
 			       FTS_PHYSICAL | FTS_NOCHDIR, NULL);
 		while (fts && (e = fts_read(fts))) {
 			struct xfs_bulkstat bs;
-			struct xbulk_find_file file = {
+			struct xbulk_entry file = {
 				.path = e->fts_path, .pathlen = e->fts_pathlen,
 				.name_off = e->fts_pathlen - e->fts_namelen,
 				.depth = (unsigned int)e->fts_level, .bs = &bs,
@@ -131,15 +132,16 @@ main(int argc, char **argv)
 			fill(&bs, e->fts_accpath);
 			if (S_ISDIR(bs.bs_mode))
 				file.nentries = count_entries(e->fts_accpath);
-			ret = xbulk_find_eval(f, &file, post);
-			if (ret == XBULK_FIND_PRUNE && !post)
+			ret = xbulk_find_visit(f, &file, post ? XBULK_VISIT_POST :
+					       XBULK_VISIT_PRE);
+			if (ret == XBULK_WALK_PRUNE && !post)
 				fts_set(fts, e, FTS_SKIP);
-			if (ret == XBULK_FIND_QUIT || ret < 0)
+			if (ret == XBULK_WALK_STOP || ret < 0)
 				break;
 		}
 		if (fts)
 			fts_close(fts);
-		if (ret == XBULK_FIND_QUIT || ret < 0)
+		if (ret == XBULK_WALK_STOP || ret < 0)
 			break;
 	}
 	xbulk_find_flush(f);

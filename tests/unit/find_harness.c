@@ -26,6 +26,7 @@ int
 xfh_parse(struct xfh *h, const char *const *args)
 {
 	struct xbulk_find_opts o = {
+		.size = sizeof(o),
 		.now = { XFH_NOW_SEC, XFH_NOW_NSEC },
 	};
 	int argc = 0, ret;
@@ -71,7 +72,7 @@ xfh_run_in(struct xfh *h, const struct xfs_bulkstat *bs, const char *start,
 	   const char *path, int *ret)
 {
 	const char *slash = strrchr(path, '/'), *p = path + strlen(start);
-	struct xbulk_find_file file = {
+	struct xbulk_entry file = {
 		.path = path, .pathlen = strlen(path), .bs = bs,
 		.start = start, .startlen = strlen(start),
 	};
@@ -85,7 +86,7 @@ xfh_run_in(struct xfh *h, const struct xfs_bulkstat *bs, const char *start,
 	}
 	assert_int_equal(ftruncate(h->fd, 0), 0);
 	assert_int_equal(lseek(h->fd, 0, SEEK_SET), 0);
-	r = xbulk_find_eval(h->f, &file, false);
+	r = xbulk_find_visit(h->f, &file, XBULK_VISIT_PRE);
 	if (ret)
 		*ret = r;
 	assert_int_equal(xbulk_find_flush(h->f), 0);

@@ -37,7 +37,7 @@ struct xfs_bulkstat xfh_file(uint32_t mode, uint64_t size);
 /*
  * Evaluate on @bs at @path, found under the PATH operand @start (@path
  * is @start then "/name"s, one trailing '/' of @start not doubled, as a
- * walk gives it); returns what it wrote, and xbulk_find_eval()'s return
+ * walk gives it); returns what it wrote, and xbulk_find_visit()'s return
  * in *@ret if @ret.
  */
 const char *xfh_run_in(struct xfh *h, const struct xfs_bulkstat *bs,

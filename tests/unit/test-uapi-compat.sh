@@ -4,14 +4,14 @@
 # lib/uapi_compat.h against xfslibs-dev 6.13: uapi_emit prints static
 # assertions of every size, offset and value that header defines (as this
 # build sees them); they must compile with the newer <xfs/xfs.h> from the
-# private xfsprogs 6.13 (scripts/xfsprogs-trixie).  Skips without it.
+# private xfsprogs 6.13 (scripts/trixie-tools xfsprogs).  Skips without it.
 #
 # Environment: UAPI_EMIT (the built uapi_emit), CC (default cc).
 
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-root=$("$TOP/scripts/xfsprogs-trixie" --root) || {
+root=$("$TOP/scripts/trixie-tools" xfsprogs --root) || {
 	echo "SKIP: xfsprogs 6.13 not installed (scripts/deps as root)"
 	exit 77
 }

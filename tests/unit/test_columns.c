@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * lib/columns.c: the decoded columns of the JSON Lines and CSV formats.
+ * lib/format/columns.c: the decoded columns of the JSON Lines and CSV formats.
  * ISO 8601 times are checked against gmtime_r() over its whole range and
  * by hand at the int64_t ends; flag names in both spellings.
  */
@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "columns.h"
+#include "format/columns.h"
 #include "format_check.h"
 
 static void

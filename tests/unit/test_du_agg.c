@@ -14,11 +14,13 @@
 
 #include <cmocka.h>
 
-#include "xbulk.h"
+#include "du/agg.h"
+#include "du/top.h"
+#include "du/treemap.h"
 
 /* The key of @path at @depth (0: an operand, as given). */
 static uint64_t
-key_at(struct xbulk_agg *a, const char *path, unsigned int depth,
+key_at(struct du_agg *a, const char *path, unsigned int depth,
        const struct xfs_bulkstat *bs)
 {
 	const char *slash = strrchr(path, '/');
@@ -30,12 +32,12 @@ key_at(struct xbulk_agg *a, const char *path, unsigned int depth,
 	};
 	uint64_t key = 99;
 
-	assert_int_equal(xbulk_agg_key(a, &e, &key), 0);
+	assert_int_equal(du_agg_key(a, &e, &key), 0);
 	return key;
 }
 
 static uint64_t
-key_of(struct xbulk_agg *a, const char *path, const struct xfs_bulkstat *bs)
+key_of(struct du_agg *a, const char *path, const struct xfs_bulkstat *bs)
 {
 	return key_at(a, path, 1, bs);
 }
@@ -47,20 +49,20 @@ test_agg_keys(void **state)
 		.bs_mode = S_IFREG, .bs_uid = 7, .bs_gid = 8,
 		.bs_projectid = 9, .bs_mtime = 1000000 - 3 * 86400,
 	};
-	struct xbulk_agg a;
+	struct du_agg a;
 	uint64_t tgz;
 
 	(void)state;
-	xbulk_agg_init(&a, XBULK_BY_EXT, XBULK_TIME_MTIME, 1000000, 12);
+	du_agg_init(&a, DU_BY_EXT, XBULK_TIME_MTIME, 1000000, 12);
 	tgz = key_of(&a, "d/a.tar.gz", &bs);
-	assert_string_equal(xbulk_agg_label(&a, tgz), "gz");
+	assert_string_equal(du_agg_label(&a, tgz), "gz");
 	assert_int_equal(key_of(&a, "d/b.gz", &bs), tgz);
 	assert_int_equal(key_of(&a, "d/.bashrc", &bs), 0);
 	assert_int_equal(key_of(&a, "d/noext", &bs), 0);
 	assert_int_equal(key_of(&a, "d/trailing.", &bs), 0);
-	assert_string_equal(xbulk_agg_label(&a, key_of(&a, ".c", &bs)),
+	assert_string_equal(du_agg_label(&a, key_of(&a, ".c", &bs)),
 			    "(none)");
-	assert_string_equal(xbulk_agg_label(&a, key_of(&a, "x.c", &bs)), "c");
+	assert_string_equal(du_agg_label(&a, key_of(&a, "x.c", &bs)), "c");
 	/* An operand's suffix is its last component's, never a parent's. */
 	assert_int_equal(key_at(&a, "/tmp/x.y/mnt/data", 0, &bs), 0);
 	assert_int_equal(key_at(&a, "x.y/data/", 0, &bs), 0);
@@ -70,31 +72,31 @@ test_agg_keys(void **state)
 	assert_int_equal(key_at(&a, "..", 0, &bs), 0);
 	assert_int_equal(key_at(&a, "/", 0, &bs), 0);
 	assert_int_equal(key_at(&a, "x.y/.gz/", 0, &bs), 0);
-	xbulk_agg_free(&a);
+	du_agg_free(&a);
 
-	xbulk_agg_init(&a, XBULK_BY_AGE, XBULK_TIME_MTIME, 1000000, 12);
-	assert_string_equal(xbulk_agg_label(&a, key_of(&a, "f", &bs)), "<7d");
+	du_agg_init(&a, DU_BY_AGE, XBULK_TIME_MTIME, 1000000, 12);
+	assert_string_equal(du_agg_label(&a, key_of(&a, "f", &bs)), "<7d");
 	bs.bs_mtime = 2000000;	/* the future */
-	assert_string_equal(xbulk_agg_label(&a, key_of(&a, "f", &bs)), "<1d");
+	assert_string_equal(du_agg_label(&a, key_of(&a, "f", &bs)), "<1d");
 	bs.bs_mtime = 0;
-	assert_string_equal(xbulk_agg_label(&a, key_of(&a, "f", &bs)),
+	assert_string_equal(du_agg_label(&a, key_of(&a, "f", &bs)),
 			    "<30d");
 
-	a.by = XBULK_BY_SIZE_CLASS;
+	a.by = DU_BY_SIZE_CLASS;
 	bs.bs_size = 4095;
-	assert_string_equal(xbulk_agg_label(&a, key_of(&a, "f", &bs)), "<4K");
+	assert_string_equal(du_agg_label(&a, key_of(&a, "f", &bs)), "<4K");
 	bs.bs_size = 4096;
-	assert_string_equal(xbulk_agg_label(&a, key_of(&a, "f", &bs)),
+	assert_string_equal(du_agg_label(&a, key_of(&a, "f", &bs)),
 			    "<16K");
 	bs.bs_size = 1ull << 50;
-	assert_string_equal(xbulk_agg_label(&a, key_of(&a, "f", &bs)),
+	assert_string_equal(du_agg_label(&a, key_of(&a, "f", &bs)),
 			    ">=1P");
-	a.by = XBULK_BY_TYPE;
-	assert_string_equal(xbulk_agg_label(&a, key_of(&a, "f", &bs)),
+	a.by = DU_BY_TYPE;
+	assert_string_equal(du_agg_label(&a, key_of(&a, "f", &bs)),
 			    "file");
-	a.by = XBULK_BY_PROJID;
+	a.by = DU_BY_PROJID;
 	assert_int_equal(key_of(&a, "f", &bs), 9);
-	assert_null(xbulk_agg_label(&a, 9));
+	assert_null(du_agg_label(&a, 9));
 }
 
 /* Many keys in two tables, merged: every row adds up, sorted largest
@@ -102,24 +104,24 @@ test_agg_keys(void **state)
 static void
 test_agg_tables(void **state)
 {
-	struct xbulk_agg a;
-	struct xbulk_agg_table t1 = { 0 }, t2 = { 0 };
-	struct xbulk_agg_row *rows;
+	struct du_agg a;
+	struct du_agg_table t1 = { 0 }, t2 = { 0 };
+	struct du_agg_row *rows;
 	struct xfs_bulkstat bs = { .bs_blocks = 1, .bs_size = 10 };
 	uint64_t k;
 	size_t i;
 
 	(void)state;
-	xbulk_agg_init(&a, XBULK_BY_UID, XBULK_TIME_MTIME, 0, 12);
+	du_agg_init(&a, DU_BY_UID, XBULK_TIME_MTIME, 0, 12);
 	for (k = 0; k < 1000; k++) {
 		for (i = 0; i <= k % 5; i++)
-			assert_int_equal(xbulk_agg_add(k & 1 ? &t1 : &t2, &a,
+			assert_int_equal(du_agg_add(k & 1 ? &t1 : &t2, &a,
 						       k, &bs), 0);
-		assert_int_equal(xbulk_agg_add(&t1, &a, k, &bs), 0);
+		assert_int_equal(du_agg_add(&t1, &a, k, &bs), 0);
 	}
-	assert_int_equal(xbulk_agg_merge(&t1, &t2), 0);
+	assert_int_equal(du_agg_merge(&t1, &t2), 0);
 	assert_int_equal(t1.count, 1000);
-	rows = xbulk_agg_sorted(&t1);
+	rows = du_agg_sorted(&t1);
 	assert_non_null(rows);
 	for (i = 0; i < 1000; i++) {
 		assert_int_equal(rows[i].count, rows[i].key % 5 + 2);
@@ -131,11 +133,11 @@ test_agg_tables(void **state)
 				     rows[i - 1].key < rows[i].key));
 	}
 	free(rows);
-	xbulk_agg_clear(&t1);
+	du_agg_clear(&t1);
 	assert_int_equal(t1.count, 0);
-	assert_null(xbulk_agg_sorted(&t1));
-	xbulk_agg_table_free(&t1);
-	xbulk_agg_table_free(&t2);
+	assert_null(du_agg_sorted(&t1));
+	du_agg_table_free(&t1);
+	du_agg_table_free(&t2);
 }
 
 static void
@@ -143,19 +145,19 @@ test_top(void **state)
 {
 	static const uint64_t sizes[] = { 5, 9, 1, 9, 7, 3, 9, 2 };
 	static const char *const want[] = { "p1", "p3", "p6", "p4" };
-	struct xbulk_top t;
+	struct du_top t;
 	char path[8];
 	size_t i;
 
 	(void)state;
-	assert_int_equal(xbulk_top_init(&t, 4), 0);
+	assert_int_equal(du_top_init(&t, 4), 0);
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		struct xbulk_du_sum s = { sizes[i] * 512, 100 + i };
 
 		snprintf(path, sizeof(path), "p%zu", i);
-		assert_int_equal(xbulk_top_add(&t, sizes[i], &s, path), 0);
+		assert_int_equal(du_top_add(&t, sizes[i], &s, path), 0);
 	}
-	xbulk_top_sort(&t);
+	du_top_sort(&t);
 	assert_int_equal(t.n, 4);
 	for (i = 0; i < 4; i++) {
 		/* Each item keeps its own sums, not only its key. */
@@ -164,7 +166,7 @@ test_top(void **state)
 				 100 + (uint64_t)(want[i][1] - '0'));
 		assert_int_equal(t.heap[i].sum.bytes, t.heap[i].key * 512);
 	}
-	xbulk_top_free(&t);
+	du_top_free(&t);
 }
 
 static void
@@ -172,15 +174,15 @@ test_squarify(void **state)
 {
 	static const double sizes[] = { 600, 600, 400, 300, 200, 100, 50, 1 };
 	const size_t n = sizeof(sizes) / sizeof(sizes[0]);
-	const struct xbulk_rect r = { 10, 20, 600, 400 };
-	struct xbulk_rect out[8];
+	const struct du_rect r = { 10, 20, 600, 400 };
+	struct du_rect out[8];
 	double total = 0, sum = 0;
 	size_t i;
 
 	(void)state;
 	for (i = 0; i < n; i++)
 		total += sizes[i];
-	xbulk_treemap_squarify(sizes, n, &r, out);
+	du_treemap_squarify(sizes, n, &r, out);
 	for (i = 0; i < n; i++) {
 		double area = out[i].w * out[i].h;
 		double want = sizes[i] / total * r.w * r.h;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * lib/du/units.c: -B/--block-size parsed and sizes printed as GNU du 9.1
+ * cli/du/units.c: -B/--block-size parsed and sizes printed as GNU du 9.1
  * does.  The expected strings were printed by du itself
  * (du --apparent-size -h / --si / -BK / -BMB on files of these sizes).
  */
@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "xbulk.h"
+#include "du/units.h"
 
 static const struct {
 	uint64_t	n;
@@ -56,12 +56,12 @@ static const struct {
 static void
 expect(uint64_t n, const char *spec, const char *want)
 {
-	struct xbulk_units u;
-	char buf[XBULK_UNITS_MAX];
+	struct du_units u;
+	char buf[DU_UNITS_MAX];
 	size_t len;
 
-	assert_int_equal(xbulk_units_parse(spec, &u), 0);
-	len = xbulk_units_format(buf, n, &u);
+	assert_int_equal(du_units_parse(spec, &u), 0);
+	len = du_units_format(buf, n, &u);
 	assert_string_equal(buf, want);
 	assert_int_equal(len, strlen(want));
 }
@@ -118,12 +118,12 @@ test_units_bad(void **state)
 		{ "1x", -EILSEQ }, { "1e", -EILSEQ }, { "1b", -EILSEQ },
 		{ "1B", -EILSEQ }, { "1iB", -EILSEQ }, { "1KBx", -EILSEQ },
 	};
-	struct xbulk_units u;
+	struct du_units u;
 	size_t i;
 
 	(void)state;
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		assert_int_equal(xbulk_units_parse(t[i].spec, &u), t[i].err);
+		assert_int_equal(du_units_parse(t[i].spec, &u), t[i].err);
 }
 
 /* DU_BLOCK_SIZE first (an invalid one means the default), then
@@ -131,28 +131,28 @@ test_units_bad(void **state)
 static void
 test_units_environment(void **state)
 {
-	struct xbulk_units u;
+	struct du_units u;
 
 	(void)state;
 	unsetenv("DU_BLOCK_SIZE");
 	unsetenv("BLOCK_SIZE");
 	unsetenv("BLOCKSIZE");
 	unsetenv("POSIXLY_CORRECT");
-	xbulk_units_default(&u);
+	du_units_default(&u);
 	assert_int_equal(u.block_size, 1024);
 	assert_int_equal(u.opts, 0);
 	setenv("BLOCKSIZE", "1", 1);
-	xbulk_units_default(&u);
+	du_units_default(&u);
 	assert_int_equal(u.block_size, 1);
 	setenv("BLOCK_SIZE", "si", 1);
-	xbulk_units_default(&u);
-	assert_int_equal(u.opts, XBULK_HUMAN_AUTOSCALE | XBULK_HUMAN_SI);
+	du_units_default(&u);
+	assert_int_equal(u.opts, DU_HUMAN_AUTOSCALE | DU_HUMAN_SI);
 	setenv("DU_BLOCK_SIZE", "x", 1);
-	xbulk_units_default(&u);
+	du_units_default(&u);
 	assert_int_equal(u.block_size, 1024);
 	assert_int_equal(u.opts, 0);
 	setenv("POSIXLY_CORRECT", "1", 1);
-	xbulk_units_default(&u);
+	du_units_default(&u);
 	assert_int_equal(u.block_size, 512);
 }
 

@@ -426,7 +426,7 @@ static void
 test_output_without_fd(void **state)
 {
 	struct xfs_bulkstat bs = xfh_file(0644, 1);
-	struct xbulk_find_file file = {
+	struct xbulk_entry file = {
 		.path = "x", .pathlen = 1, .bs = &bs, .start = "x",
 		.startlen = 1,
 	};
@@ -438,7 +438,7 @@ test_output_without_fd(void **state)
 	assert_int_equal(dup2(mem, STDIN_FILENO), STDIN_FILENO);
 	assert_int_equal(xfh_parse(&h, XFH_ARGS("x", "-fprint", "out")), 0);
 	assert_int_equal(xbulk_find_noutputs(h.f), 2);
-	assert_int_equal(xbulk_find_eval(h.f, &file, false), 0);
+	assert_int_equal(xbulk_find_visit(h.f, &file, XBULK_VISIT_PRE), 0);
 	assert_int_equal(xbulk_find_flush(h.f), -EBADF);
 	assert_int_equal(xbulk_find_output_error(h.f, 1), -EBADF);
 	assert_int_equal(lseek(STDIN_FILENO, 0, SEEK_END), 0);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * lib/format_csv.c: RFC 4180 rows under a header row, the same columns as
+ * lib/format/format_csv.c: RFC 4180 rows under a header row, the same columns as
  * the JSON Lines format.  Whole rows are written out by hand; a
  * cross-check compares every column of random records with the value the
  * JSON Lines formatter gives under the same name.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * lib/format_jsonl.c: one JSON object per record, keys and value types as
+ * lib/format/format_jsonl.c: one JSON object per record, keys and value types as
  * docs/formats.md documents them.  Whole records are written out by hand;
  * a cross-check reads every number of random records back by its key.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * lib/format_text.c: the text of one bulkstat or inumbers record must be
+ * lib/format/format_text.c: the text of one bulkstat or inumbers record must be
  * xfs_io 6.1's dump_bulkstat() / dump_inumbers() (io/bulkstat.c) byte for
  * byte.  The expected texts below are written out by hand (whole, or the
  * lines that differ from the all-zero record's); the last tests compare

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * lib/latency.c: the log-linear histogram's percentiles are within 1/32
+ * lib/scan/latency.c: the log-linear histogram's percentiles are within 1/32
  * of the exact ones, at every scale; min, max, count and sum are exact;
  * merging equals adding the samples to one histogram.
  */
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "xbulk.h"
+#include "scan/engine.h"
 
 /* |got - want| <= want / 32 + 1 */
 static void

@@ -407,7 +407,7 @@ test_tree(void **state)
 {
 	struct fake *f = fake_fs();
 	struct xbulk_names *nm = &f->nm;
-	struct xbulk_names_result r = { .fail = XBULK_NAMES_OK };
+	struct xbulk_names_result r = { .size = sizeof(r) };
 	uint32_t dir;
 	uint64_t off;
 	char *p;
@@ -460,7 +460,7 @@ test_loop(void **state)
 {
 	struct fake *f = fake_fs();
 	struct xbulk_names *nm = &f->nm;
-	struct xbulk_names_result r = { .fail = XBULK_NAMES_OK };
+	struct xbulk_names_result r = { .size = sizeof(r) };
 	size_t len = 0;
 
 	(void)state;

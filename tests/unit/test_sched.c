@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * lib/sched.c: which unit a free worker of the parallel scan takes.
+ * lib/scan/sched.c: which unit a free worker of the parallel scan takes.
  * One worker per AG first; no AG is joined before the cost per record of
  * one worker in an AG is known; then a second worker is tried, and kept
  * only while it has paid; ordered output under pressure stays near the
@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "internal.h"
+#include "scan/engine.h"
 
 #define AGS		2
 #define PER_AG		4	/* units per AG */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * lib/stats.c: the difference of two samples (unavailable counters stay
+ * lib/scan/stats.c: the difference of two samples (unavailable counters stay
  * unavailable, the XFS counters wrap at 32 bits), and a sample of this
  * machine's counters with no device: what any Linux offers is read, the
  * devices it was not given are unavailable, never 0.
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "xbulk.h"
+#include "scan/engine.h"
 
 static void
 fill(struct xbulk_sample *s, uint64_t v)
@@ -23,12 +23,16 @@ fill(struct xbulk_sample *s, uint64_t v)
 
 	for (i = 0; i < sizeof(*s) / sizeof(uint64_t); i++)
 		p[i] = v;
+	s->size = sizeof(*s);
 }
+
+#define SAMPLE(name)	struct xbulk_sample name = { .size = sizeof(name) }
 
 static void
 test_delta(void **state)
 {
-	struct xbulk_sample a, b, d;
+	struct xbulk_sample a, b;
+	SAMPLE(d);
 
 	(void)state;
 	fill(&a, 100);
@@ -51,7 +55,8 @@ test_delta(void **state)
 static void
 test_delta_unavailable(void **state)
 {
-	struct xbulk_sample a, b, d;
+	struct xbulk_sample a, b;
+	SAMPLE(d);
 
 	(void)state;
 	fill(&a, 7);
@@ -73,7 +78,8 @@ test_delta_unavailable(void **state)
 static void
 test_delta_xfs_wraps(void **state)
 {
-	struct xbulk_sample a, b, d;
+	struct xbulk_sample a, b;
+	SAMPLE(d);
 
 	(void)state;
 	fill(&a, 0);
@@ -93,7 +99,9 @@ static void
 test_sample_without_devices(void **state)
 {
 	struct xbulk_stats_src src;
-	struct xbulk_sample a, b, d;
+	SAMPLE(a);
+	SAMPLE(b);
+	SAMPLE(d);
 	int i;
 
 	(void)state;

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Text in the treemap: names (any bytes) as XML text, and how wide a
+ * label will be, so that only labels that fit are drawn.
+ */
+#include "svg.h"
+
+/*
+ * DejaVu Sans's advance widths of ' ' to '~', in 1/2048 em (its hmtx
+ * table), the font the picture asks for first.  Any other character is
+ * taken as NON_ASCII_WIDTH: as wide
+ * as DejaVu Sans's U+FFFD (which svg_put_text() writes for bad bytes),
+ * wider than a CJK ideograph (1 em), so that an estimate is short only
+ * for rare wide glyphs.
+ */
+#define NON_ASCII_WIDTH	2100
+static const unsigned short ascii_width[95] = {
+	651, 821, 942, 1716, 1303, 1946, 1597, 563, 799, 799, 1024, 1716,
+	651, 739, 651, 690, 1303, 1303, 1303, 1303, 1303, 1303, 1303, 1303,
+	1303, 1303, 690, 690, 1716, 1716, 1716, 1087, 2048, 1401, 1405, 1430,
+	1577, 1294, 1178, 1587, 1540, 604, 604, 1343, 1141, 1767, 1532, 1612,
+	1235, 1612, 1423, 1300, 1251, 1499, 1401, 2025, 1403, 1251, 1403, 799,
+	690, 799, 1716, 1024, 1024, 1255, 1300, 1126, 1300, 1260, 721, 1300,
+	1298, 569, 569, 1186, 569, 1995, 1298, 1253, 1300, 1300, 842, 1067,
+	803, 1298, 1212, 1675, 1212, 1212, 1075, 1303, 690, 1303, 1716,
+};
+
+/* Bytes of the character at @p as svg_put_text() writes it: a valid
+ * UTF-8 sequence's length, or 0 for a byte that becomes U+FFFD. */
+static size_t
+char_len(const unsigned char *p)
+{
+	size_t len = *p < 0x80 ? 1 : (*p >> 5) == 6 ? 2
+		   : (*p >> 4) == 14 ? 3 : (*p >> 3) == 30 ? 4 : 0, i;
+
+	if (len == 1 && *p < 0x20 && *p != '\t')
+		return 0;
+	for (i = 1; i < len; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+void
+svg_put_text(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t len = char_len(p);
+
+		if (!len) {
+			fputs("\xef\xbf\xbd", f);
+			p++;
+			continue;
+		}
+		switch (*p) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fwrite(p, 1, len, f); break;
+		}
+		p += len;
+	}
+}
+
+double
+svg_text_width(const char *s, double font_size)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned long units = 0;
+
+	while (*p) {
+		size_t len = char_len(p);
+
+		if (len == 1 && *p >= ' ' && *p <= '~')
+			units += ascii_width[*p - ' '];
+		else
+			units += NON_ASCII_WIDTH;
+		p += len ? len : 1;
+	}
+	return font_size * (double)units / 2048;
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What every layer of libxbulk uses and callers never see: the
+ * filesystem handle's fields, a clock, the write loop (lib/outbuf.c) and
+ * the output buffer's size.
+ */
+#ifndef XBULK_BASE_H
+#define XBULK_BASE_H
+
+#include <time.h>
+
+#include "xbulk.h"
+
+/* The filesystem handle behind the opaque struct xbulk_fs (lib/fs.c). */
+struct xbulk_fs {
+	int			fd;		/* read-only fd on the fs */
+	struct xfs_fsop_geom	geom;		/* XFS_IOC_FSGEOMETRY */
+	unsigned int		blocklog;	/* log2(block size) */
+	unsigned int		agino_log;	/* bits of agino in an ino */
+	/*
+	 * ABI in use.  AUTO until the first call settles it; the fallback
+	 * may flip it to V1 at run time (atomically: threads share it).
+	 */
+	int			abi;
+	bool			abi_forced;	/* caller chose; never fall back */
+	/* Header flags newer kernels want (XFS_BULK_IREQ_NREXT64), and
+	 * XFS_BULK_IREQ_METADIR from xbulk_fs_set_metadir() */
+	uint32_t		extra_flags;
+};
+
+/* One past the last byte of @member in @type: the size of a sized struct
+ * whose last field, in the version that had it, is @member. */
+#define XBULK_SIZE_TO(type, member) \
+	(offsetof(type, member) + sizeof(((type *)0)->member))
+
+/*
+ * A struct the caller allocated with its own @size first (its version):
+ * copy it into @dst (the library's @dsize bytes, zeroed past what the
+ * caller has).  -EINVAL if @size is less than @min (the first version's
+ * size); -E2BIG if the caller's is larger and sets a byte this library
+ * does not know (as clone3() and openat2() do).
+ */
+int xbulk_sized_in(void *dst, size_t dsize, const void *src, size_t min);
+
+/*
+ * The library's @src (@ssize bytes, size field first) into the caller's
+ * @dst, whose own size field says how much it has room for; the caller's
+ * size stays.  -EINVAL if that is less than @min.
+ */
+int xbulk_sized_out(void *dst, const void *src, size_t ssize, size_t min);
+
+/* Nanoseconds on clock @id. */
+static inline uint64_t
+xbulk_clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* Output buffer size: one write() per this many bytes. */
+#define XBULK_OUT_BUFSIZE	(1U << 20)
+
+/* An output buffer inside the library's own objects (lib/outbuf.c):
+ * set up @cap bytes writing to @fd (0 or -ENOMEM), and release them. */
+int xbulk_out_setup(struct xbulk_out *out, int fd, size_t cap);
+void xbulk_out_release(struct xbulk_out *out);
+
+/* write() all of @buf, retrying short writes and EINTR; 0 or -errno. */
+int xbulk_write_all(int fd, const char *buf, size_t len);
+
+#endif /* XBULK_BASE_H */

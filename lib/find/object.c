@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The compiled find's lifecycle: what the parser allocates is kept on the
+ * object (xf_keep()) and freed with it; its accessors.
+ */
+#include <regex.h>
+#include <stdlib.h>
+
+#include "find.h"
+
+void *
+xf_keep(struct xbulk_find *f, void *p)
+{
+	if (!p)
+		return NULL;
+	if (f->nallocs == f->allocs_cap) {
+		size_t cap = f->allocs_cap ? 2 * f->allocs_cap : 32;
+		void **v = realloc(f->allocs, cap * sizeof(*v));
+
+		if (!v) {
+			free(p);
+			return NULL;
+		}
+		f->allocs = v;
+		f->allocs_cap = cap;
+	}
+	f->allocs[f->nallocs++] = p;
+	return p;
+}
+
+void *
+xf_zalloc(struct xbulk_find *f, size_t size)
+{
+	return xf_keep(f, calloc(1, size));
+}
+
+regex_t *
+xf_regex_new(struct xbulk_find *f)
+{
+	regex_t **v = realloc(f->regexes, (f->nregexes + 1) * sizeof(*v));
+	regex_t *re;
+
+	if (!v)
+		return NULL;
+	f->regexes = v;
+	re = calloc(1, sizeof(*re));
+	if (!re)
+		return NULL;
+	re->fastmap = malloc(256);
+	if (!re->fastmap) {
+		free(re);
+		return NULL;
+	}
+	v[f->nregexes++] = re;
+	return re;
+}
+
+void
+xbulk_find_free(struct xbulk_find *f)
+{
+	size_t i;
+
+	if (!f)
+		return;
+	for (i = 0; i < f->nstreams; i++)
+		if (f->streams[i])
+			xbulk_out_release(&f->streams[i]->out);
+	for (i = 0; i < f->nregexes; i++) {
+		regfree(f->regexes[i]);
+		free(f->regexes[i]);
+	}
+	for (i = 0; i < f->nallocs; i++)
+		free(f->allocs[i]);
+	free(f->regexes);
+	xbulk_ids_free(f->ids);
+	free(f->streams);
+	free(f->allocs);
+	free(f->linkbuf);
+	free(f);
+}
+
+size_t
+xbulk_find_npaths(const struct xbulk_find *f)
+{
+	return f->npaths;
+}
+
+const char *
+xbulk_find_path(const struct xbulk_find *f, size_t i)
+{
+	return f->paths[i];
+}
+
+bool
+xbulk_find_post_order(const struct xbulk_find *f)
+{
+	return f->post;
+}
+
+int
+xbulk_find_maxdepth(const struct xbulk_find *f)
+{
+	return f->maxdepth;
+}
+
+uint32_t
+xbulk_find_fields(const struct xbulk_find *f)
+{
+	return f->root->fields;
+}
+
+void
+xbulk_find_set_fs(struct xbulk_find *f, unsigned int blocklog, uint64_t dev)
+{
+	f->blocklog = blocklog < 9 ? 9 : blocklog;
+	f->dev = dev;
+}
+
+uint64_t
+xbulk_find_problems(const struct xbulk_find *f)
+{
+	return f->problems;
+}

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The scan engine's internals, shared by the files of lib/scan/.
+ * Layering: scan.c (entry point, serial loop) calls plan.c (planner) and
+ * pscan.c (parallel engine); all three sit on req.c and badinode.c, and
+ * pscan.c on sched.c.
+ */
+#ifndef XBULK_SCAN_ENGINE_H
+#define XBULK_SCAN_ENGINE_H
+
+#include "../base.h"
+
+/* --- latency.c: the histograms behind struct xbulk_lat -------------- */
+
+/*
+ * Log-linear buckets of nanoseconds: below 2^SUB_BITS ns one bucket per
+ * ns, above it 2^SUB_BITS buckets per power of two (3% resolution), in
+ * 15 KiB.
+ */
+#define XBULK_LAT_SUB_BITS	5
+#define XBULK_LAT_BUCKETS	((64 - XBULK_LAT_SUB_BITS + 1) << \
+				 XBULK_LAT_SUB_BITS)
+
+struct xbulk_lat {
+	uint64_t	count;		/* samples */
+	uint64_t	sum_ns;
+	uint64_t	min_ns;		/* valid when count > 0 */
+	uint64_t	max_ns;
+	uint64_t	bucket[XBULK_LAT_BUCKETS];
+};
+
+struct xbulk_scan_lat {
+	struct xbulk_lat	call;	/* ns per call */
+	struct xbulk_lat	inode;	/* ns per record, one sample a call */
+};
+
+/* Add one sample of @ns nanoseconds to @h (no locking: one writer). */
+void xbulk_lat_add(struct xbulk_lat *h, uint64_t ns);
+
+/* Add every sample of @src to @dst. */
+void xbulk_lat_merge(struct xbulk_lat *dst, const struct xbulk_lat *src);
+
+/* --- stats.c ---------------------------------------------------- */
+
+/* Where a filesystem's counters are: struct xbulk_stats_src. */
+struct xbulk_stats_src {
+	struct {
+		bool		present;	/* has this device */
+		unsigned int	major, minor;
+		char		name[64];	/* "loop0", "nvme0n1p2" */
+	} dev[XBULK_DEV_NR];
+	/* "/sys/fs/xfs/<dev>/stats/stats", or "" if there is none */
+	char		xfs_stats[128];
+};
+
+/* --- req.c: record layouts, request buffers, a scan's range --- */
+
+/* How one kind of record is fetched and laid out. */
+struct xbulk_kind_ops {
+	size_t	rec_size;	/* bytes per record */
+	uint64_t span;		/* inodes a record covers (its key first) */
+	int	(*call)(struct xbulk_fs *fs, struct xfs_bulk_ireq *hdr);
+};
+
+/* Indexed by enum xbulk_kind. */
+extern const struct xbulk_kind_ops xbulk_kinds[];
+
+/* Inode number of record @i (bs_ino and xi_startino both come first). */
+static inline uint64_t
+xbulk_rec_ino(const void *recs, size_t rec_size, uint32_t i)
+{
+	return *(const uint64_t *)((const char *)recs + (size_t)i * rec_size);
+}
+
+/* Records of a batch at or before inode @last (they come in order). */
+uint32_t xbulk_count_to(const void *recs, size_t rec_size, uint32_t ocount,
+			uint64_t last);
+
+/* Allocate a request header followed by @icount records of @rec_size
+ * (zeroed, backed lazily); NULL if the address space is short. */
+struct xfs_bulk_ireq *xbulk_req_alloc(size_t rec_size, uint32_t icount);
+/* Free it; @icount as allocated. */
+void xbulk_req_free(struct xfs_bulk_ireq *hdr, size_t rec_size,
+		    uint32_t icount);
+
+/*
+ * The records of a call's answer a loop may use: all after success, those
+ * that keep the contract after -EPROTO (*@bad: the key out of place),
+ * none after another error (*@bad: @cursor).
+ */
+uint32_t xbulk_answer_good(const struct xbulk_kind_ops *ops,
+			   const struct xfs_bulk_ireq *hdr, const void *recs,
+			   uint64_t cursor, int ret, uint64_t *bad);
+
+/*
+ * Can no record lie in [@first, @last]?  (An inumbers record is the chunk
+ * holding @first, which may begin up to 63 inodes before it.)
+ */
+bool xbulk_range_empty(const struct xbulk_kind_ops *ops, uint64_t first,
+		       uint64_t last);
+
+/*
+ * First inode and last key the scan may emit (AG and -s/-e applied).  An
+ * inumbers scan also emits the chunk holding the first inode, which may
+ * begin before it (and even after the last key: -s 300 -e 270 prints the
+ * chunk 256-319, as xfs_io does).
+ */
+void xbulk_scan_bounds(const struct xbulk_fs *fs,
+		       const struct xbulk_scan *scan, uint64_t *first,
+		       uint64_t *last);
+
+/**
+ * xbulk_req_call() - one bulkstat or inumbers call of @scan's kind, timed:
+ * its latency goes to @lat (the calling thread's own histograms; NULL:
+ * none), to the live maximum of @scan->live and is added to *@call_ns
+ * (NULL: not wanted).  The one place where the scan engine calls the
+ * kernel for records.
+ * Return: what the call returned (0 or -errno).
+ */
+int xbulk_req_call(struct xbulk_fs *fs, const struct xbulk_scan *scan,
+		   struct xbulk_scan_lat *lat, struct xfs_bulk_ireq *hdr,
+		   uint64_t *call_ns);
+
+/* Count @records and @calls in the scan's live counters, if it has any. */
+static inline void
+xbulk_live_add(struct xbulk_scan_live *live, uint64_t records, uint64_t calls)
+{
+	if (!live)
+		return;
+	if (records)
+		__atomic_add_fetch(&live->records, records, __ATOMIC_RELAXED);
+	if (calls)
+		__atomic_add_fetch(&live->calls, calls, __ATOMIC_RELAXED);
+}
+
+/* Has the caller asked the scan to stop? */
+static inline bool
+xbulk_cancelled(const struct xbulk_scan *scan)
+{
+	return scan->cancel && __atomic_load_n(scan->cancel, __ATOMIC_RELAXED);
+}
+
+/* --- badinode.c: what a loop does when a call fails --------- */
+
+enum xbulk_recovery {
+	XBULK_STEPPED,		/* past an unreadable inode (reported) */
+	XBULK_AG_FAULT,		/* give up the rest of @f->agno */
+	XBULK_STOP,		/* end the scan with @f->err */
+};
+
+/**
+ * xbulk_recover() - after a call failed, decide how the scan goes on
+ * @f:    in: call, cursor, ino, err of the failed call; out: agno, and the
+ *        stepping call's own failure if that failed
+ * @last: the last inode the loop may emit
+ * @next: out: where to go on (past the bad inode; the next AG's first)
+ * @nbad: inodes reported to bad_inode_fn (atomic)
+ */
+enum xbulk_recovery xbulk_recover(struct xbulk_fs *fs,
+				  const struct xbulk_scan *scan,
+				  struct xbulk_ag_fault *f, uint64_t last,
+				  uint64_t *next, uint64_t *nbad);
+
+/* Bits of a per-AG state byte. */
+#define XBULK_AG_REPORTED	1	/* ag_fault_fn called for it */
+#define XBULK_AG_STOPPED	2	/* no more units in it */
+
+/*
+ * Set @bits in AG @f->agno's state byte (@ag_state[], shared by threads)
+ * and call ag_fault_fn unless the AG was reported already.
+ */
+void xbulk_ag_fault_note(const struct xbulk_scan *scan, uint8_t *ag_state,
+			 uint8_t bits, const struct xbulk_ag_fault *f,
+			 uint64_t *count);
+
+/* --- plan.c: the parallel scan's planner ---------------------- */
+
+/* A work unit of the parallel scan: whole inode chunks. */
+struct xbulk_unit {
+	uint64_t	start;		/* first inode of the range */
+	uint64_t	end;		/* last inode of the range */
+	uint64_t	last;		/* last allocated inode when planned */
+	uint64_t	count;		/* records when planned (inodes for
+					   bulkstat, chunks for inumbers) */
+};
+
+/**
+ * xbulk_plan_units() - split the scan's range into units of about
+ * @target records by an inumbers pass over it.  Units are contiguous and
+ * cover [startino, endino] (or the AG) whole, in inode order.  An AG whose
+ * inode btree cannot be walked is reported (xbulk_ag_fault_note() on
+ * @ag_state, counted in *@ag_faults) and planned up to where it failed.
+ * Return: 0 with *@units (free() it) and *@nunits set, or -errno
+ * (-EINTR: cancelled).
+ */
+int xbulk_plan_units(struct xbulk_fs *fs, const struct xbulk_scan *scan,
+		     uint64_t target, uint8_t *ag_state, uint64_t *ag_faults,
+		     struct xbulk_unit **units, size_t *nunits,
+		     uint64_t *calls);
+
+/* --- sched.c: which unit a free worker takes ---------------- */
+
+/* The parallel scan's scheduler; every call under the caller's lock. */
+#define XBULK_SCHED_LEVELS	64	/* workers in one AG it tells apart */
+
+struct xbulk_sched_level {
+	uint64_t	ns;		/* kernel time of the units done */
+	uint64_t	recs;		/* with this many workers in their AG */
+};
+
+struct xbulk_sched {
+	uint32_t	*agno;		/* per unit: its AG */
+	uint8_t		*state;		/* per unit: free, level, done */
+	size_t		nunits;
+	size_t		first_free;	/* units before it: none free */
+	unsigned int	*ag_busy;	/* per AG: workers in it */
+	struct xbulk_sched_level level[XBULK_SCHED_LEVELS];
+};
+
+/* Set up for @n units; 0 or -ENOMEM. */
+int xbulk_sched_init(struct xbulk_sched *s, const struct xbulk_fs *fs,
+		     const struct xbulk_unit *units, size_t n);
+void xbulk_sched_free(struct xbulk_sched *s);
+
+/* Has unit @k been taken (or given up)? */
+bool xbulk_sched_taken(const struct xbulk_sched *s, size_t k);
+
+/* Are units left to take? */
+bool xbulk_sched_left(struct xbulk_sched *s);
+
+/*
+ * The unit a free worker takes now, into *@k: the first free one of an AG
+ * no worker is in; else, where one more worker in an AG has paid (or is
+ * to be tried), one of the AG with the fewest workers; with @pressed
+ * (ordered output filling its pool) the first free one it may take.
+ * Unit @head (the one being written) is taken first whatever the rules,
+ * so the writer never waits for them.  False: none to take now (wait, or
+ * none left).
+ */
+bool xbulk_sched_take(struct xbulk_sched *s, size_t head, bool pressed,
+		      size_t *k);
+
+/* Unit @k ended after @records in @call_ns of kernel calls. */
+void xbulk_sched_done(struct xbulk_sched *s, size_t k, uint64_t records,
+		      uint64_t call_ns);
+
+/* --- pscan.c ------------------------------------------------- */
+
+/* The parallel engine; called by xbulk_scan_run(). */
+int xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
+		    struct xbulk_scan_result *res);
+
+#endif /* XBULK_SCAN_ENGINE_H */

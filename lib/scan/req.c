@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * What every loop of the scan engine shares, below the serial scan
+ * (lib/scan/scan.c), the planner (lib/scan/plan.c) and the parallel engine
+ * (lib/scan/pscan.c): the record layouts of bulkstat and inumbers, request
+ * buffers, and the range of inodes a scan may emit.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <sys/mman.h>
+
+#include "engine.h"
+
+static int
+call_bulkstat(struct xbulk_fs *fs, struct xfs_bulk_ireq *hdr)
+{
+	return xbulk_bulkstat(fs, (struct xfs_bulkstat_req *)hdr);
+}
+
+static int
+call_inumbers(struct xbulk_fs *fs, struct xfs_bulk_ireq *hdr)
+{
+	return xbulk_inumbers(fs, (struct xfs_inumbers_req *)hdr);
+}
+
+_Static_assert(offsetof(struct xfs_bulkstat, bs_ino) == 0, "bs_ino first");
+_Static_assert(offsetof(struct xfs_inumbers, xi_startino) == 0,
+	       "xi_startino first");
+
+const struct xbulk_kind_ops xbulk_kinds[] = {
+	[XBULK_KIND_BULKSTAT] = { sizeof(struct xfs_bulkstat), 1,
+				  call_bulkstat },
+	[XBULK_KIND_INUMBERS] = { sizeof(struct xfs_inumbers),
+				  XBULK_INODES_PER_CHUNK, call_inumbers },
+};
+
+static size_t
+req_size(size_t rec_size, uint32_t icount)
+{
+	return sizeof(struct xfs_bulk_ireq) + (size_t)icount * rec_size;
+}
+
+/*
+ * Only address space is reserved (MAP_NORESERVE): pages are backed as the
+ * kernel fills records, so even -n 4294967295 costs only what the
+ * filesystem returns, whatever the machine's memory.
+ */
+struct xfs_bulk_ireq *
+xbulk_req_alloc(size_t rec_size, uint32_t icount)
+{
+	struct xfs_bulk_ireq *hdr;
+
+	hdr = mmap(NULL, req_size(rec_size, icount), PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (hdr == MAP_FAILED)
+		return NULL;
+	hdr->icount = icount;
+	return hdr;
+}
+
+void
+xbulk_req_free(struct xfs_bulk_ireq *hdr, size_t rec_size, uint32_t icount)
+{
+	if (hdr)
+		munmap(hdr, req_size(rec_size, icount));
+}
+
+uint32_t
+xbulk_count_to(const void *recs, size_t rec_size, uint32_t ocount,
+	       uint64_t last)
+{
+	uint32_t n = ocount;
+
+	while (n > 0 && xbulk_rec_ino(recs, rec_size, n - 1) > last)
+		n--;
+	return n;
+}
+
+uint32_t
+xbulk_answer_good(const struct xbulk_kind_ops *ops,
+		  const struct xfs_bulk_ireq *hdr, const void *recs,
+		  uint64_t cursor, int ret, uint64_t *bad)
+{
+	uint32_t good;
+
+	*bad = cursor;
+	if (ret == 0)
+		return hdr->ocount;
+	if (ret != -EPROTO ||
+	    xbulk_batch_check(hdr, cursor, recs, ops->rec_size, ops->span,
+			      &good, bad))
+		return 0;
+	return good;
+}
+
+bool
+xbulk_range_empty(const struct xbulk_kind_ops *ops, uint64_t first,
+		  uint64_t last)
+{
+	return first > last && first - last >= ops->span;
+}
+
+void
+xbulk_scan_bounds(const struct xbulk_fs *fs, const struct xbulk_scan *scan,
+		  uint64_t *first, uint64_t *last)
+{
+	*first = scan->startino;
+	*last = scan->endino;
+	if (scan->has_agno) {
+		uint64_t ag_first = xbulk_agino_to_ino(fs, scan->agno, 0);
+		uint64_t ag_last = xbulk_agino_to_ino(fs, scan->agno + 1, 0) - 1;
+
+		if (*first < ag_first)
+			*first = ag_first;
+		if (*last > ag_last)
+			*last = ag_last;
+	}
+}
+
+/* Raise *@max to @v, lock-free. */
+static void
+atomic_max(uint64_t *max, uint64_t v)
+{
+	uint64_t cur = __atomic_load_n(max, __ATOMIC_RELAXED);
+
+	while (v > cur &&
+	       !__atomic_compare_exchange_n(max, &cur, v, true,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+int
+xbulk_req_call(struct xbulk_fs *fs, const struct xbulk_scan *scan,
+	       struct xbulk_scan_lat *lat, struct xfs_bulk_ireq *hdr,
+	       uint64_t *call_ns)
+{
+	int (*call)(struct xbulk_fs *, struct xfs_bulk_ireq *) =
+		xbulk_kinds[scan->kind].call;
+	uint64_t t0, ns;
+	int ret;
+
+	if (!lat && !scan->live && !call_ns)
+		return call(fs, hdr);
+	t0 = xbulk_clock_ns(CLOCK_MONOTONIC);
+	ret = call(fs, hdr);
+	ns = xbulk_clock_ns(CLOCK_MONOTONIC) - t0;
+	if (lat) {
+		xbulk_lat_add(&lat->call, ns);
+		if (!ret && hdr->ocount)
+			xbulk_lat_add(&lat->inode, ns / hdr->ocount);
+	}
+	if (scan->live)
+		atomic_max(&scan->live->max_call_ns, ns);
+	if (call_ns)
+		*call_ns += ns;
+	return ret;
+}
