@@ -90,12 +90,12 @@ int
 main(int argc, char **argv)
 {
 	struct xbulk_scan scan = {
-		.kind = XBULK_KIND_BULKSTAT, .endino = UINT64_MAX,
+		.size = sizeof(scan), .kind = XBULK_KIND_BULKSTAT, .endino = UINT64_MAX,
 		.batch = 4096, .threads = 1, .out_fd = -1, .batch_fn = take,
 	};
-	struct xbulk_scan_result res;
+	struct xbulk_scan_result res = { .size = sizeof(res) };
 	struct xbulk_parents *p;
-	struct xbulk_fs fs;
+	struct xbulk_fs *fs;
 	double t0, t1, t2;
 	size_t i;
 	int c, err;
@@ -113,16 +113,16 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: parents-probe [-j N] [-e EVERY] MNT\n");
 		return 2;
 	}
-	err = xbulk_fs_open(&fs, argv[optind], XBULK_ABI_AUTO);
+	err = xbulk_fs_open(argv[optind], XBULK_ABI_AUTO, &fs);
 	if (!err)
-		err = xbulk_parents_open(&fs, &p);
+		err = xbulk_parents_open(fs, &p);
 	if (err) {
 		fprintf(stderr, "parents-probe: %s: %s\n", argv[optind],
 			strerror(-err));
 		return 1;
 	}
 	t0 = now_s();
-	xbulk_scan_run(&fs, &scan, &res);
+	xbulk_scan_run(fs, &scan, &res);
 	t1 = now_s();
 	if (res.fail != XBULK_SCAN_OK) {
 		fprintf(stderr, "parents-probe: scan: %s\n", strerror(-res.err));
@@ -145,7 +145,7 @@ main(int argc, char **argv)
 		(unsigned long long)res.records, keep.n,
 		(unsigned long long)npaths, t1 - t0, t2 - t1, t2 - t0);
 	xbulk_parents_free(p);
-	xbulk_fs_close(&fs);
+	xbulk_fs_close(fs);
 	free(keep.v);
 	return 0;
 }

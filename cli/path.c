@@ -306,7 +306,7 @@ xb_cmd_path(int argc, char **argv)
 {
 	struct path_opts o = { .end = '\n', .threads = xb_online_cpus() };
 	struct xb_path_target *t;
-	struct xbulk_fs fs;
+	struct xbulk_fs *fs;
 	struct stat st;
 	int i, n, ret;
 
@@ -322,12 +322,12 @@ xb_cmd_path(int argc, char **argv)
 	if (!ret)
 		ret = xb_open_fs(cmd, o.path, XBULK_ABI_AUTO, &fs);
 	if (!ret) {
-		if (fstat(fs.fd, &st) == 0 && !S_ISDIR(st.st_mode))
+		if (fstat(xbulk_fs_fd(fs), &st) == 0 && !S_ISDIR(st.st_mode))
 			ret = xb_usage_error(cmd, "%s: PATH must be a directory",
 					     o.path);
 		else
-			ret = run(&fs, &o, t, n);
-		xbulk_fs_close(&fs);
+			ret = run(fs, &o, t, n);
+		xbulk_fs_close(fs);
 	}
 	free_targets(t, n);
 	return ret;

@@ -81,7 +81,7 @@ xb_path_parents(struct xbulk_fs *fs, const char *path,
 	err = xbulk_parents_open(fs, &p);
 	if (err)
 		return xb_ioctl_error("path", fs, path, "getparents", err);
-	err = fstat(fs->fd, &st) ? -errno : 0;
+	err = fstat(xbulk_fs_fd(fs), &st) ? -errno : 0;
 	if (!err)
 		err = xbulk_bulkstat_single(fs, st.st_ino, 0, &bs);
 	if (!err)

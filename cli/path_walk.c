@@ -96,10 +96,10 @@ xb_path_walk(struct xbulk_fs *fs, const char *path, unsigned int threads,
 {
 	struct walk_ctx c = { .t = t, .n = n };
 	struct xbulk_names_opts o = {
-		.threads = threads, .keep = keep, .problem = names_problem,
+		.size = sizeof(o), .threads = threads, .keep = keep, .problem = names_problem,
 		.arg = &c, .cancel = cancel,
 	};
-	struct xbulk_names_result r;
+	struct xbulk_names_result r = { .size = sizeof(r) };
 	struct xbulk_names *names = NULL;
 	int i, err;
 

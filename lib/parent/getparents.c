@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
+#include "../base.h"
 #include "parent.h"
 #include "../uapi_compat.h"
 

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "xbulk.h"
+#include "../base.h"
 
 /* A cached directory (paths.c). */
 struct xbp_dir {
