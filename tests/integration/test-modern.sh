@@ -91,9 +91,10 @@ check_metadir_rejected()
 # xbulk path against find -inum and xfs_io 6.13's parent -p
 
 # Names find and xfs_io must agree on: odd bytes (newline, \001, UTF-8,
-# spaces, a backslash) and hard links between them; a chain of
+# spaces, a backslash) and hard links between them; a chain of 600
 # directories whose path is past PATH_MAX (made one level at a time), with
-# a file at its end hard-linked near the top.
+# a file at its end hard-linked near the top: resolving it grows the
+# reader's directory table in the middle of a chain.
 odd_tree()
 {
 	python3 - "$1" <<'PY'
@@ -109,7 +110,7 @@ for n in names[1:]:
 os.chdir(top)
 os.mkdir("deep")
 os.chdir("deep")
-for i in range(160):
+for i in range(600):	# more than the cache's first table holds (512)
     n = "level_with_a_rather_long_name_%03d" % i
     os.mkdir(n)
     os.chdir(n)
