@@ -142,6 +142,15 @@ xb_open_fs(const char *cmd, const char *path, enum xbulk_abi abi,
 }
 
 int
+xb_bad_option(const char *cmd, int c, char **argv)
+{
+	if (c == ':')
+		return xb_usage_error(cmd, "option '%s' needs a value",
+				      argv[optind - 1]);
+	return xb_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+}
+
+int
 xb_set_metadir(const char *cmd, struct xbulk_fs *fs)
 {
 	if (xbulk_fs_set_metadir(fs, true))

@@ -256,4 +256,21 @@ rc=0; "$XBULK" diff "$S/STATE" "$M" >"$T/out" || rc=$?
 ((rc == 0)) || xb_die "cron: the promoted state is not the fs: $(head -3 "$T/out")"
 ok
 
+# --- an inode bulkstat cannot read (a bad CRC): no snapshot, no diff
+mkdir "$M/bad"
+echo x >"$M/bad/victim"
+victim=$(stat -c %i "$M/bad/victim")
+xb_umount || xb_die "cannot unmount $M"
+xfs_db -x -c "inode $victim" -c "write -c core.gen 12345" "$XB_IMG" \
+	>/dev/null 2>&1 || xb_die "xfs_db cannot corrupt inode $victim"
+xb_remount
+rc=0; "$XBULK" snapshot "$M" "$S/badsnap" 2>"$T/err" || rc=$?
+((rc == 2)) && [[ ! -e $S/badsnap ]] &&
+	grep -q "cannot read inode" "$T/err" &&
+	grep -q "no snapshot of it" "$T/err" ||
+	xb_die "a bad inode: exit status $rc, $(cat "$T/err")"
+rc=0; "$XBULK" diff "$S/good" "$M" >"$T/out" 2>"$T/err" || rc=$?
+((rc == 2)) && [[ ! -s $T/out ]] || xb_die "diff with a bad inode: $rc"
+ok
+
 echo "$pass passed, 0 failed"
