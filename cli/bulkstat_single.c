@@ -204,12 +204,8 @@ xb_cmd_bulkstat_single(int argc, char **argv)
 			if (ret)
 				return ret;
 			break;
-		case ':':
-			return xb_usage_error(cmd, "option '%s' needs a value",
-					      argv[optind - 1]);
 		default:
-			return xb_usage_error(cmd, "unknown option '%s'",
-					      argv[optind - 1]);
+			return xb_bad_option(cmd, c, argv);
 		}
 	}
 	if (debug && format != XB_FORMAT_TEXT)

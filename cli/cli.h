@@ -49,6 +49,10 @@ int xb_bad_number(const char *cmd, const char *opt, const char *arg,
 int xb_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* getopt's ':' (a missing value) or '?' (an unknown option) @c of the
+ * option just read, as a usage error; returns XB_EXIT_USAGE. */
+int xb_bad_option(const char *cmd, int c, char **argv);
+
 /* Parse -v's argument into an ABI; returns 0 or XB_EXIT_USAGE. */
 int xb_parse_abi(const char *cmd, const char *arg, enum xbulk_abi *abi);
 
@@ -110,6 +114,14 @@ int xb_write_error(const char *cmd, int err);
 
 /* The one line that says @n directories went away under a names build. */
 void xb_dirs_gone(const char *cmd, uint64_t n);
+
+/*
+ * syncfs() @fs before a scan that reports apparent sizes (find -size,
+ * du -b: xbulk_fs_sync()).  A failure is named, with @path, and the
+ * scan goes on: returns true then (the command exits 1 at the end).
+ */
+bool xb_sync_fs(const char *cmd, const struct xbulk_fs *fs,
+		const char *path);
 
 /*
  * Why a directory could not be opened, after strerror(-@err): for -EPERM
@@ -332,6 +344,7 @@ int xb_cmd_inumbers(int argc, char **argv);
 int xb_cmd_bulkstat_single(int argc, char **argv);
 int xb_cmd_du(int argc, char **argv);
 int xb_cmd_find(int argc, char **argv);
+int xb_cmd_path(int argc, char **argv);
 int xb_cmd_snapshot(int argc, char **argv);
 int xb_cmd_diff(int argc, char **argv);
 int xb_cmd_export(int argc, char **argv);

@@ -142,6 +142,15 @@ xb_open_fs(const char *cmd, const char *path, enum xbulk_abi abi,
 }
 
 int
+xb_bad_option(const char *cmd, int c, char **argv)
+{
+	if (c == ':')
+		return xb_usage_error(cmd, "option '%s' needs a value",
+				      argv[optind - 1]);
+	return xb_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+}
+
+int
 xb_set_metadir(const char *cmd, struct xbulk_fs *fs)
 {
 	if (xbulk_fs_set_metadir(fs, true))
@@ -208,6 +217,18 @@ xb_dirs_gone(const char *cmd, uint64_t n)
 		xb_error(cmd, "%llu directories were removed or renamed "
 			 "during the scan and were skipped",
 			 (unsigned long long)n);
+}
+
+bool
+xb_sync_fs(const char *cmd, const struct xbulk_fs *fs, const char *path)
+{
+	int err = xbulk_fs_sync(fs);
+
+	if (!err)
+		return false;
+	xb_error(cmd, "%s: syncfs: %s (sizes of data not yet written may "
+		 "be those on disk; --no-sync skips it)", path, strerror(-err));
+	return true;
 }
 
 const char *

@@ -55,6 +55,8 @@ static const char help[] =
 "               Leave out what matches the shell pattern PATTERN.\n"
 "   -X, --exclude-from <file>\n"
 "               Leave out what matches a pattern of FILE (one a line).\n"
+"   --no-sync   Do not syncfs() the filesystem first: apparent sizes of\n"
+"               data not yet written back are then the sizes on disk.\n"
 "   -x, --one-file-system\n"
 "               Always on: other filesystems' mount points are left out.\n"
 "   -j, --threads <n>\n"
@@ -91,7 +93,7 @@ static const char help[] =
 enum {
 	OPT_APPARENT = 256, OPT_SI, OPT_INODES, OPT_BY, OPT_TIME, OPT_TOP,
 	OPT_TOP_DIRS, OPT_SVG, OPT_SVG_DEPTH, OPT_COLOR_BY, OPT_UNREACHABLE,
-	OPT_HELP, OPT_EXCLUDE,
+	OPT_HELP, OPT_EXCLUDE, OPT_NO_SYNC,
 };
 
 static const struct option longopts[] = {
@@ -111,6 +113,7 @@ static const struct option longopts[] = {
 	{ "threshold", required_argument, NULL, 't' },
 	{ "exclude", required_argument, NULL, OPT_EXCLUDE },
 	{ "exclude-from", required_argument, NULL, 'X' },
+	{ "no-sync", no_argument, NULL, OPT_NO_SYNC },
 	{ "one-file-system", no_argument, NULL, 'x' },
 	{ "threads", required_argument, NULL, 'j' },
 	{ "by", required_argument, NULL, OPT_BY },
@@ -217,6 +220,7 @@ parse_options(struct du_run *r, int argc, char **argv)
 		case '0': r->nul = true; break;
 		case 'a': r->all = true; break;
 		case OPT_APPARENT: r->apparent = true; break;
+		case OPT_NO_SYNC: r->no_sync = true; break;
 		case 'B': ret = parse_units(r, optarg); break;
 		case 'b':
 			r->apparent = true;
@@ -556,6 +560,10 @@ xb_cmd_du(int argc, char **argv)
 	r.blocklog = xbulk_fs_blocklog(fs);
 	r.now = (int64_t)time(NULL);
 	cancel = xb_catch_signals();
+	/* apparent sizes as stat() gives them: delayed writes first */
+	if (!r.no_sync && (fields_of(&r) & XBULK_F_SIZE) &&
+	    xb_sync_fs("du", fs, paths[0]))
+		r.failed = true;
 	ret = build(&r, fs, paths[0], cancel);
 	if (ret)
 		goto out;

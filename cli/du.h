@@ -38,6 +38,7 @@ struct du_run {
 	bool			unreachable;
 	unsigned int		threads;
 	bool			apparent;	/* --apparent-size, -b */
+	bool			no_sync;	/* --no-sync */
 	bool			count_links;	/* -l */
 	bool			separate_dirs;	/* -S */
 	int64_t			threshold;	/* -t: print only figures at

@@ -23,7 +23,8 @@
 #include "cli.h"
 
 static const char help[] =
-"Usage: xbulk find [-j threads] [--format jsonl|csv] [PATH...] [EXPRESSION]\n"
+"Usage: xbulk find [-j threads] [--format jsonl|csv] [--no-sync] [PATH...]\n"
+"                  [EXPRESSION]\n"
 "\n"
 "GNU find's expressions, answered from one bulkstat scan and one read of\n"
 "every directory instead of a stat() per file.  Every PATH must be on one\n"
@@ -40,6 +41,8 @@ static const char help[] =
 "   --format <fmt>\n"
 "              Make -print write the whole bulkstat record as jsonl or\n"
 "              csv, with the path (docs/formats.md).\n"
+"   --no-sync  Do not syncfs() the filesystem before a scan that reads\n"
+"              sizes: data not yet written back then has its size on disk.\n"
 "   -h, --help Show this help.\n"
 "\n"
 "Options, tests and actions of the expression (as GNU find's):\n"
@@ -57,6 +60,26 @@ static const char help[] =
 "   -xfs-cowextsize -xfs-btime -xfs-bmin\n"
 "Refused (xbulk never changes the filesystem nor runs programs):\n"
 "   -exec -execdir -ok -okdir -delete\n";
+
+/* @name quoted as GNU find's messages quote file names, in buffer @slot
+ * (0 or 1) until that slot is used again. */
+static const char *
+q(unsigned int slot, const char *name)
+{
+	static struct { char *p; size_t cap; } b[2];
+	size_t len = xbulk_find_quote(b[slot].p, b[slot].cap, name);
+
+	if (len >= b[slot].cap) {
+		char *p = realloc(b[slot].p, len + 1);
+
+		if (!p)
+			return "?";
+		b[slot].p = p;
+		b[slot].cap = len + 1;
+		xbulk_find_quote(p, len + 1, name);
+	}
+	return b[slot].p;
+}
 
 struct find_ctx {
 	struct xbulk_find	*find;
@@ -84,7 +107,7 @@ problem(void *arg, const char *path, int err)
 	struct find_ctx *c = arg;
 
 	xbulk_find_flush(c->find);
-	fprintf(stderr, "xbulk find: '%s': %s%s\n", path, strerror(-err),
+	fprintf(stderr, "xbulk find: %s: %s%s\n", q(0, path), strerror(-err),
 		xb_dir_open_hint(err));
 	c->status = XB_EXIT_FAILURE;
 }
@@ -123,12 +146,12 @@ names_problem(void *arg, const struct xbulk_names_problem *p)
 	c->status = XB_EXIT_FAILURE;
 	if (p->kind == XBULK_PROBLEM_AG_FAULT) {
 		xb_ag_fault_text(p->ag_fault, text, sizeof(text));
-		fprintf(stderr, "xbulk find: '%s': %s (the names of its "
-			"inodes are left out)\n", p->path, text);
+		fprintf(stderr, "xbulk find: %s: %s (the names of its "
+			"inodes are left out)\n", q(0, p->path), text);
 		return;
 	}
 	if (p->path)
-		fprintf(stderr, "xbulk find: '%s': %s%s%s\n", p->path,
+		fprintf(stderr, "xbulk find: %s: %s%s%s\n", q(0, p->path),
 			what[p->kind], p->err ? ": " : "",
 			p->err ? strerror(-p->err) : "");
 	else
@@ -152,89 +175,27 @@ parent_dir(const char *path, char *buf)
 	return buf;
 }
 
-/*
- * Where creating @name would create a file: @name itself, or what its
- * chain of dangling symbolic links ends on, into @buf (PATH_MAX).
- */
-static const char *
-creation_target(const char *name, char *buf)
-{
-	char link[PATH_MAX], dir[PATH_MAX];
-	struct stat st;
-	int hops;
-	ssize_t n;
-
-	snprintf(buf, PATH_MAX, "%s", name);
-	for (hops = 0; hops < 40 && !lstat(buf, &st) && S_ISLNK(st.st_mode);
-	     hops++) {
-		n = readlink(buf, link, sizeof(link) - 1);
-		if (n < 0)
-			break;
-		link[n] = 0;
-		if (link[0] != '/' && strchr(buf, '/')) {
-			parent_dir(buf, dir);
-			if (strlen(dir) + 1 + (size_t)n >= PATH_MAX)
-				break;
-			strcat(strcat(strcpy(buf, dir), "/"), link);
-		} else {
-			memcpy(buf, link, (size_t)n + 1);
-		}
-	}
-	return buf;
-}
-
-/*
- * Open a -fprint FILE as find does (created, or truncated), but never on
- * the scanned filesystem (xbulk never writes there): an existing file is
- * checked before it is truncated, a new one by the directory it would be
- * created in, through dangling symbolic links too.  Returns the fd, or
- * -1 with the exit status in *@status.
- */
+/* Open a -fprint FILE as find does (fopen "w": created, or truncated);
+ * the fd, or -1 after a message. */
 static int
-open_output(const char *name, dev_t fsdev, int *status)
+open_output(const char *name)
 {
-	char target[PATH_MAX], dir[PATH_MAX];
-	struct stat st;
-	int fd = open(name, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	int fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY |
+			    O_CLOEXEC, 0666);
 
-	/* "" names no file (find: No such file or directory) */
-	if (fd < 0 && errno == ENOENT && *name &&
-	    !stat(parent_dir(creation_target(name, target), dir), &st) &&
-	    st.st_dev == fsdev)
-		goto refuse;
 	if (fd < 0)
-		fd = open(name, O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC,
-			  0666);
-	if (fd >= 0 && fstat(fd, &st))
-		goto fail;
-	if (fd >= 0 && st.st_dev == fsdev)
-		goto refuse;
-	if (fd >= 0 && S_ISREG(st.st_mode) && ftruncate(fd, 0))
-		goto fail;
-	if (fd >= 0)
-		return fd;
-fail:
-	xb_error("find", "'%s': %s", name, strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	*status = XB_EXIT_FAILURE;
-	return -1;
-refuse:
-	xb_error("find", "'%s': on the filesystem being scanned; xbulk "
-		 "never writes there", name);
-	if (fd >= 0)
-		close(fd);
-	*status = XB_EXIT_USAGE;
-	return -1;
+		xb_error("find", "%s: %s", q(0, name), strerror(errno));
+	return fd;
 }
 
 /* Give the outputs their fds: stdout (-1 if it was closed: writing to it
- * fails), /dev/stderr, and the -fprint FILEs. */
+ * fails), /dev/stderr, and the -fprint FILEs (opened as find opens them,
+ * before the walk: a FILE on the scanned filesystem is in the scan). */
 static int
-open_outputs(struct xbulk_find *f, dev_t fsdev)
+open_outputs(struct xbulk_find *f)
 {
 	size_t i;
-	int fd = xb_stdout_fd(), status = 0;
+	int fd = xb_stdout_fd();
 
 	if (xbulk_find_set_output(f, 0, fd, fd >= 0 && isatty(fd)))
 		return XB_EXIT_FAILURE;
@@ -243,8 +204,8 @@ open_outputs(struct xbulk_find *f, dev_t fsdev)
 
 		if (!strcmp(name, "/dev/stderr"))
 			fd = STDERR_FILENO;
-		else if ((fd = open_output(name, fsdev, &status)) < 0)
-			return status;
+		else if ((fd = open_output(name)) < 0)
+			return XB_EXIT_FAILURE;
 		if (xbulk_find_set_output(f, i, fd, isatty(fd)))
 			return XB_EXIT_FAILURE;
 	}
@@ -265,8 +226,9 @@ output_errors(struct xbulk_find *f)
 	for (i = 1; i < xbulk_find_noutputs(f); i++) {
 		err = xbulk_find_output_error(f, i);
 		if (err) {
-			xb_error("find", "'%s': %s",
-				 xbulk_find_output_name(f, i), strerror(-err));
+			xb_error("find", "%s: %s",
+				 q(0, xbulk_find_output_name(f, i)),
+				 strerror(-err));
 			ret = XB_EXIT_FAILURE;
 		}
 	}
@@ -298,7 +260,7 @@ open_fs(struct xbulk_find *f, struct xbulk_fs **fs)
 				    parent_dir(path, dir), XBULK_ABI_AUTO, fs);
 		if (!err)
 			return 0;
-		xb_error("find", "'%s': %s", path, err == -ENOTTY ?
+		xb_error("find", "%s: %s", q(0, path), err == -ENOTTY ?
 			 "not on an XFS filesystem" : strerror(-err));
 		return XB_EXIT_FAILURE;
 	}
@@ -306,7 +268,8 @@ open_fs(struct xbulk_find *f, struct xbulk_fs **fs)
 		const char *path = xbulk_find_path(f, i);
 
 		if (lstat(path, &st))
-			xb_error("find", "'%s': %s", path, strerror(errno));
+			xb_error("find", "%s: %s", q(0, path),
+				 strerror(errno));
 	}
 	return XB_EXIT_FAILURE;
 }
@@ -391,9 +354,9 @@ walk_all(struct find_ctx *c)
 			return 0;
 		if (err == -EXDEV) {
 			xbulk_find_flush(c->find);
-			xb_error("find", "'%s': not on the XFS mount of '%s' "
-				 "(one filesystem per run)", c->start,
-				 xbulk_find_path(c->find, 0));
+			xb_error("find", "%s: not on the XFS mount of %s "
+				 "(one filesystem per run)", q(0, c->start),
+				 q(1, xbulk_find_path(c->find, 0)));
 			c->status = XB_EXIT_FAILURE;
 		} else if (err < 0) {
 			problem(c, c->start, err == -ESTALE ? -ENOENT : err);
@@ -421,10 +384,11 @@ missing_value(const char *option)
 	return xb_usage_error("find", "option '%s' needs a value", option);
 }
 
-/* xbulk's own options, before find's: -j N, --format FMT, --help. */
+/* xbulk's own options, before find's: -j N, --format FMT, --no-sync,
+ * --help. */
 static int
 own_options(int argc, char **argv, int *i, unsigned int *threads,
-	    enum xbulk_find_record *record)
+	    enum xbulk_find_record *record, bool *no_sync)
 {
 	uint64_t v;
 	int err;
@@ -446,6 +410,8 @@ own_options(int argc, char **argv, int *i, unsigned int *threads,
 							   err, XB_MAX_THREADS) :
 				       xb_usage_error("find", "-j: at least 1");
 			*threads = (unsigned int)v;
+		} else if (!strcmp(a, "--no-sync")) {
+			*no_sync = true;
 		} else if (!strncmp(a, "--format", 8) && (!a[8] || a[8] == '=')) {
 			val = a[8] ? a + 9 : *i + 1 < argc ? argv[++*i] : NULL;
 			if (!val)
@@ -477,6 +443,7 @@ xb_cmd_find(int argc, char **argv)
 	enum xbulk_find_record record = XBULK_FIND_RECORD_NONE;
 	unsigned int threads = xb_online_cpus();
 	struct xbulk_fs *fs = NULL;
+	bool no_sync = false;
 	char err[1024], *msg;
 	struct stat st;
 	int i, ret, status;
@@ -484,7 +451,7 @@ xb_cmd_find(int argc, char **argv)
 	/* find matches names, quotes them on a terminal and formats times
 	 * in the user's locale */
 	setlocale(LC_ALL, "");
-	ret = own_options(argc, argv, &i, &threads, &record);
+	ret = own_options(argc, argv, &i, &threads, &record, &no_sync);
 	if (ret)
 		return ret < 0 ? XB_EXIT_OK : ret;
 	clock_gettime(CLOCK_REALTIME, &o.now);
@@ -500,22 +467,28 @@ xb_cmd_find(int argc, char **argv)
 	}
 	if (ret) {			/* each line as find prints it */
 		bool late = strstr(err, "predicate `-j") ||
-			    strstr(err, "predicate `--format");
+			    strstr(err, "predicate `--format") ||
+			    strstr(err, "predicate `--no-sync");
 
 		for (msg = strtok(err, "\n"); msg; msg = strtok(NULL, "\n"))
 			fprintf(stderr, "xbulk find: %s\n", msg);
 		if (late)
-			fputs("xbulk find: -j and --format, xbulk find's own "
-			      "options, come before the PATHs\n", stderr);
+			fputs("xbulk find: -j, --format and --no-sync, xbulk "
+			      "find's own options, come before the PATHs\n",
+			      stderr);
 		return status;
 	}
 	c.cancel = xb_catch_signals();
 	xbulk_find_set_record(c.find, record);
-	ret = open_fs(c.find, &fs);
+	ret = open_outputs(c.find);
+	if (!ret)
+		ret = open_fs(c.find, &fs);
 	if (!ret && fstat(xbulk_fs_fd(fs), &st))
 		ret = XB_EXIT_FAILURE;
-	if (!ret)
-		ret = open_outputs(c.find, st.st_dev);
+	/* sizes as stat() gives them: delayed writes first */
+	if (!ret && !no_sync && (xbulk_find_fields(c.find) & XBULK_F_SIZE) &&
+	    xb_sync_fs("find", fs, xbulk_find_path(c.find, 0)))
+		c.status = XB_EXIT_FAILURE;
 	if (!ret) {
 		xbulk_find_set_fs(c.find, xbulk_fs_blocklog(fs), st.st_dev);
 		ret = build_names(&c, fs, threads,

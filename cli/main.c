@@ -45,6 +45,7 @@ static const struct {
 	  "What changed between a snapshot and another, or the fs now" },
 	{ "export", xb_cmd_export,
 	  "A snapshot as SQLite tables or CSV files" },
+	{ "path", xb_cmd_path, "Every path of inodes, from parent pointers" },
 	{ "help", cmd_help, "List the commands, or show one command's help" },
 };
 

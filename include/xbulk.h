@@ -50,6 +50,7 @@
 #include "xbulk/find.h"
 #include "xbulk/ids.h"
 #include "xbulk/metadir.h"
+#include "xbulk/parent.h"
 #include "xbulk/snapshot.h"
 
 #endif /* XBULK_H */

@@ -128,6 +128,12 @@ xbulk_fs_blocklog(const struct xbulk_fs *fs)
 	return fs->blocklog;
 }
 
+int
+xbulk_fs_sync(const struct xbulk_fs *fs)
+{
+	return syncfs(fs->fd) ? -errno : 0;
+}
+
 enum xbulk_abi
 xbulk_fs_abi(const struct xbulk_fs *fs)
 {

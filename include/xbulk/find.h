@@ -110,8 +110,9 @@ bool xbulk_find_keep(void *arg, const struct xfs_bulkstat *bs);
 
 /*
  * Outputs: [0] is stdout; [1..] are the FILEs of -fprint, -fprint0,
- * -fprintf and -fls in command-line order, opened by the caller (who
- * refuses those on the scanned filesystem).  "/dev/stdout" and
+ * -fprintf and -fls in command-line order, opened by the caller before
+ * the scan, as find opens them (one on the scanned filesystem is in the
+ * scan, with its size then).  "/dev/stdout" and
  * "/dev/stderr" name the caller's streams, as in find.
  */
 size_t xbulk_find_noutputs(const struct xbulk_find *find);
@@ -168,6 +169,19 @@ void xbulk_find_set_record(struct xbulk_find *find,
  * (without its CRLF): ",path,path_b64\r\n". */
 extern const char xbulk_find_csv_header_tail[];
 
+
+/**
+ * xbulk_find_quote() - @name as GNU find's messages quote a file name
+ * (gnulib quotearg's locale_quoting_style, in the current LC_CTYPE):
+ * between '' ('x\ny', 'it\'s') or, in a UTF-8 locale, U+2018 and
+ * U+2019; C escapes for \a \b \f \n \r \t \v and \\, the closing quote
+ * escaped, every byte that is not part of a printable character as
+ * \ooo.  Writes at most @size - 1 bytes and a NUL into @buf, as
+ * snprintf() does.
+ *
+ * Return: the length of the whole quoted name (without the NUL).
+ */
+size_t xbulk_find_quote(char *buf, size_t size, const char *name);
 
 /* Files the problem hook was called for (find then exits 1). */
 uint64_t xbulk_find_problems(const struct xbulk_find *find);

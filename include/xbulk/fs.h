@@ -79,6 +79,21 @@ unsigned int xbulk_fs_blocklog(const struct xbulk_fs *fs);
  */
 enum xbulk_abi xbulk_fs_abi(const struct xbulk_fs *fs);
 
+/**
+ * xbulk_fs_sync() - write the filesystem's delayed data out (syncfs(2) on
+ * the handle's fd), so that a scan right after reports the sizes stat()
+ * does: bulkstat gives a file's on-disk size (xfs_bulkstat_one_int():
+ * bs_size = ip->i_disk_size), which grows only when the data written is
+ * on disk, up to 30 s after the write (dirty_expire_centisecs); stat()
+ * gives the size in memory.  xfsdump syncs before its bulkstat for the
+ * same reason.  Costs little on a quiet filesystem, the writeback of
+ * what is dirty otherwise.
+ *
+ * Return: 0 or the negative errno of syncfs() (-EIO: a writeback
+ * failed; the sizes of what did not reach the disk may then lag).
+ */
+int xbulk_fs_sync(const struct xbulk_fs *fs);
+
 /** xbulk_ino_to_agno() - AG number of inode @ino (libfrog cvt_ino_to_agno) */
 uint32_t xbulk_ino_to_agno(const struct xbulk_fs *fs, uint64_t ino);
 

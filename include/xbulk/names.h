@@ -307,6 +307,16 @@ struct xbulk_entry {
 	const char	*fstype;	/* "xfs", or at a mount point the
 					   mounted filesystem's type (as
 					   /proc/self/mountinfo names it) */
+	unsigned int	dtype;		/* the type its directory entry
+					   gives (DT_*), DT_UNKNOWN at depth
+					   0: at a mount point over a file,
+					   the covered file's (find -type
+					   reads it) */
+	uint64_t	dino;		/* the inode its directory entry
+					   names (bs_ino at depth 0): at a
+					   mount point over a file, the
+					   covered file's (find -inum reads
+					   it) */
 };
 
 enum xbulk_visit {

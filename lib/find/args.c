@@ -17,6 +17,9 @@
 #include "find.h"
 #include "../format/columns.h"
 
+/* @s quoted as find's messages quote names, in buffer @slot. */
+#define Q(slot, s)	xf_quote(ps->find, (slot), (s))
+
 /* The next argument of the predicate being parsed, or NULL (message). */
 static const char *
 next_arg(struct xf_parser *ps)
@@ -55,13 +58,17 @@ comp_type(const char **s)
 	return XF_CMP_EQ;
 }
 
-/* xstrtoumax(s, 10) with nothing after the number. */
+/* xstrtoumax(s, 10) with nothing after the number: strtoumax() takes
+ * leading blanks and one '+' (so find takes -uid -+1 and -inum ' +5'),
+ * xstrtoumax() refuses a '-'. */
 static bool
 get_u64(const char *s, uint64_t *v)
 {
 	char *end;
 
 	while (*s == ' ' || (*s >= '\t' && *s <= '\r'))
+		s++;
+	if (*s == '+')
 		s++;
 	if (*s < '0' || *s > '9')
 		return false;
@@ -238,7 +245,7 @@ ref_stat(struct xf_parser *ps, const char *file, struct statx *stx)
 {
 	if (statx(AT_FDCWD, file, AT_SYMLINK_NOFOLLOW,
 		  STATX_BASIC_STATS | STATX_BTIME, stx))
-		return xf_fail(ps, "'%s': %s", file, strerror(errno));
+		return xf_fail(ps, "%s: %s", Q(0, file), strerror(errno));
 	return 0;
 }
 
@@ -278,15 +285,15 @@ parse_newer(struct xf_parser *ps, char x, char y, struct xf_node **out)
 	if (y == 't') {
 		if (xf_parse_date(arg, &ps->find->now, &n->u.time.ref))
 			return xf_fail(ps, "I cannot figure out how to "
-				       "interpret '%s' as a date or time",
-				       arg);
+				       "interpret %s as a date or time",
+				       Q(0, arg));
 	} else {
 		err = ref_stat(ps, arg, &stx);
 		if (err)
 			return err;
 		if (y == 'B' && !(stx.stx_mask & STATX_BTIME))
 			return xf_fail(ps, "Cannot obtain birth time of file "
-				       "'%s'", arg);
+				       "%s", Q(0, arg));
 		n->u.time.ref = stx_time(&stx, y);
 	}
 	*out = n;
@@ -310,11 +317,12 @@ parse_match(struct xf_parser *ps, enum xf_kind kind, bool fold,
 	n->u.match.pattern = arg;
 	n->u.match.flags = fold ? FNM_CASEFOLD : 0;
 	if (kind == XF_NAME && strchr(arg, '/'))
-		xf_warn(ps, "warning: '%s' matches against basenames only, "
+		xf_warn(ps, "warning: %s matches against basenames only, "
 			"but the given pattern contains a directory "
-			"separator ('/'), thus the expression will evaluate "
-			"to false all the time.  Did you mean '%s'?",
-			ps->pred, fold ? "-iwholename" : "-wholename");
+			"separator (%s), thus the expression will evaluate "
+			"to false all the time.  Did you mean %s?",
+			Q(0, ps->pred), Q(1, "/"),
+			Q(2, fold ? "-iwholename" : "-wholename"));
 	last = strrchr(arg, '/');
 	if (kind == XF_PATH && last && !last[1]) {
 		for (i = 0; i < ps->find->npaths; i++)
@@ -366,11 +374,11 @@ parse_regextype(struct xf_parser *ps)
 			return 0;
 		}
 		len += (size_t)snprintf(list + len, sizeof(list) - len,
-					"%s'%s'", i ? ", " : "",
-					regex_types[i].name);
+					"%s%s", i ? ", " : "",
+					Q(0, regex_types[i].name));
 	}
-	return xf_fail(ps, "Unknown regular expression type '%s'; valid "
-		       "types are %s.", arg, list);
+	return xf_fail(ps, "Unknown regular expression type %s; valid "
+		       "types are %s.", Q(0, arg), list);
 }
 
 /*
@@ -505,17 +513,17 @@ parse_owner(struct xf_parser *ps, bool group, struct xf_node **out)
 		return 0;
 	}
 	if (!group)
-		return *arg ? xf_fail(ps, "'%s' is not the name of a known "
-				      "user", arg) :
+		return *arg ? xf_fail(ps, "%s is not the name of a known "
+				      "user", Q(0, arg)) :
 			xf_fail(ps, "The argument to -user should not be "
 				"empty");
 	if (digits)
-		return xf_fail(ps, "'%s' is not the name of an existing group "
+		return xf_fail(ps, "%s is not the name of an existing group "
 			       "and it does not look like a numeric group ID "
-			       "because it has the unexpected suffix '%s'",
-			       arg, arg + digits);
-	return *arg ? xf_fail(ps, "'%s' is not the name of an existing group",
-			      arg) :
+			       "because it has the unexpected suffix %s",
+			       Q(0, arg), Q(1, arg + digits));
+	return *arg ? xf_fail(ps, "%s is not the name of an existing group",
+			      Q(0, arg)) :
 		xf_fail(ps, "argument to -group is empty, but should be a "
 			"group name");
 }
@@ -538,7 +546,7 @@ parse_perm(struct xf_parser *ps, struct xf_node **out)
 	}
 	if ((arg[0] == '+' && arg[1] >= '0' && arg[1] < '8') ||
 	    xf_parse_mode(arg + start, &n->u.perm.mode[0], &n->u.perm.mode[1]))
-		return xf_fail(ps, "invalid mode '%s'", arg);
+		return xf_fail(ps, "invalid mode %s", Q(0, arg));
 	if (arg[0] == '/' && !n->u.perm.mode[0] && !n->u.perm.mode[1]) {
 		xf_warn_always(ps, "warning: you have specified a mode pattern "
 			       "%s (which is equivalent to /000). The meaning "
@@ -717,8 +725,8 @@ xf_parse_primary(struct xf_parser *ps, const char *p, struct xf_node **out)
 		if (p[6] == 't' || !strchr("aBcm", p[6]) || !strchr("aBcmt", p[7]))
 			return xf_fail(ps, "invalid predicate `%s'", p);
 		if (ps->i >= ps->argc)
-			return xf_fail(ps, "The '%s' test needs an argument",
-				       p);
+			return xf_fail(ps, "The %s test needs an argument",
+				       Q(0, p));
 		return parse_newer(ps, p[6], p[7], out);
 	}
 	if (IS("-uid") || IS("-gid"))
@@ -808,7 +816,8 @@ parse_depth_limit(struct xf_parser *ps, int *limit)
 		return -EINVAL;
 	if (strspn(arg, "0123456789") != strlen(arg) || !*arg)
 		return xf_fail(ps, "Expected a positive decimal integer "
-			       "argument to %s, but got '%s'", ps->pred, arg);
+			       "argument to %s, but got %s", ps->pred,
+			       Q(0, arg));
 	if (!get_u64(arg, &v) || v > INT_MAX)
 		return xf_fail(ps, "%s: %s", arg, strerror(ERANGE));
 	*limit = (int)v;

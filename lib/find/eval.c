@@ -4,6 +4,7 @@
  * pred.c semantics), and the same tree three-valued on a bare bulkstat
  * record: the pre-filter that drops inodes no name can make act.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <string.h>
@@ -192,13 +193,19 @@ test(struct xbulk_find *f, const struct xf_node *n,
 	case XF_FALSE:
 		return V_FALSE;
 	case XF_TYPE:
+		/* find -type reads the directory entry's type: at a mount
+		 * over a file, the covered file's */
+		if (file && (file->flags & XBULK_ENTRY_MOUNT) &&
+		    file->dtype != DT_UNKNOWN)
+			mode = DTTOIF(file->dtype);
 		return (n->u.types >> ((mode & S_IFMT) >> 12)) & 1;
 	case XF_SIZE:
 		return compare(n->u.num.cmp,
 			       (field_value(f, bs, n->u.num.field) +
 				n->u.num.unit - 1) / n->u.num.unit, n->u.num.n);
 	case XF_NUM:
-		return compare(n->u.num.cmp,
+		return compare(n->u.num.cmp, file && n->u.num.field ==
+			       XF_FLD_INO ? xf_ino(file) :
 			       field_value(f, bs, n->u.num.field), n->u.num.n);
 	case XF_TIME:
 	case XF_NEWER:

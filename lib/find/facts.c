@@ -5,6 +5,7 @@
  * symbolic link's target (bfs keeps such facts in stat.c).  Below eval.c,
  * printf.c and ls.c.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -42,6 +43,15 @@ xf_type_letter(uint32_t mode)
 	case S_IFIFO: return 'p';
 	default: return 'U';
 	}
+}
+
+uint64_t
+xf_ino(const struct xbulk_entry *file)
+{
+	if ((file->flags & XBULK_ENTRY_MOUNT) && file->dtype != DT_DIR &&
+	    file->dtype != DT_UNKNOWN)
+		return file->dino;
+	return file->bs->bs_ino;
 }
 
 uint64_t

@@ -122,6 +122,15 @@ struct xf_ls_widths {
 	int	ino, blocks, owner, group, major, minor, size;
 };
 
+/* A buffer for one quoted name of a message (quote.c). */
+struct xf_quoted {
+	char	*buf;
+	size_t	cap;
+};
+
+/* Names one message may quote at once. */
+#define XF_QUOTE_SLOTS	3
+
 struct xbulk_find {
 	struct xf_node		*root;
 	/* options */
@@ -154,6 +163,7 @@ struct xbulk_find {
 	bool			started;	/* a file was evaluated */
 	char			*linkbuf;	/* readlink results */
 	size_t			linkcap;
+	struct xf_quoted	quoted[XF_QUOTE_SLOTS];
 };
 
 /* parse.c's helpers for the argument parsers (args.c). */
@@ -200,6 +210,12 @@ void xf_warn_always(struct xf_parser *ps, const char *fmt, ...)
  * caller's problem hook (find then exits 1). */
 void xf_problem(struct xbulk_find *f, const char *path, int err);
 
+/* quote.c */
+/* @name quoted as find's messages quote file names (xbulk_find_quote()),
+ * in buffer @slot of @f (valid until that slot is used again). */
+const char *xf_quote(struct xbulk_find *f, unsigned int slot,
+		     const char *name);
+
 /* args.c: the primaries' arguments.  Each returns 0 or -EINVAL. */
 int xf_parse_primary(struct xf_parser *ps, const char *name,
 		     struct xf_node **out);
@@ -234,6 +250,9 @@ const char *xf_user_name(struct xbulk_find *f, uint32_t uid);
 const char *xf_group_name(struct xbulk_find *f, uint32_t gid);
 /* Type letter of find's %y and -type ("f", "d", ..., "U"). */
 char xf_type_letter(uint32_t mode);
+/* The inode number of find's -inum and %i: the directory entry's (at a
+ * mount over a file, the covered file's, as find reads d_ino there). */
+uint64_t xf_ino(const struct xbulk_entry *file);
 /* st_blocks (512-byte units) of a record. */
 uint64_t xf_blocks512(const struct xbulk_find *f,
 		      const struct xbulk_entry *file);

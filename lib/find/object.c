@@ -76,6 +76,8 @@ xbulk_find_free(struct xbulk_find *f)
 	free(f->streams);
 	free(f->allocs);
 	free(f->linkbuf);
+	for (i = 0; i < XF_QUOTE_SLOTS; i++)
+		free(f->quoted[i].buf);
 	free(f);
 }
 

@@ -492,7 +492,7 @@ target_type(struct xbulk_find *f, const struct xbulk_entry *file,
 		letter[0] = xf_type_letter(st.st_mode);
 		return letter;
 	}
-	if (errno == ENOENT)
+	if (errno == ENOENT || errno == ENOTDIR)	/* as find 4.9 */
 		return "N";
 	if (errno == ELOOP)
 		return "L";
@@ -563,7 +563,7 @@ directive(struct xbulk_find *f, const struct step *s,
 	case 's': return put_num(out, s, bs->bs_size);
 	case 'b': return put_num(out, s, xf_blocks512(f, file));
 	case 'k': return put_num(out, s, (xf_blocks512(f, file) + 1) / 2);
-	case 'i': return put_num(out, s, bs->bs_ino);
+	case 'i': return put_num(out, s, xf_ino(file));
 	case 'n': return put_num(out, s, bs->bs_nlink);
 	case 'D': return put_num(out, s, file->dev ? file->dev : f->dev);
 	case 'U': return put_num(out, s, bs->bs_uid);

@@ -39,6 +39,10 @@ int xbn_grow(void **buf, size_t *cap, size_t need, size_t unit);
  */
 void xbn_populate(void *p, size_t len);
 
+/* fdbudget.c: fds this process may still open (RLIMIT_NOFILE less those
+ * open now). */
+unsigned int xbn_fds_free(void);
+
 /* Has the caller asked to stop? */
 static inline bool
 xbn_cancelled(const volatile int *cancel)

@@ -25,7 +25,11 @@
  * others with their fds.  Past OPEN_BUDGET such open fds, subdirectories
  * are pushed unopened and share their parent's fd, which stays open
  * until the last of them is opened; past SHARED_BUDGET of those too, the
- * parent is opened again by handle.  openat2(RESOLVE_NO_XDEV) does not
+ * parent is opened again by handle.  Under a low RLIMIT_NOFILE both
+ * budgets shrink to what is left once each reader has the two fds it
+ * may hold at once (its directory's, and a parent opened by handle to
+ * reach it), and fewer readers run if even that does not fit: the same
+ * listings, read with fewer directories open ahead.  openat2(RESOLVE_NO_XDEV) does not
  * cross into other filesystems mounted inside: the directory a mount
  * covers is not read.
  */
@@ -46,6 +50,10 @@
  * for the others: together half of Linux's default limit of 1024 fds. */
 #define OPEN_BUDGET	256
 #define SHARED_BUDGET	256
+/* fds a reader may hold itself, and those kept for the rest of the
+ * build and the walk (a mount's directory, a symlink by handle) */
+#define READER_FDS	2
+#define SPARE_FDS	2
 
 /* A parent's fd, shared by the items of its subdirectories. */
 struct pfd {
@@ -72,6 +80,8 @@ struct travel {
 	int			err;		/* first failure: stops all */
 	uint32_t		shared;		/* open pfds (atomic) */
 	uint32_t		opened;		/* items' fds (atomic) */
+	uint32_t		open_budget;	/* OPEN_BUDGET or less */
+	uint32_t		shared_budget;	/* SHARED_BUDGET or less */
 };
 
 /* One reader's state. */
@@ -293,7 +303,7 @@ open_kids(struct worker *w, int fd)
 		struct item *k = &w->kids[i];
 
 		if (__atomic_add_fetch(&t->opened, 1, __ATOMIC_RELAXED) <=
-		    OPEN_BUDGET) {
+		    t->open_budget) {
 			xbn_ent_cname(d->list + k->off, name);
 			k->fd = open_name(fd, name);
 			if (k->fd >= 0)
@@ -306,7 +316,7 @@ open_kids(struct worker *w, int fd)
 	}
 	if (later) {
 		if (__atomic_add_fetch(&t->shared, 1, __ATOMIC_RELAXED) <=
-		    SHARED_BUDGET)
+		    t->shared_budget)
 			pf = malloc(sizeof(*pf));
 		if (!pf)
 			__atomic_sub_fetch(&t->shared, 1, __ATOMIC_RELAXED);
@@ -418,6 +428,24 @@ keep_blocks(struct xbulk_names *nm, struct xbn_reader *r)
 	r->blocks = NULL;
 }
 
+/* Readers and budgets that fit the fds this process may still open. */
+static unsigned int
+fit_fds(struct travel *t, unsigned int threads)
+{
+	unsigned int free = xbn_fds_free(), left;
+
+	free = free > SPARE_FDS ? free - SPARE_FDS : 0;
+	if (threads > free / READER_FDS)
+		threads = free / READER_FDS;
+	if (threads < 1)
+		threads = 1;
+	left = free > threads * READER_FDS ? free - threads * READER_FDS : 0;
+	t->open_budget = left / 2 < OPEN_BUDGET ? left / 2 : OPEN_BUDGET;
+	left -= t->open_budget;
+	t->shared_budget = left < SHARED_BUDGET ? left : SHARED_BUDGET;
+	return threads;
+}
+
 int
 xbn_travel(struct xbulk_names *nm, unsigned int threads,
 	   struct xbn_links *links)
@@ -428,8 +456,7 @@ xbn_travel(struct xbulk_names *nm, unsigned int threads,
 	unsigned int i, ninit = 0, started = 1;
 	int ret = 0;
 
-	if (threads < 1)
-		threads = 1;
+	threads = fit_fds(&t, threads);
 	w = calloc(threads, sizeof(*w));
 	tids = calloc(threads, sizeof(*tids));
 	if (!w || !tids || xbn_grow((void **)&t.v, &t.cap, 1, sizeof(*t.v))) {

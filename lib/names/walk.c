@@ -169,6 +169,15 @@ child_entry(struct walk *w, struct xbulk_entry *e, const struct frame *f,
 	struct xbn_dir *d;
 
 	*di = XBN_NONE;
+	e->dtype = dt;
+	e->dino = ino;
+	off = (uint64_t)(de - xbn_dir(&nm->dirs, f->dir)->list);
+	/* A mount over a file keep dropped: the mount's stat decides */
+	m = !slot && nm->nmounts ? mount_at(nm, f->dir, off) : NULL;
+	if (m) {
+		mount_entry(e, m);
+		return true;
+	}
 	if (!slot) {
 		e->err = nm->nbad ? xbn_bad_err(nm, ino) : 0;
 		if (!e->err)
@@ -181,7 +190,6 @@ child_entry(struct walk *w, struct xbulk_entry *e, const struct frame *f,
 	}
 	if (dt != DT_UNKNOWN && DTTOIF(dt) != (slot->mode & S_IFMT))
 		return false;		/* the inode was reused */
-	off = (uint64_t)(de - xbn_dir(&nm->dirs, f->dir)->list);
 	d = xbn_slot_dir(nm, slot);
 	if (d) {
 		if (!xbn_is_edge(d, f->dir, off) || d->mark == w->mark ||
@@ -233,7 +241,7 @@ leave(struct walk *w, const struct frame *f)
 	const struct xbn_dir *d = xbn_dir(&nm->dirs, f->dir);
 	struct xbulk_entry e = {
 		.path = nm->path, .pathlen = f->plen, .name_off = f->name_off,
-		.depth = f->depth,
+		.depth = f->depth, .dino = d->ino,
 	};
 
 	if (!w->post)
@@ -330,6 +338,7 @@ xbulk_names_walk(struct xbulk_names *nm, const char *start,
 	memcpy(nm->path, start, len + 1);
 	e.path = nm->path;
 	e.pathlen = len;
+	e.dino = slot->ino;
 	w.mark = ++nm->pass;
 	d = xbn_slot_dir(nm, slot);
 	if (!d) {

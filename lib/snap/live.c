@@ -235,10 +235,8 @@ xbulk_snap_scan(struct xbulk_fs *fs, const struct xbulk_snap_scan_opts *opts,
 		qsort(l->exclude, o.nexclude, sizeof(*l->exclude), cmp_u64);
 		l->nexclude = o.nexclude;
 	}
-	if (!(o.flags & XBULK_SNAP_NO_SYNC) && syncfs(xbulk_fs_fd(fs))) {
-		ret = -errno;
+	if (!(o.flags & XBULK_SNAP_NO_SYNC) && (ret = xbulk_fs_sync(fs)))
 		goto fail;
-	}
 	/* The clock inode timestamps come from: a change after this
 	 * moment has a ctime at or after it. */
 	clock_gettime(CLOCK_REALTIME_COARSE, &t);

@@ -1,9 +1,22 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# The find tests' tree and expressions, shared by test-find-eval.sh (the
-# evaluator on any filesystem, through find_fts) and test-find.sh (xbulk
-# find on XFS).  Source it.
+# The find tests' tree, expressions and check(), shared by
+# test-find-eval.sh (the evaluator on any filesystem, through find_fts),
+# test-find.sh and test-find-edges.sh (xbulk find on XFS).  Source it.
+
+# check NAME: compare $tmp/want and $tmp/got and the statuses $wrc and
+# $grc; count in $pass and $fail, and say what differs
+check()
+{
+	if cmp -s "$tmp/want" "$tmp/got" && ((wrc == grc)); then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: $1 (status $wrc, got $grc)"
+		diff "$tmp/want" "$tmp/got" | head -6 | cut -c1-160 || true
+	fi
+}
 
 # Make the odd tree under $1 (root for chown, mknod; times relative to
 # $XF_NOW so that -mtime and -mmin tests stay away from boundaries).

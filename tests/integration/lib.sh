@@ -123,24 +123,30 @@ xb_new()
 		"$XB_NEW_ROOT/usr/sbin/$1" "${@:2}"
 }
 
+# xb_xfsprogs VERSION TOOL ARGS...: TOOL of xfsprogs VERSION (6.13: the
+# private one; anything else: the system's, 6.1).
+xb_xfsprogs()
+{
+	local version=$1 tool=$2
+
+	shift 2
+	if [[ $version == 6.13 ]]; then
+		xb_new "$tool" "$@"
+	else
+		"$tool" "$@"
+	fi
+}
+
 # xb_xfs_io ARGS..., xb_xfs_db ARGS...: the xfs_io or xfs_db of the
 # xfsprogs that made the current image (6.13 for xb_new_geometries).
 xb_xfs_io()
 {
-	if [[ $XB_XFSPROGS == 6.13 ]]; then
-		xb_new xfs_io "$@"
-	else
-		xfs_io "$@"
-	fi
+	xb_xfsprogs "$XB_XFSPROGS" xfs_io "$@"
 }
 
 xb_xfs_db()
 {
-	if [[ $XB_XFSPROGS == 6.13 ]]; then
-		xb_new xfs_db "$@"
-	else
-		xfs_db "$@"
-	fi
+	xb_xfsprogs "$XB_XFSPROGS" xfs_db "$@"
 }
 
 xb__mounted()

@@ -9,8 +9,19 @@
 #    XFS_BULK_IREQ_METADIR (before 6.13): strace makes the first bulkstat
 #    call fail with EINVAL, as such a kernel does; xbulk must say so in one
 #    line and exit 1, with no record on stdout.
+#  - xbulk path: for every inode find reaches, the same set of paths as
+#    GNU find PATH -inum (hard links, names with odd bytes, a path past
+#    PATH_MAX), from parent pointers, with -w (the walk), and under a
+#    subdirectory; the same set as xfs_io 6.13's parent -p for inodes
+#    whose paths are below PATH_MAX; on an image without parent pointers
+#    (mkfs 6.1) the same paths and one line saying that it walks.
+#  - bad input to xbulk path: one line and the documented exit status for
+#    inode 0, past the end, free, not a number, another generation, an
+#    open file already unlinked, a metadata inode, PATH not a directory;
+#    a corrupt inode: named as unreadable, and with -w its path printed.
 #
-# Skips without xfsprogs 6.13 (scripts/trixie-tools xfsprogs) or strace.
+# Skips without xfsprogs 6.13 (scripts/trixie-tools xfsprogs), strace or
+# python3.
 # Environment: XBULK (the binary).
 
 # shellcheck disable=SC2317 # functions run through rel_* helpers
@@ -21,8 +32,12 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 rel_init modern
 xb_have_new || xb_skip "xfsprogs 6.13 not installed (scripts/deps as root)"
 command -v strace >/dev/null || xb_skip "strace not installed (scripts/deps)"
+command -v python3 >/dev/null || xb_skip "python3 not installed (scripts/deps)"
 
 W=
+WALK_ERR=	# stderr of the last same_as_find
+# LeakSanitizer cannot run under ptrace (strace): off for those runs.
+NO_LSAN=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 # ---------------------------------------------------------------------------
 # A kernel that rejects XFS_BULK_IREQ_METADIR
 
@@ -30,9 +45,9 @@ W=
 # bytes)) among the ioctls of xbulk ARGS..., as strace counts them.
 first_bulkstat_call()
 {
-	strace -f -e trace=ioctl -o "$W/trace" "$XBULK" "$@" \
+	ASAN_OPTIONS=$NO_LSAN strace -f -e trace=ioctl -o "$W/trace" "$XBULK" "$@" \
 		>/dev/null 2>&1 || true
-	grep -n '0x58, 0x7f, 0x40' "$W/trace" | head -n 1 | cut -d: -f1
+	grep -m 1 -n '0x58, 0x7f, 0x40' "$W/trace" | cut -d: -f1
 }
 
 # rejects WHAT ARGS...: xbulk ARGS with the first bulkstat call failing
@@ -46,7 +61,7 @@ rejects()
 		rel_fail "xbulk $*: no bulkstat ioctl in strace's trace"
 		return
 	fi
-	strace -f -o /dev/null -e trace=ioctl \
+	ASAN_OPTIONS=$NO_LSAN strace -f -o /dev/null -e trace=ioctl \
 		-e "inject=ioctl:error=EINVAL:when=$n" "$XBULK" "$@" \
 		>"$W/out" 2>"$W/err" || rc=$?
 	if ((rc == 1)) && [[ ! -s $W/out ]] &&
@@ -72,12 +87,236 @@ check_metadir_rejected()
 
 # ---------------------------------------------------------------------------
 
+# ---------------------------------------------------------------------------
+# xbulk path against find -inum and xfs_io 6.13's parent -p
+
+# Names find and xfs_io must agree on: odd bytes (newline, \001, UTF-8,
+# spaces, a backslash) and hard links between them; a chain of 600
+# directories whose path is past PATH_MAX (made one level at a time), with
+# a file at its end hard-linked near the top: resolving it grows the
+# reader's directory table in the middle of a chain.
+odd_tree()
+{
+	python3 - "$1" <<'PY'
+import os, sys
+top = sys.argv[1]
+odd = os.path.join(top, "odd dir")
+os.mkdir(odd)
+names = ["new\nline", "ctl\x01", "caf\u00e9", "two  spaces", "back\\slash"]
+first = os.path.join(odd, names[0])
+open(first, "w").close()
+for n in names[1:]:
+    os.link(first, os.path.join(odd, n))
+os.chdir(top)
+os.mkdir("deep")
+os.chdir("deep")
+for i in range(600):	# more than the cache's first table holds (512)
+    n = "level_with_a_rather_long_name_%03d" % i
+    os.mkdir(n)
+    os.chdir(n)
+open("leaf", "w").close()
+os.link("leaf", os.path.join(top, "odd dir", "leaf link"))
+PY
+}
+
+# expect_paths DIR INUM...: what xbulk path -0 DIR INUM... prints, from
+# find DIR -printf '%i\t%p\0': each inode's paths in byte order, the
+# inodes in the order given.
+expect_paths()
+{
+	local dir=$1
+
+	shift
+	find "$dir" -printf '%i\t%p\0' | python3 -c '
+import sys
+by = {}
+for rec in sys.stdin.buffer.read().split(b"\0")[:-1]:
+    ino, path = rec.split(b"\t", 1)
+    by.setdefault(int(ino), []).append(path)
+out = sys.stdout.buffer
+for a in sys.argv[1:]:
+    for p in sorted(by.get(int(a), [])):
+        out.write(p + b"\0")
+' "$@"
+}
+
+# same_as_find TAG DIR XBULK_PATH_OPTS...: every inode find reaches under
+# DIR, at once.
+same_as_find()
+{
+	local tag=$1 dir=$2 rc=0
+	local -a inos
+
+	shift 2
+	mapfile -t inos < <(find "$dir" -printf '%i\n' | sort -un)
+	expect_paths "$dir" "${inos[@]}" >"$W/exp"
+	"$XBULK" path -0 "$@" "$dir" "${inos[@]}" >"$W/got" 2>"$W/err" ||
+		rc=$?
+	if ((rc == 0)) && cmp -s "$W/exp" "$W/got"; then
+		rel_pass
+	else
+		rel_fail "[$tag] xbulk path -0 $* $dir (${#inos[@]} inodes) vs find -inum: exit status $rc, $(cmp "$W/exp" "$W/got" 2>&1 | sed 's|.*differ: ||'), stderr '$(head -n 1 "$W/err")'"
+	fi
+	WALK_ERR=$(cat "$W/err")
+}
+
+# Inodes with more than one path or an odd name, all below PATH_MAX:
+# xfs_io 6.13's parent -p INO GEN prints the same set of paths.
+same_as_parent_p()
+{
+	local ino gen n=0
+
+	while read -r ino; do
+		gen=$(xfs_io -c "bulkstat_single $ino" "$XB_MNT" |
+		      sed -n 's/^\tbs_gen = //p')
+		{ xb_new xfs_io -c "parent -p $ino $((gen))" "$XB_MNT" ||
+		  true; } | LC_ALL=C sort >"$W/exp"
+		"$XBULK" path "$XB_MNT" "$ino" | LC_ALL=C sort >"$W/got"
+		if [[ -s $W/exp ]] && cmp -s "$W/exp" "$W/got"; then
+			rel_pass
+		else
+			rel_fail "xbulk path $XB_MNT $ino vs xfs_io 6.13 -c 'parent -p $ino $((gen))': $(diff "$W/exp" "$W/got" | head -n 3 | tr '\n' ' ')"
+		fi
+		n=$((n + 1))
+	done < <(find "$XB_MNT" -maxdepth 5 \( -links +1 -o -name '*[! -~]*' \) \
+		 ! -name '*
+*' ! -name 'leaf link' ! -type d -printf '%i\n' | sort -un | head -n 20)
+	((n >= 5)) || rel_fail "only $n inodes to compare with parent -p"
+}
+
+check_paths()
+{
+	local deep leaf
+
+	same_as_find parents "$XB_MNT"
+	same_as_find walk "$XB_MNT" -w
+	same_as_find "parents, subdirectory" "$XB_MNT/d03"
+	same_as_find "parents, PATH/" "$XB_MNT/odd dir/"
+	same_as_parent_p
+	# The leaf past PATH_MAX: its two paths
+	leaf=$(stat -c %i "$XB_MNT/odd dir/leaf link")
+	deep=$("$XBULK" path -0 "$XB_MNT" "$leaf" | tr '\0' '\n' |
+	       awk '{ print length($0) }' | sort -n | tail -n 1)
+	if ((deep > 4096)); then
+		rel_pass
+	else
+		rel_fail "xbulk path of the deep leaf: longest path $deep bytes, want > 4096"
+	fi
+}
+
+# bad STATUS REGEX ARGS...: xbulk path ARGS exits STATUS with one line on
+# stderr matching REGEX (and the --help hint for status 2).
+bad()
+{
+	local want=$1 re=$2 rc=0 lines first=
+
+	shift 2
+	"$XBULK" path "$@" >"$W/out" 2>"$W/err" || rc=$?
+	lines=$(wc -l <"$W/err")
+	((want == 2)) && lines=$((lines - 1))
+	read -r first <"$W/err" || true
+	if ((rc == want)) && ((lines == 1)) && [[ ! -s $W/out ]] &&
+	   [[ $first =~ ^xbulk\ path:\ $re$ ]]; then
+		rel_pass
+	else
+		rel_fail "xbulk path $*: exit status $rc (want $want), stdout $(wc -c <"$W/out") bytes, stderr '$(head -n 2 "$W/err" | tr '\n' '|')' (want /$re/)"
+	fi
+}
+
+check_bad_input()
+{
+	local M=$XB_MNT free ino gen meta
+
+	ino=$(stat -c %i "$M/odd dir/ctl"$'\001')
+	gen=$(xfs_io -c "bulkstat_single $ino" "$M" | sed -n 's/^\tbs_gen = //p')
+	touch "$M/free"
+	free=$(stat -c %i "$M/free")
+	rm "$M/free"
+	meta=$(xb_new xfs_io -c 'bulkstat -m' "$M" |
+	       sed -n 's/^bs_ino = //p' | sed -n 2p)
+	rel_check "xbulk path -0 $M $ino:$gen: paths (hex generation)" 5 \
+		"$("$XBULK" path -0 "$M" "$ino:$gen" | tr -cd '\0' | wc -c)"
+	bad 1 "inode 0 is not allocated" "$M" 0
+	bad 1 "inode 1099511627776 is not allocated" "$M" 1099511627776
+	bad 1 "inode $free is not allocated" "$M" "$free"
+	bad 2 "inode: 'abc' is not a decimal number" "$M" abc
+	bad 2 "inode: '-5' is negative" "$M" -5
+	bad 2 "generation: '0xZZ' is not a hex number" "$M" "$ino:0xZZ"
+	bad 2 "generation: '0x100000000' is out of range \(largest is 0xffffffff\)" \
+		"$M" "$ino:0x100000000"
+	bad 1 "inode $ino:$((gen ^ 1)): generation 0x[0-9a-f]+ is not the inode's \(it is $gen now: freed and used again\)" \
+		"$M" "$ino:$((gen ^ 1))"
+	bad 1 "inode $meta is allocated but not reported by bulkstat \(filesystem metadata, which has no path, or an inode the kernel cannot read\)" \
+		"$M" "$meta"
+	bad 2 "$M/odd dir/two  spaces: PATH must be a directory" \
+		"$M/odd dir/two  spaces" "$ino"
+	bad 2 "missing INUM" "$M"
+	# An open file already unlinked: no parent pointer, and no name
+	exec 7>"$M/open"
+	ino=$(stat -c %i "$M/open")
+	rm "$M/open"
+	bad 1 "inode $ino: no parent pointer leads to it from the root \(an open file already unlinked, or damage\)" \
+		"$M" "$ino"
+	bad 1 "inode $ino: no path under $M reaches it \(an open file already unlinked, a file elsewhere on the filesystem, or damage\)" \
+		-w "$M" "$ino"
+	exec 7>&-
+}
+
+# A corrupt inode (a mode of no file type: the kernel refuses that inode
+# alone): parent pointers cannot name it (they are in the inode), the
+# walk can, from its directory.
+check_corrupt()
+{
+	local f ino rc=0 i
+
+	# Away from AG 0, whose first inode cluster the mount reads (the
+	# metadata directory's inodes are there).
+	for ((i = 0; i < 8; i++)); do
+		f=$XB_MNT/victim_dir_$i
+		mkdir "$f"
+		(($(stat -c %i "$f") >= 1 << 19)) && break
+	done
+	touch "$f/victim"
+	ino=$(stat -c %i "$f/victim")
+	xb_umount
+	xb_xfs_db -x -c "inode $ino" -c 'write -d core.mode 0170000' "$XB_IMG" \
+		>/dev/null 2>&1
+	xb_remount
+	bad 1 "inode $ino: Structure needs cleaning \(its parent pointers are in it; -w finds its names in the directories\)" \
+		"$XB_MNT" "$ino"
+	"$XBULK" path -w "$XB_MNT" "$ino" >"$W/out" 2>"$W/err" || rc=$?
+	if ((rc == 1)) && [[ $(cat "$W/out") == "$f/victim" ]] &&
+	   grep -q "^xbulk path: inode $ino: Structure needs cleaning (its names from the directories follow)$" "$W/err"; then
+		rel_pass
+	else
+		rel_fail "xbulk path -w of corrupt inode $ino: exit status $rc, stdout '$(cat "$W/out")', stderr '$(head -n 2 "$W/err")'"
+	fi
+}
+
+# ---------------------------------------------------------------------------
+
 xb_mkfs_mount 1G "xfsprogs=6.13 -d agcount=4 -n parent=1 -m metadir=1"
 W=$XB_TMP/w
 mkdir -p "$W"
 xb_populate "$XB_MNT" 300
+odd_tree "$XB_MNT"
 REL_TAG="parent+metadir"
 check_metadir_rejected
+check_paths
+check_bad_input
+check_corrupt
+xb_cleanup
+
+# No parent pointers (mkfs 6.1): the walk, and the line that says so.
+xb_mkfs_mount 1G "-d agcount=2"
+W=$XB_TMP/w
+mkdir -p "$W"
+xb_populate "$XB_MNT" 200
+REL_TAG="no parent pointers"
+same_as_find walk "$XB_MNT"
+rel_check "the line that says it walks" \
+	"xbulk path: $XB_MNT: no parent pointers (mkfs.xfs -n parent=1): walking the whole tree" \
+	"$WALK_ERR"
 REL_TAG=
 xb_cleanup
 rel_done

@@ -39,12 +39,16 @@
 # geometries and the core on the one with every feature.  xfs_io's
 # answer to a command is run once per image and reused (the -j cases).
 #
+# -m on the old geometries (no metadata directory: the records of a scan
+# without it) is compared on the first of them only.
+#
 # Environment: XBULK (the binary, default build/xbulk), ENTRIES (entries
-# per image, default 2500), GEOMETRIES (newline-separated mkfs option
-# strings; default: all of xb_geometries and xb_new_geometries),
-# LARGE_ENTRIES (entries of one more image with the second geometry,
-# default 30000; 0: none), XFSIO_ORACLE=6.13 (compare with xfs_io 6.13 on
-# the old geometries too).
+# per image, default 2500), MATRIX (old: xb_geometries, new:
+# xb_new_geometries, all: both, the default; meson runs old and new as
+# two tests), GEOMETRIES (newline-separated mkfs option strings instead),
+# LARGE_ENTRIES (entries of one more image with the second old geometry,
+# default 30000; 0: none; never with MATRIX=new), XFSIO_ORACLE=6.13
+# (compare with xfs_io 6.13 on the old geometries too).
 
 # shellcheck disable=SC2317 # the checks run through rel_each_image
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -54,6 +58,9 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 
 ENTRIES=${ENTRIES:-2500}
 LARGE_ENTRIES=${LARGE_ENTRIES:-30000}
+MATRIX=${MATRIX:-all}
+[[ $MATRIX == new ]] && LARGE_ENTRIES=0
+OLD_M_DONE=0	# -m compared on an old geometry
 
 rel_init xfsio-matrix
 
@@ -71,11 +78,7 @@ ORACLE=6.1	# the xfs_io of the current image
 # (or on all with XFSIO_ORACLE=6.13), else 6.1.
 oracle_io()
 {
-	if [[ $ORACLE == 6.13 ]]; then
-		xb_new xfs_io "$@"
-	else
-		xfs_io "$@"
-	fi
+	xb_xfsprogs "$ORACLE" xfs_io "$@"
 }
 
 # run_xfsio CMD [SED]: xfs_io -c CMD on the mount into $W/exp; complain
@@ -454,6 +457,10 @@ check_metadir()
 		echo "  SKIP: -m (xfsprogs 6.13 not installed: scripts/deps as root)"
 		return 0
 	fi
+	if [[ $XB_XFSPROGS != 6.13 ]]; then
+		((OLD_M_DONE)) && return 0
+		OLD_M_DONE=1
+	fi
 	ORACLE=6.13
 	if [[ $level == full ]]; then
 		m_args+=("" "-n 2 -d" "-s $mid -d -n 71" "-v 5 -d -n 13"
@@ -568,17 +575,21 @@ check_image()
 # rel_each_image picks) and xb_new_geometries (FULL_NEW alone under the
 # sanitizers), unless GEOMETRIES names them.
 if [[ -z ${GEOMETRIES:-} ]]; then
-	if [[ ${XB_SANITIZE:-none} != none ]]; then
+	GEOMETRIES=
+	if [[ $MATRIX != new && ${XB_SANITIZE:-none} != none ]]; then
 		GEOMETRIES=$(xb_geometries | sed -n '1,2p;/size=1024/p')
-	else
+	elif [[ $MATRIX != new ]]; then
 		GEOMETRIES=$(xb_geometries)
 	fi
-	if ! xb_have_new; then
+	if [[ $MATRIX == old ]]; then
+		:
+	elif ! xb_have_new; then
 		echo "SKIP (part): the geometries of mkfs 6.13 (xfsprogs 6.13 not installed: scripts/deps as root)"
+		[[ -n $GEOMETRIES ]] || exit "$XB_SKIP"
 	elif [[ ${XB_SANITIZE:-none} != none ]]; then
-		GEOMETRIES+=$'\n'$(xb_new_geometries | grep -F -- "$FULL_NEW")
+		GEOMETRIES+=${GEOMETRIES:+$'\n'}$(xb_new_geometries | grep -F -- "$FULL_NEW")
 	else
-		GEOMETRIES+=$'\n'$(xb_new_geometries)
+		GEOMETRIES+=${GEOMETRIES:+$'\n'}$(xb_new_geometries)
 	fi
 fi
 rel_each_image check_image

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * xbulk path with parent pointers: each inode's paths from the root
+ * (libxbulk's xbulk_parents_paths()), those under PATH kept, PATH put in
+ * front of the rest, as find PATH -inum prints them.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "path.h"
+
+struct collect {
+	struct xb_path_target	*t;
+	const char		*path;		/* PATH as typed */
+	size_t			base;		/* xb_path_base_len(path) */
+	const char		*top;		/* PATH's path from the root,
+						   "" for the root */
+	size_t			toplen;
+};
+
+/* Keep @rel ("/a/b" from the root) if it is PATH or below it. */
+static int
+collect(void *arg, const char *rel, size_t len)
+{
+	struct collect *c = arg;
+	const char *rest;
+
+	if (len == 1 && c->toplen == 0)		/* the root, as PATH */
+		return xb_path_add(c->t, c->path, strlen(c->path), "", 0);
+	if (len < c->toplen || memcmp(rel, c->top, c->toplen))
+		return 0;
+	rest = rel + c->toplen;
+	if (*rest == '\0')
+		return xb_path_add(c->t, c->path, strlen(c->path), "", 0);
+	if (*rest != '/')
+		return 0;
+	return xb_path_add(c->t, c->path, c->base, rest, len - c->toplen);
+}
+
+/* PATH's own path from the root, into @top (a directory has one). */
+static int
+keep_first(void *arg, const char *rel, size_t len)
+{
+	char **top = arg;
+
+	if (*top)
+		return 0;
+	*top = strndup(len == 1 ? "" : rel, len == 1 ? 0 : len);
+	return *top ? 0 : -ENOMEM;
+}
+
+static const char *
+why(int err)
+{
+	switch (err) {
+	case -ENOENT:
+		return "no parent pointer leads to it from the root (an open file already unlinked, or damage)";
+	case -ELOOP:
+		return "the directories above it form a cycle (damage: see xfs_repair -n)";
+	case -ESTALE:
+		return "it or a directory above it was freed meanwhile";
+	case -EPROTO:
+		return "the kernel's parent pointer records break the ioctl's contract";
+	default:
+		return strerror(-err);
+	}
+}
+
+int
+xb_path_parents(struct xbulk_fs *fs, const char *path,
+		struct xb_path_target *t, int n, const volatile int *cancel)
+{
+	struct collect c = { .path = path, .base = xb_path_base_len(path) };
+	struct xbulk_parents *p;
+	struct xfs_bulkstat bs;
+	char *top = NULL;
+	struct stat st;
+	int i, err;
+
+	err = xbulk_parents_open(fs, &p);
+	if (err)
+		return xb_ioctl_error("path", fs, path, "getparents", err);
+	err = fstat(xbulk_fs_fd(fs), &st) ? -errno : 0;
+	if (!err)
+		err = xbulk_bulkstat_single(fs, st.st_ino, 0, &bs);
+	if (!err)
+		err = xbulk_parents_paths(p, bs.bs_ino, bs.bs_gen, keep_first,
+					  &top);
+	if (err) {
+		xbulk_parents_free(p);
+		xb_error("path", "%s: its own path from the root: %s", path,
+			 why(err));
+		return XB_EXIT_FAILURE;
+	}
+	c.top = top;
+	c.toplen = strlen(top);
+	for (i = 0; i < n && !*cancel; i++) {
+		if (t[i].skip)
+			continue;
+		c.t = &t[i];
+		err = xbulk_parents_paths(p, t[i].ino, t[i].gen, collect, &c);
+		if (err == -EPERM || err == -ENOMEM)
+			break;
+		if (err) {
+			xb_error("path", "inode %s: %s", t[i].arg, why(err));
+			t[i].reported = true;
+			err = 0;
+		}
+	}
+	free(top);
+	xbulk_parents_free(p);
+	if (*cancel)
+		return xb_signal_exit_status();
+	if (err)
+		return xb_ioctl_error("path", fs, path, "getparents", err);
+	return 0;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Internals of the parent pointer reader: getparents.c (the ioctl and its
+ * records) under paths.c (directory paths, cached).
+ */
+#ifndef XBULK_PARENT_INTERNAL_H
+#define XBULK_PARENT_INTERNAL_H
+
+#include <stdint.h>
+
+#include "../base.h"
+
+/* A cached directory (paths.c). */
+struct xbp_dir {
+	uint64_t	ino;		/* 0: empty slot */
+	uint32_t	gen;
+	uint32_t	parent;		/* index of the parent's slot, or
+					   XBP_TOP for the root */
+	uint32_t	name_off;	/* in the name arena */
+	uint16_t	name_len;
+	int16_t		state;		/* XBP_* or a negative errno */
+};
+
+#define XBP_TOP		UINT32_MAX	/* parent of the root's children */
+#define XBP_PENDING	1		/* on the chain being resolved */
+#define XBP_DONE	2
+
+struct xbulk_parents {
+	struct xbulk_fs	*fs;
+	uint8_t		fsid[8];	/* ha_fsid of this filesystem */
+	uint64_t	root_ino;
+	uint32_t	root_gen;
+	/* getparents.c: the records of one call */
+	char		*buf;
+	uint32_t	bufsize;
+	/* paths.c */
+	struct xbp_dir	*dirs;		/* open addressing on ino */
+	uint32_t	ndirs, dirmask;
+	char		*names;		/* name arena */
+	size_t		names_len, names_cap;
+	uint32_t	*stack;		/* slots of a chain */
+	size_t		stack_cap;
+	char		*path;		/* the path being built */
+	size_t		path_cap;
+};
+
+/* Records per call are at most this big (XFS_XATTR_LIST_MAX). */
+#define XBP_BUF_SIZE	65536
+
+#endif /* XBULK_PARENT_INTERNAL_H */

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The paths of an inode from parent pointers: each parent pointer of the
+ * inode, then the chain of directories above it, one parent pointer each
+ * (a directory has one name), up to the root or to a directory seen
+ * before.  Directories are kept in a hash table on the inode number as
+ * (parent slot, name), so memory grows with the directories seen, not
+ * with their paths' lengths; a path is written out from the chain when a
+ * caller asks for it.  The loops check their own progress: a chain that
+ * comes back to a directory on it is -ELOOP.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../names/names.h"	/* xbn_grow() */
+#include "parent.h"
+
+/* Most directories on one chain: deeper is damage (or -ENOMEM first). */
+#define MAX_DEPTH	(1u << 24)
+
+static uint32_t
+hash_ino(uint64_t ino)
+{
+	ino ^= ino >> 33;
+	ino *= 0xff51afd7ed558ccdULL;
+	ino ^= ino >> 33;
+	return (uint32_t)ino;
+}
+
+/* The slot of @ino, or the empty one where it would go. */
+static uint32_t
+find_slot(const struct xbulk_parents *p, uint64_t ino)
+{
+	uint32_t i = hash_ino(ino) & p->dirmask;
+
+	while (p->dirs[i].ino && p->dirs[i].ino != ino)
+		i = (i + 1) & p->dirmask;
+	return i;
+}
+
+/* Double the table; slot numbers change, also the @depth ones of the
+ * chain being resolved (p->stack). */
+static int
+rehash(struct xbulk_parents *p, size_t depth)
+{
+	uint32_t old_n = p->dirs ? p->dirmask + 1 : 0, n = old_n ? 2 * old_n :
+								   1024;
+	struct xbp_dir *old = p->dirs;
+	uint32_t *map, i, j;
+
+	if (n > (1u << 30))
+		return -ENOMEM;
+	p->dirs = calloc(n, sizeof(*p->dirs));
+	map = calloc(old_n ? old_n : 1, sizeof(*map));
+	if (!p->dirs || !map) {
+		free(p->dirs);
+		free(map);
+		p->dirs = old;
+		return -ENOMEM;
+	}
+	p->dirmask = n - 1;
+	for (i = 0; i < old_n; i++) {
+		if (!old[i].ino)
+			continue;
+		j = find_slot(p, old[i].ino);
+		p->dirs[j] = old[i];
+		map[i] = j;
+	}
+	for (i = 0; i <= p->dirmask; i++) {
+		if (p->dirs[i].ino && p->dirs[i].state == XBP_DONE &&
+		    p->dirs[i].parent != XBP_TOP)
+			p->dirs[i].parent = map[p->dirs[i].parent];
+	}
+	while (depth-- > 0)
+		p->stack[depth] = map[p->stack[depth]];
+	free(map);
+	free(old);
+	return 0;
+}
+
+/* The first parent pointer of a directory. */
+struct first {
+	uint64_t	ino;
+	uint32_t	gen;
+	char		name[256];
+	size_t		len;
+	bool		found;
+};
+
+static int
+take_first(void *arg, uint64_t dir_ino, uint32_t dir_gen, const char *name,
+	   size_t namelen)
+{
+	struct first *f = arg;
+
+	if (namelen >= sizeof(f->name))
+		return -EPROTO;	/* XFS names are at most 255 bytes */
+	f->ino = dir_ino;
+	f->gen = dir_gen;
+	memcpy(f->name, name, namelen);
+	f->len = namelen;
+	f->found = true;
+	return 1;
+}
+
+/* Mark the slots of a chain that failed with @err. */
+static int
+chain_failed(struct xbulk_parents *p, size_t depth, int err)
+{
+	while (depth-- > 0)
+		p->dirs[p->stack[depth]].state = (int16_t)err;
+	return err;
+}
+
+/*
+ * Slot of directory @ino (resolved up to the root), in *@slot; XBP_TOP
+ * for the root.  Return 0 or a negative errno (remembered for @ino).
+ */
+static int
+resolve_dir(struct xbulk_parents *p, uint64_t ino, uint32_t gen,
+	    uint32_t *slot)
+{
+	size_t depth = 0;
+	struct first f;
+	uint32_t i, top;
+	int ret;
+
+	for (;;) {
+		if ((p->ndirs + 1) * 2 > (p->dirs ? p->dirmask + 1 : 0)) {
+			ret = rehash(p, depth);
+			if (ret)
+				return chain_failed(p, depth, ret);
+		}
+		if (ino == p->root_ino) {
+			top = XBP_TOP;
+			break;
+		}
+		i = find_slot(p, ino);
+		if (p->dirs[i].ino) {
+			if (p->dirs[i].state == XBP_PENDING)
+				return chain_failed(p, depth, -ELOOP);
+			if (p->dirs[i].state < 0)
+				return chain_failed(p, depth,
+						    p->dirs[i].state);
+			if (p->dirs[i].gen != gen)
+				return chain_failed(p, depth, -ESTALE);
+			top = i;
+			break;
+		}
+		if (depth >= MAX_DEPTH)
+			return chain_failed(p, depth, -ELOOP);
+		ret = xbn_grow((void **)&p->stack, &p->stack_cap, depth + 1,
+			   sizeof(*p->stack));
+		if (ret)
+			return chain_failed(p, depth, ret);
+		f.found = false;
+		ret = xbulk_parents_each(p, ino, gen, take_first, &f);
+		if (ret == XBULK_PARENTS_ROOT) {
+			top = XBP_TOP;	/* a root by another number: damage */
+			break;
+		}
+		if (!ret && !f.found)
+			ret = -ENOENT;
+		if (!ret)
+			ret = xbn_grow((void **)&p->names, &p->names_cap,
+				   p->names_len + f.len, 1);
+		if (ret)
+			return chain_failed(p, depth, ret);
+		p->dirs[i] = (struct xbp_dir){
+			.ino = ino, .gen = gen, .state = XBP_PENDING,
+			.name_off = (uint32_t)p->names_len,
+			.name_len = (uint16_t)f.len,
+		};
+		memcpy(p->names + p->names_len, f.name, f.len);
+		p->names_len += f.len;
+		p->ndirs++;
+		p->stack[depth++] = i;
+		ino = f.ino;
+		gen = f.gen;
+	}
+	/* Link the chain from the top down. */
+	while (depth-- > 0) {
+		i = p->stack[depth];
+		p->dirs[i].parent = top;
+		p->dirs[i].state = XBP_DONE;
+		top = i;
+	}
+	*slot = top;
+	return 0;
+}
+
+/* Write the path of slot @slot, then "/" and @name, into p->path. */
+static int
+build_path(struct xbulk_parents *p, uint32_t slot, const char *name,
+	   size_t namelen, size_t *len)
+{
+	size_t depth = 0, n = 1 + namelen, off;
+	uint32_t i;
+	int ret;
+
+	for (i = slot; i != XBP_TOP; i = p->dirs[i].parent) {
+		ret = xbn_grow((void **)&p->stack, &p->stack_cap, depth + 1,
+			   sizeof(*p->stack));
+		if (ret)
+			return ret;
+		p->stack[depth++] = i;
+		n += 1 + p->dirs[i].name_len;
+	}
+	ret = xbn_grow((void **)&p->path, &p->path_cap, n + 1, 1);
+	if (ret)
+		return ret;
+	off = 0;
+	while (depth-- > 0) {
+		const struct xbp_dir *d = &p->dirs[p->stack[depth]];
+
+		p->path[off++] = '/';
+		memcpy(p->path + off, p->names + d->name_off, d->name_len);
+		off += d->name_len;
+	}
+	p->path[off++] = '/';
+	memcpy(p->path + off, name, namelen);
+	off += namelen;
+	p->path[off] = '\0';
+	*len = off;
+	return 0;
+}
+
+/* The parent pointers of the inode asked about, copied out of the
+ * records buffer before the directories above them are read. */
+struct links {
+	struct link {
+		uint64_t	ino;
+		uint32_t	gen;
+		uint32_t	name_off;
+		uint16_t	len;
+	} *v;
+	size_t	n, cap;
+	char	*names;
+	size_t	names_len, names_cap;
+};
+
+static int
+add_link(void *arg, uint64_t dir_ino, uint32_t dir_gen, const char *name,
+	 size_t namelen)
+{
+	struct links *l = arg;
+
+	if (xbn_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v)) ||
+	    xbn_grow((void **)&l->names, &l->names_cap, l->names_len + namelen,
+		 1))
+		return -ENOMEM;
+	l->v[l->n++] = (struct link){ .ino = dir_ino, .gen = dir_gen,
+				      .name_off = (uint32_t)l->names_len,
+				      .len = (uint16_t)namelen };
+	memcpy(l->names + l->names_len, name, namelen);
+	l->names_len += namelen;
+	return 0;
+}
+
+int
+xbulk_parents_paths(struct xbulk_parents *p, uint64_t ino, uint32_t gen,
+		    xbulk_path_fn fn, void *arg)
+{
+	struct links l = { 0 };
+	uint32_t slot;
+	size_t i, len;
+	int ret;
+
+	ret = xbulk_parents_each(p, ino, gen, add_link, &l);
+	if (ret == XBULK_PARENTS_ROOT)
+		return fn(arg, "/", 1);
+	if (!ret && l.n == 0)
+		ret = -ENOENT;
+	for (i = 0; !ret && i < l.n; i++) {
+		ret = resolve_dir(p, l.v[i].ino, l.v[i].gen, &slot);
+		if (!ret)
+			ret = build_path(p, slot, l.names + l.v[i].name_off,
+					 l.v[i].len, &len);
+		if (!ret)
+			ret = fn(arg, p->path, len);
+	}
+	free(l.v);
+	free(l.names);
+	return ret;
+}

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# xbulk find against GNU find 4.9 where find's answer is easy to get
+# wrong: numbers with a second sign or a leading blank, %Y of a link
+# whose target path meets a file (ENOTDIR), a bind mount over a file,
+# file names in messages (quoted as find quotes them, in C and in
+# C.UTF-8), sizes right after a write (syncfs first; du -b too), and a
+# low limit of open files (the readers' fd budget).  One small image.
+set -euo pipefail
+export TZ=UTC LC_ALL=C
+
+here=$(dirname "$0")
+. "$here/../integration/lib.sh"
+. "$here/lib-find.sh"
+
+XBULK=$(realpath "${XBULK:?}")
+xb_require_root_loop
+pass=0 fail=0
+
+# same PATH... -- EXPR...: find -xdev and xbulk find, stdout and
+# stderr together (find's order), and the status
+same()
+{
+	local -a paths=()
+
+	while [[ $1 != -- ]]; do
+		paths+=("$1")
+		shift
+	done
+	shift
+	find "${paths[@]}" -xdev "$@" >"$tmp/want" 2>&1 && wrc=0 || wrc=$?
+	sed -i 's/^find: /xbulk find: /' "$tmp/want"
+	# shellcheck disable=SC2086
+	"$XBULK" find $XOPT "${paths[@]}" "$@" >"$tmp/got" 2>&1 && grc=0 ||
+		grc=$?
+	check "find $XOPT ${paths[*]} $*"
+}
+
+xb_mkfs_mount 512M "-d agcount=4"
+tmp=$XB_TMP
+T=$XB_MNT/t
+mkdir "$T" && cd "$T"
+touch file f2 $'nl\nname' "quo'te" 'back\slash' $'\xff\xfe' $'\xc3\xa9t\xc3\xa9' \
+	$'c\xc2\x9bd' $'tab\tx'
+chown 1:1 f2
+ln -s file/x notdir
+ln -s nowhere dangling
+touch null
+mount --bind /dev/null null
+xb_at_exit "umount -l '$T/null' 2>/dev/null || true"
+mkdir -p d/e
+sync
+
+for XOPT in "-j 1" "-j 2"; do
+	# A second sign or a leading blank after the comparison's
+	ino=$(stat -c %i file)
+	for e in "-uid -+1" "-gid -+1" "-links ++0" "-size -+1" \
+		 "-links ' +1'" "-inum ' +$ino'" "-inum '+ $ino'" \
+		 "-size -+1k" "-uid +-1" "-uid '1 '" "-size +-1" "-links --1"
+	do
+		eval "set -- $e"
+		same . -- -name '[fdn]*' "$@" -print
+	done
+	# %Y: nothing there (N) also when the path meets a file
+	same notdir dangling file -- -printf '%p %y%Y\n'
+	same . -- -name notdir -xtype l
+	# A file covered by a bind mount: the mount's stat, as find
+	for e in "-xtype c" "-perm 666" "-type c" "-type f" "-links 1 -user root"; do
+		eval "set -- $e"
+		same . -- -name null "$@"
+	done
+	same . -- -name null -printf '%y%Y %m\n'
+	# Names in messages, as find quotes them
+	for loc in C C.UTF-8; do
+		LC_ALL=$loc same nosuch $'a\nb' $'\xff' $'\xc3\xa9' "it's" \
+			'a\b' $'c\xc2\x9bd' $'t\tx' ./file -- -maxdepth 0
+		LC_ALL=$loc same . -- -newer $'nl\nname2'
+		LC_ALL=$loc same . -- -fprint /nonexistent/$'x\ny'
+	done
+done
+
+# Sizes right after a write: bulkstat's is the size on disk until
+# writeback; syncfs first makes it stat()'s (find, du -b)
+echo baz >"$T/new"
+printf 'new 4\n' >"$tmp/want"
+wrc=0
+"$XBULK" find "$T/new" -printf '%f %s\n' >"$tmp/got" && grc=0 || grc=$?
+check "find -printf %s right after a write"
+head -c 5000 /dev/zero >"$T/new2"
+"$XBULK" find "$T" -name new2 -size 5000c -printf '%f %s\n' \
+	>"$tmp/got" && grc=0 || grc=$?
+printf 'new2 5000\n' >"$tmp/want"
+check "find -size right after a write"
+head -c 7777 /dev/zero >"$T/d/new3"
+printf '7777\t%s\n' "$T/d/new3" >"$tmp/want"
+"$XBULK" du -b "$T/d/new3" >"$tmp/got" && grc=0 || grc=$?
+check "du -b right after a write"
+
+# A low limit of open files: what find does there (16 chains of 17
+# directories of 255-byte names, deeper than PATH_MAX), at -j 1..3
+mkdir "$T/deep"
+long=$(printf 'n%.0s' $(seq 1 250))
+for c in $(seq 1 16); do
+	p="$T/deep/c$c"
+	mkdir "$p" && cd "$p"
+	for l in $(seq 1 17); do
+		mkdir "$long$l" && cd "$long$l"
+		touch f
+	done
+done
+cd "$T"
+find deep -xdev -type f | sort >"$tmp/want.deep"
+for n in 10 12 16 20; do
+	for j in 1 2 3; do
+		cp "$tmp/want.deep" "$tmp/want"
+		wrc=0
+		(ulimit -n $n; "$XBULK" find -j $j deep -type f) 2>&1 |
+			sort >"$tmp/got" && grc=0 || grc=$?
+		check "ulimit -n $n, -j $j"
+	done
+done
+
+cd /
+umount "$T/null"
+echo "$pass passed, $fail failed"
+((fail == 0))
