@@ -83,6 +83,47 @@ first_allocated(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	}
 }
 
+/*
+ * Put @f on the AG at fault.  A call without XFS_BULK_IREQ_AGNO that finds
+ * no more inodes in its cursor's AG runs on into the next AGs, so the
+ * inobt that failed may be a later AG's (the kernel returns the records
+ * before a failure without error, so the AGs between held none).  Probe
+ * each AG up to @last's from the cursor alone: the first that fails is at
+ * fault; one that still holds a chunk is, as is the cursor's AG when no
+ * probe tells.  Bounded by the AG count, whatever the kernel answers.
+ */
+static void
+locate_fault(struct xbulk_fs *fs, const struct xbulk_scan *scan,
+	     struct xbulk_ag_fault *f, uint64_t last)
+{
+	struct {
+		struct xfs_bulk_ireq	hdr;
+		struct xfs_inumbers	rec;
+	} req;
+	uint32_t agno = xbulk_ino_to_agno(fs, f->cursor);
+	uint32_t final = xbulk_ino_to_agno(fs, last);
+	uint64_t ino = f->cursor;
+
+	f->agno = agno;
+	for (; agno <= final && !xbulk_cancelled(scan); agno++) {
+		if (agno != f->agno)
+			ino = xbulk_agino_to_ino(fs, agno, 0);
+		req.hdr = (struct xfs_bulk_ireq){
+			.ino = ino, .icount = 1,
+			.flags = XFS_BULK_IREQ_AGNO, .agno = agno,
+		};
+		if (xbulk_inumbers(fs, (struct xfs_inumbers_req *)&req)) {
+			if (agno != f->agno && f->err != -EPROTO)
+				f->ino = ino;
+			f->agno = agno;
+			f->cursor = ino;
+			return;
+		}
+		if (req.hdr.ocount)
+			return;
+	}
+}
+
 enum xbulk_recovery
 xbulk_recover(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	      struct xbulk_ag_fault *f, uint64_t last, uint64_t *next,
@@ -114,7 +155,7 @@ xbulk_recover(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	}
 	if (!scan->ag_fault_fn)
 		return XBULK_STOP;
-	f->agno = xbulk_ino_to_agno(fs, f->cursor);
+	locate_fault(fs, scan, f, last);
 	*next = xbulk_agino_to_ino(fs, f->agno + 1, 0);
 	return XBULK_AG_FAULT;
 }

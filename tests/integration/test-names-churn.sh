@@ -248,8 +248,10 @@ for j in 1 2; do
 	rel_ok "damaged AG $ag, -j $j: named as a problem" \
 		grep -q "^problem ag-fault .* err=-117 path=$M agno=$ag\$" \
 		"$T/err"
+	rel_check "damaged AG $ag, -j $j: no other AG a problem" 1 \
+		"$(grep -c "^problem ag-fault " "$T/err")"
 	rc=0
-	timeout 60 "$XB" find -j $j "$M" -printf '%i\t%p\0' >"$T/out" \
+	LC_ALL=C timeout 60 "$XB" find -j $j "$M" -printf '%i\t%p\0' >"$T/out" \
 		2>"$T/err" || rc=$?
 	rel_check "damaged AG $ag, find -j $j: exit status" 1 "$rc"
 	rel_ok "damaged AG $ag, find -j $j: every name of the other AGs" \
@@ -257,6 +259,8 @@ for j in 1 2; do
 	rel_ok "damaged AG $ag, find -j $j: the AG named" \
 		grep -q "^xbulk find: '$M': AG $ag: .*: Structure needs cleaning; the rest of AG $ag was not scanned (the names of its inodes are left out)\$" \
 		"$T/err"
+	rel_check "damaged AG $ag, find -j $j: no other AG named" 1 \
+		"$(grep -c ": AG [0-9]*: " "$T/err")"
 	rc=0
 	timeout 60 "$XB" du -s -j $j "$M" >"$T/out" 2>"$T/err" || rc=$?
 	rel_check "damaged AG $ag, du -j $j: exit status" 1 "$rc"
@@ -265,6 +269,8 @@ for j in 1 2; do
 	rel_ok "damaged AG $ag, du -j $j: the AG named" \
 		grep -q "^xbulk du: $M: AG $ag: .*: Structure needs cleaning; the rest of AG $ag was not scanned (its inodes are not counted)\$" \
 		"$T/err"
+	rel_check "damaged AG $ag, du -j $j: no other AG named" 1 \
+		"$(grep -c ": AG [0-9]*: " "$T/err")"
 done
 
 rel_result "secs=$CHURN_SECS runs=$runs gone=$gone moved=$moved $churn"
