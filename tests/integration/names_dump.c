@@ -269,6 +269,7 @@ main(int argc, char **argv)
 		if (cancel_flag)
 			fprintf(stderr, "names_dump: stopped %.1f ms after the "
 				"cancel\n", ms_since(&cancel_at));
+		xbulk_fs_close(fs);
 		return ret == -EINTR ? 130 : 1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &walk_t0);
