@@ -180,9 +180,9 @@ parse(struct diff_cmd *d, int argc, char **argv)
 				      "too many arguments");
 	d->old_path = argv[optind];
 	d->new_path = argv[optind + 1];
-	/* -0 lists what lies below a moved directory */
-	if (d->out.fmt == XB_DIFF_NUL)
-		d->diff_flags |= XBULK_DIFF_EXPAND;
+	/* the path lists: every name whose entry or path changed */
+	if (d->out.fmt == XB_DIFF_NUL || d->out.fmt == XB_DIFF_DELETED0)
+		d->diff_flags |= XBULK_DIFF_EVERY_NAME;
 	return 0;
 }
 
@@ -215,9 +215,13 @@ run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
 	}
 	if (d->out.fmt == XB_DIFF_CSV)
 		fputs(xb_diff_csv_header, d->out.f);
-	while ((ret = xbulk_snap_diff_next(diff, &c)) == 1)
-		if (xb_diff_out_change(&d->out, c))
+	while ((ret = xbulk_snap_diff_next(diff, &c)) == 1) {
+		ret = xb_diff_out_change(&d->out, c);
+		if (ret < 0)
+			break;
+		if (ret)
 			any = true;
+	}
 	xbulk_snap_diff_free(diff);
 	if (ret == -EINTR)
 		return xb_signal_exit_status();
@@ -227,8 +231,7 @@ run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
 			 d->old_path, strerror(-ret));
 		return XB_EXIT_TROUBLE;
 	}
-	if (d->out.fmt == XB_DIFF_SUMMARY)
-		xb_diff_out_summary(&d->out);
+	xb_diff_out_end(&d->out);
 	if (fflush(d->out.f) || ferror(d->out.f)) {
 		ret = xb_write_error("diff", -errno);
 		return ret == XB_EXIT_PIPE ? ret : XB_EXIT_TROUBLE;
@@ -250,7 +253,7 @@ live(struct diff_cmd *d, struct xbulk_snap *old, const volatile int *cancel)
 	struct stat st;
 	int ret;
 
-	if (xb_open_fs("diff", d->new_path, XBULK_ABI_AUTO, &fs))
+	if (xb_snap_open_fs("diff", d->new_path, &fs))
 		return XB_EXIT_TROUBLE;
 	if (fstat(xbulk_fs_fd(fs), &st)) {
 		xb_error("diff", "%s: %s", d->new_path, strerror(errno));
@@ -329,5 +332,6 @@ xb_cmd_diff(int argc, char **argv)
 	}
 	xbulk_snap_close(new);
 	xbulk_snap_close(old);
+	xb_diff_out_free(&d.out);
 	return ret;
 }

@@ -27,6 +27,7 @@ struct xb_diff_out {
 	uint64_t		n[XB_CHANGE_KINDS];
 	uint64_t		changing;
 	uint64_t		added, removed, changed;	/* bytes */
+	struct xb_diff_paths	*paths;		/* --deleted0's */
 };
 
 /* The name of each kind ("created"...), as --only takes them. */
@@ -34,10 +35,24 @@ extern const char *const xb_change_names[XB_CHANGE_KINDS];
 /* CSV's header row. */
 extern const char xb_diff_csv_header[];
 
-/* Write @c if the filters keep it; true if they did. */
-bool xb_diff_out_change(struct xb_diff_out *o,
-			const struct xbulk_snap_change *c);
-/* --summary's lines. */
-void xb_diff_out_summary(const struct xb_diff_out *o);
+/* Write @c if the filters keep it: 1 if they did, 0 if not, -ENOMEM. */
+int xb_diff_out_change(struct xb_diff_out *o,
+		       const struct xbulk_snap_change *c);
+/* After the last change: --summary's lines, --deleted0's paths. */
+void xb_diff_out_end(struct xb_diff_out *o);
+/* Free what the output holds. */
+void xb_diff_out_free(struct xb_diff_out *o);
+
+/* The path lists (cli/diff_paths.c), of a diff made with
+ * XBULK_DIFF_EVERY_NAME. */
+/* -0: the path of @c, if it names an entry of NEW. */
+void xb_diff_paths_put(FILE *f, const struct xbulk_snap_change *c);
+/* --deleted0: note the paths of @c (every change, @shown if the filters
+ * keep it): 0 or -ENOMEM. */
+int xb_diff_paths_add(struct xb_diff_out *o,
+		      const struct xbulk_snap_change *c, bool shown);
+/* --deleted0: print the paths noted that are gone, topmost only. */
+void xb_diff_paths_deleted(struct xb_diff_out *o);
+void xb_diff_paths_free(struct xb_diff_out *o);
 
 #endif /* XBULK_CLI_DIFF_H */

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The change lines of xbulk diff: text (a code column, as rsync's
- * --itemize-changes, then the path), JSON Lines, CSV, the NUL-terminated
- * path lists (-0, --deleted0) and --summary.  The formats are the man
- * page's (DIFF, "Change lines").
+ * --itemize-changes, then the path), JSON Lines, CSV and --summary; the
+ * filters, and the NUL-terminated path lists (-0, --deleted0: in
+ * diff_paths.c).  The formats are the man page's (DIFF, "Change
+ * lines").
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -242,28 +244,6 @@ put_csv(FILE *f, const struct xbulk_snap_change *c)
 	fputs("\r\n", f);
 }
 
-/* -0: what exists in NEW; --deleted0: what is gone. */
-static void
-put_nul(FILE *f, const struct xbulk_snap_change *c, bool deleted)
-{
-	const char *p = NULL;
-
-	if (!deleted) {
-		if (c->kind != XBULK_CHANGE_DELETED &&
-		    c->kind != XBULK_CHANGE_UNLINKED)
-			p = c->path;
-	} else if (c->kind == XBULK_CHANGE_DELETED ||
-		   c->kind == XBULK_CHANGE_UNLINKED) {
-		p = c->path;
-	} else if (c->kind == XBULK_CHANGE_RENAMED) {
-		p = c->old_path;
-	}
-	if (p) {
-		fputs(p, f);
-		putc('\0', f);
-	}
-}
-
 static void
 count(struct xb_diff_out *o, const struct xbulk_snap_change *c)
 {
@@ -280,29 +260,37 @@ count(struct xb_diff_out *o, const struct xbulk_snap_change *c)
 		o->changed += c->new->bs_size;
 }
 
-bool
+int
 xb_diff_out_change(struct xb_diff_out *o, const struct xbulk_snap_change *c)
 {
-	if (!(o->kinds & (1u << c->kind)) ||
-	    !strchr(o->types, xb_type_letter(rec_of(c)->bs_mode)))
-		return false;
+	bool shown = (o->kinds & (1u << c->kind)) &&
+		     strchr(o->types, xb_type_letter(rec_of(c)->bs_mode));
+
+	if (o->fmt == XB_DIFF_DELETED0 && xb_diff_paths_add(o, c, shown))
+		return -ENOMEM;
+	if (!shown)
+		return 0;
 	count(o, c);
 	switch (o->fmt) {
 	case XB_DIFF_TEXT: put_text(o->f, c); break;
 	case XB_DIFF_JSONL: put_jsonl(o->f, c); break;
 	case XB_DIFF_CSV: put_csv(o->f, c); break;
-	case XB_DIFF_NUL: put_nul(o->f, c, false); break;
-	case XB_DIFF_DELETED0: put_nul(o->f, c, true); break;
+	case XB_DIFF_NUL: xb_diff_paths_put(o->f, c); break;
+	case XB_DIFF_DELETED0: break;
 	case XB_DIFF_SUMMARY: break;
 	}
-	return true;
+	return 1;
 }
 
 void
-xb_diff_out_summary(const struct xb_diff_out *o)
+xb_diff_out_end(struct xb_diff_out *o)
 {
 	size_t k;
 
+	if (o->fmt == XB_DIFF_DELETED0)
+		xb_diff_paths_deleted(o);
+	if (o->fmt != XB_DIFF_SUMMARY)
+		return;
 	for (k = 0; k < XB_CHANGE_KINDS; k++)
 		fprintf(o->f, "%-9s %llu\n", xb_change_names[k],
 			(unsigned long long)o->n[k]);
@@ -311,4 +299,10 @@ xb_diff_out_summary(const struct xb_diff_out *o)
 		(unsigned long long)o->added, (unsigned long long)o->removed,
 		(unsigned long long)o->changed,
 		(unsigned long long)o->changing);
+}
+
+void
+xb_diff_out_free(struct xb_diff_out *o)
+{
+	xb_diff_paths_free(o);
 }

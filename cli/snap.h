@@ -32,6 +32,13 @@ void xb_exclude_writer(struct xb_exclude *x, dev_t dev,
 		       const struct xbulk_snap_writer *w);
 
 /*
+ * Open the filesystem mounted at @path for a live scan of @cmd: a mount
+ * point only (the paths of a snapshot start at the mount's top).  0, or
+ * XB_EXIT_TROUBLE with the message printed.
+ */
+int xb_snap_open_fs(const char *cmd, const char *path, struct xbulk_fs **fs);
+
+/*
  * Open the snapshot file @path for @cmd; on failure print one line
  * ("xbulk CMD: PATH: what is wrong") and return XB_EXIT_TROUBLE.
  */

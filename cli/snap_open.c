@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Opening snapshots for the snapshot, diff and export commands: a file
- * (one line naming what is wrong with it) or a live scan (the names
- * engine's problems named, each one a failure), and the files a scan
- * leaves out.
+ * (one line naming what is wrong with it) or a live scan of a mount
+ * point (the names engine's problems named, each one a failure), and
+ * the files a scan leaves out.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -57,6 +58,29 @@ xb_exclude_writer(struct xb_exclude *x, dev_t dev,
 	xbulk_snap_writer_ident(w, &wdev, &wino);
 	if (wdev == dev && x->n < sizeof(x->ino) / sizeof(x->ino[0]))
 		x->ino[x->n++] = wino;
+}
+
+int
+xb_snap_open_fs(const char *cmd, const char *path, struct xbulk_fs **fs)
+{
+	struct statx stx;
+
+	if (xb_open_fs(cmd, path, XBULK_ABI_AUTO, fs))
+		return XB_EXIT_TROUBLE;
+	if (statx(xbulk_fs_fd(*fs), "", AT_EMPTY_PATH, STATX_BASIC_STATS,
+		  &stx)) {
+		xb_error(cmd, "%s: %s", path, strerror(errno));
+	} else if ((stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
+		   !(stx.stx_attributes & STATX_ATTR_MOUNT_ROOT)) {
+		xb_error(cmd, "%s: not a mount point (a snapshot holds the "
+			 "whole filesystem, its paths relative to the mount's "
+			 "top: give the mount point)", path);
+	} else {
+		return 0;
+	}
+	xbulk_fs_close(*fs);
+	*fs = NULL;
+	return XB_EXIT_TROUBLE;
 }
 
 int

@@ -141,9 +141,9 @@ xb_cmd_snapshot(int argc, char **argv)
 				      "too many arguments");
 	mnt = argv[optind];
 	file = argv[optind + 1];
-	ret = xb_open_fs("snapshot", mnt, XBULK_ABI_AUTO, &fs);
+	ret = xb_snap_open_fs("snapshot", mnt, &fs);
 	if (ret)
-		return XB_EXIT_TROUBLE;
+		return ret;
 	cancel = xb_catch_signals();
 	ret = fstat(xbulk_fs_fd(fs), &st) ? -errno : 0;
 	if (!ret)

@@ -287,7 +287,8 @@ struct xbulk_snap_change {
 	/*
 	 * The entry's path from the mount's top: NEW's, OLD's for DELETED
 	 * and UNLINKED; NULL if no name reaches the inode.  RENAMED and
-	 * MOVED: @old_path is the one in OLD.
+	 * MOVED (and MODIFIED, ENTRIES with XBULK_DIFF_EVERY_NAME):
+	 * @old_path is the one in OLD.
 	 */
 	const char			*path;
 	const char			*old_path;
@@ -300,6 +301,17 @@ enum {
 	XBULK_DIFF_EXPAND	= 1u << 2,	/* MOVED: what lies below a
 						   renamed directory */
 	XBULK_DIFF_FORCE	= 1u << 3,	/* another filesystem (UUID) */
+	/*
+	 * One change per name (for path lists, as xbulk diff -0 and
+	 * --deleted0 make): MOVED as XBULK_DIFF_EXPAND, also for the kept
+	 * names of an inode that gained or lost others; a MODIFIED or
+	 * ENTRIES change on each name the inode kept, @old_path its path
+	 * in OLD (an inode that kept none has its facets on its LINKED
+	 * changes).  Each name of NEW whose entry, inode or path changed
+	 * is then the @path of exactly one change, each name of OLD whose
+	 * entry, inode or path changed the (@old_)path of exactly one.
+	 */
+	XBULK_DIFF_EVERY_NAME	= 1u << 4,
 };
 
 struct xbulk_snap_diff_opts {

@@ -12,7 +12,10 @@
  * (parent, name) and so is not listed, unless XBULK_DIFF_EXPAND asks for
  * MOVED lines.  For that the NEW directory table is marked once: each
  * directory that OLD has (same number and generation) under another
- * parent or name, and each directory below one.
+ * parent or name, and each directory below one.  XBULK_DIFF_EVERY_NAME
+ * (xbulk diff -0 and --deleted0) goes further: every name of NEW whose
+ * entry or path changed gets a line of its own, with its OLD path where
+ * it had one, so that the two path lists are whole.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -113,7 +116,7 @@ xbulk_snap_diff_new(struct xbulk_snap *old, struct xbulk_snap *new,
 	d->new = new;
 	d->flags = o.flags;
 	d->cancel = o.cancel;
-	if (o.flags & XBULK_DIFF_EXPAND)
+	if (o.flags & (XBULK_DIFF_EXPAND | XBULK_DIFF_EVERY_NAME))
 		ret = mark_moved(d);
 	if (!ret)
 		ret = xbulk_snap_rewind(old);
@@ -202,8 +205,7 @@ queue(struct xbulk_snap_diff *d, enum xbulk_change_kind kind, uint32_t facets,
 	} else {
 		if (nl || b->bs->bs_ino == d->new->info.top)
 			ret = keep_path(d, d->new, nl, &p);
-		if (!ret && ol && (kind == XBULK_CHANGE_RENAMED ||
-				   kind == XBULK_CHANGE_MOVED))
+		if (!ret && ol)
 			ret = keep_path(d, d->old, ol, &op);
 	}
 	if (!ret)
@@ -261,20 +263,62 @@ has_link(const struct xbulk_snap_link *v, uint32_t n,
 	return false;
 }
 
+/* Is NEW's directory @parent one that moved or lies below one? */
+static bool
+below_moved(const struct xbulk_snap_diff *d, uint64_t parent)
+{
+	uint32_t k;
+
+	if (!d->moved)
+		return false;
+	k = snap_dirtab_find(&d->new->dirs, parent);
+	return k != UINT32_MAX && d->moved[k];
+}
+
 /* MOVED lines for the names of an unchanged inode below a moved
  * directory. */
 static int
 queue_moved(struct xbulk_snap_diff *d)
 {
 	const struct xbulk_snap_rec *b = d->b;
-	uint32_t i, k;
+	uint32_t i;
 	int ret = 0;
 
-	for (i = 0; i < b->nlinks && !ret; i++) {
-		k = snap_dirtab_find(&d->new->dirs, b->links[i].parent);
-		if (k != UINT32_MAX && d->moved[k])
+	for (i = 0; i < b->nlinks && !ret; i++)
+		if (below_moved(d, b->links[i].parent))
 			ret = queue(d, XBULK_CHANGE_MOVED, 0, &b->links[i],
 				    &b->links[i]);
+	return ret;
+}
+
+/*
+ * XBULK_DIFF_EVERY_NAME, for the names NEW kept of an inode (those it
+ * gained are linked lines): with facets @f, a modified (or entries)
+ * line for each (its path in OLD as old_path); without, a moved line
+ * for each below a moved directory.  The top and inodes without names
+ * get one line.
+ */
+static int
+queue_kept(struct xbulk_snap_diff *d, uint32_t f)
+{
+	const struct xbulk_snap_rec *a = d->a, *b = d->b;
+	enum xbulk_change_kind kind = snap_entries_only(a->bs, b->bs, f) ?
+				      XBULK_CHANGE_ENTRIES :
+				      XBULK_CHANGE_MODIFIED;
+	uint32_t i;
+	int ret = 0;
+
+	if (!b->nlinks)
+		return f ? queue(d, kind, f, NULL, NULL) : 0;
+	for (i = 0; i < b->nlinks && !ret; i++) {
+		const struct xbulk_snap_link *l = &b->links[i];
+
+		if (!has_link(a->links, a->nlinks, l))
+			continue;
+		if (f)
+			ret = queue(d, kind, f, l, l);
+		else if (below_moved(d, l->parent))
+			ret = queue(d, XBULK_CHANGE_MOVED, 0, l, l);
 	}
 	return ret;
 }
@@ -286,6 +330,7 @@ compare(struct xbulk_snap_diff *d)
 	const struct xbulk_snap_rec *a = d->a, *b = d->b;
 	uint32_t f = snap_facets(a->bs, b->bs, d->flags), i, nrm = 0, nadd = 0;
 	const struct xbulk_snap_link *rm = NULL, *add = NULL;
+	bool every = d->flags & XBULK_DIFF_EVERY_NAME;
 	int ret = 0;
 
 	for (i = 0; i < a->nlinks; i++)
@@ -303,17 +348,21 @@ compare(struct xbulk_snap_diff *d)
 		return queue(d, XBULK_CHANGE_RENAMED, f & ~XBULK_FACET_CTIME,
 			     rm, add);
 	if (nrm || nadd) {
+		/* a name added or removed moves nlink and ctime */
+		f &= ~(XBULK_FACET_NLINK | XBULK_FACET_CTIME);
 		for (i = 0; i < a->nlinks && !ret; i++)
 			if (!has_link(b->links, b->nlinks, &a->links[i]))
 				ret = queue(d, XBULK_CHANGE_UNLINKED, 0,
 					    &a->links[i], NULL);
 		for (i = 0; i < b->nlinks && !ret; i++)
 			if (!has_link(a->links, a->nlinks, &b->links[i]))
-				ret = queue(d, XBULK_CHANGE_LINKED, 0, NULL,
-					    &b->links[i]);
-		/* a name added or removed moves nlink and ctime */
-		f &= ~(XBULK_FACET_NLINK | XBULK_FACET_CTIME);
+				ret = queue(d, XBULK_CHANGE_LINKED,
+					    every && nadd == b->nlinks ? f : 0,
+					    NULL, &b->links[i]);
 	}
+	if (every)
+		return ret || (nadd && nadd == b->nlinks) ? ret :
+		       queue_kept(d, f);
 	if (!ret && f)
 		ret = queue(d, snap_entries_only(a->bs, b->bs, f) ?
 			       XBULK_CHANGE_ENTRIES : XBULK_CHANGE_MODIFIED,
