@@ -44,7 +44,8 @@ XB_SNAP_SCAN_HELP
 "   --force    Compare snapshots of two filesystems (UUIDs differ).\n"
 "   -h, --help Show this help.\n"
 "\n"
-"Exit status: 0 no change, 1 changes, 2 trouble, 130/143 on a signal.\n";
+"Exit status: 0 no change, 1 changes, 2 trouble, 130/143 on a signal;\n"
+"with -0 or --deleted0: 0 unless trouble.\n";
 
 enum {
 	OPT_SAVE = 256, OPT_NO_SYNC, OPT_DELETED0, OPT_SUMMARY, OPT_ONLY,
@@ -236,7 +237,9 @@ run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
 		ret = xb_write_error("diff", -errno);
 		return ret == XB_EXIT_PIPE ? ret : XB_EXIT_TROUBLE;
 	}
-	return any ? 1 : 0;
+	/* the path lists feed pipelines run with pipefail: 0 unless trouble */
+	return any && d->out.fmt != XB_DIFF_NUL &&
+	       d->out.fmt != XB_DIFF_DELETED0 ? 1 : 0;
 }
 
 /* NEW scanned now; with --save, the writer is made first (to leave it

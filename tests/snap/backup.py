@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The incremental backup of the README, end to end (issue 19): each
+# RECIPE (a bash script: the README's cron line, or the same steps with
+# the deletions first) keeps a backup directory of the mounted XFS MNT
+# with rsync -a, xbulk diff -0 and --deleted0 and a STATE snapshot.
+# Rounds of changes, each with the cases that once lost data (a file
+# replaced by rename-over, as editors, sed -i and package managers save;
+# a retargeted symlink; a new file that reuses a freed inode number, at
+# the same path and elsewhere; a new directory at a moved directory's old
+# name; a directory replaced by a file or by a symlink to a directory; a
+# hard-linked file written to) and a seeded random plan of every
+# operation of mutate.py; after each, every backup must equal MNT:
+# the same paths, types, permission bits, owners, symlink targets, file
+# contents and mtimes, and STATE promoted.
+#
+#   backup.py --xbulk XBULK --mnt MNT --dir WORK -j N --rounds N
+#             --recipe NAME=SCRIPT...
+# A recipe runs with XBULK, J (threads), MNT, BACKUP, STATE in its
+# environment.  Exit status 0 when every round of every recipe passed.
+
+import argparse
+import filecmp
+import os
+import random
+import shutil
+import stat
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mutate import Plan, ftype  # noqa: E402
+
+
+# A name that is not UTF-8 (Latin-1 e acute)
+LATIN1 = 'latin1-' + os.fsdecode(b'\xe9')
+
+
+def write(path, data):
+    with open(path, 'wb') as f:
+        f.write(data)
+
+
+def save_atomic(path, data):
+    """As editors save: a temporary file renamed over the old one."""
+    tmp = os.path.join(os.path.dirname(path), '.' +
+                       os.path.basename(path) + '.tmp')
+    write(tmp, data)
+    os.rename(tmp, path)
+
+
+def populate(s):
+    """The tree the fixed cases work on, under s."""
+    for d in ('pkg/lib', 'moved/sub', 'd2f', 'd2l', 'tgt', 'old/keep',
+              'mvfrom/deep/er'):
+        os.makedirs(os.path.join(s, d))
+    for f, data in (('save.txt', b'saved once\n'),
+                    ('sed.txt', b'alpha beta\n'),
+                    ('same.txt', b'one\n'), ('elsewhere.txt', b'two\n'),
+                    ('pkg/bin', b'#!/bin/sh\necho 1\n'),
+                    ('pkg/lib/libx.so', b'\x7fELF one'),
+                    ('pkg/lib/old.so', b'\x7fELF old'),
+                    ('moved/sub/f', b'below a moved directory\n'),
+                    ('moved/gone', b'only in the old directory\n'),
+                    ('d2f/a', b'a'), ('d2f/b', b'b'),
+                    ('d2l/x', b'x in the old directory\n'),
+                    ('tgt/x', b'x in the target\n'),
+                    ('f2d', b'a file, then a directory\n'),
+                    ('hard1', b'linked\n'), ('swapA', b'A\n'),
+                    ('swapB', b'B\n'), ('old/keep/k', b'k\n'),
+                    ('mvfrom/deep/er/f', b'deep\n'),
+                    ('sp ace\nnew line', b'odd name\n')):
+        write(os.path.join(s, f), data)
+    write(os.path.join(s, LATIN1), b'not utf-8\n')
+    os.link(os.path.join(s, 'hard1'), os.path.join(s, 'hard2'))
+    os.symlink('tgt', os.path.join(s, 'link'))
+    os.symlink('tgt', os.path.join(s, 'link2'))
+    os.mkfifo(os.path.join(s, 'fifo'))
+
+
+def case_round1(s):
+    save_atomic(os.path.join(s, 'save.txt'), b'saved twice\n')
+    subprocess.run(['sed', '-i', 's/alpha/gamma/', os.path.join(s, 'sed.txt')],
+                   check=True)
+    # ln -sfn: unlink and symlink again (the inode number comes back)
+    subprocess.run(['ln', '-sfn', 'pkg', os.path.join(s, 'link')], check=True)
+    tmp = os.path.join(s, 'link2.tmp')
+    os.symlink('d2f', tmp)
+    os.rename(tmp, os.path.join(s, 'link2'))
+    # delete and create: the freed inode number again, same path, then
+    # another path
+    os.unlink(os.path.join(s, 'same.txt'))
+    write(os.path.join(s, 'same.txt'), b'one, again\n')
+    os.unlink(os.path.join(s, 'elsewhere.txt'))
+    write(os.path.join(s, 'tgt', 'reused'), b'where elsewhere.txt was\n')
+    # a package upgrade: the new tree built beside, swapped in
+    os.makedirs(os.path.join(s, 'pkg.new/lib'))
+    write(os.path.join(s, 'pkg.new/bin'), b'#!/bin/sh\necho 2\n')
+    write(os.path.join(s, 'pkg.new/lib/libx.so'), b'\x7fELF two')
+    os.rename(os.path.join(s, 'pkg'), os.path.join(s, 'pkg.old'))
+    os.rename(os.path.join(s, 'pkg.new'), os.path.join(s, 'pkg'))
+    shutil.rmtree(os.path.join(s, 'pkg.old'))
+    # a directory moved, a new one at its old name with one same name
+    os.rename(os.path.join(s, 'moved'), os.path.join(s, 'moved2'))
+    os.makedirs(os.path.join(s, 'moved/sub'))
+    write(os.path.join(s, 'moved/sub/f'), b'a new f at the old path\n')
+    write(os.path.join(s, 'moved2/sub/f'), b'changed below the move\n')
+    # directory -> file; directory -> symlink to a directory; file ->
+    # directory
+    shutil.rmtree(os.path.join(s, 'd2f'))
+    write(os.path.join(s, 'd2f'), b'was a directory\n')
+    shutil.rmtree(os.path.join(s, 'd2l'))
+    os.symlink('tgt', os.path.join(s, 'd2l'))
+    os.unlink(os.path.join(s, 'f2d'))
+    os.makedirs(os.path.join(s, 'f2d/in'))
+    write(os.path.join(s, 'f2d/in/x'), b'x\n')
+    # a file with two names written to
+    with open(os.path.join(s, 'hard1'), 'ab') as f:
+        f.write(b'appended\n')
+    # two names swapped
+    os.rename(os.path.join(s, 'swapA'), os.path.join(s, 'swap.tmp'))
+    os.rename(os.path.join(s, 'swapB'), os.path.join(s, 'swapA'))
+    os.rename(os.path.join(s, 'swap.tmp'), os.path.join(s, 'swapB'))
+    save_atomic(os.path.join(s, LATIN1), b'saved again\n')
+
+
+def case_round2(s):
+    # back again: file -> directory, directory -> file, symlink ->
+    # directory
+    os.unlink(os.path.join(s, 'd2f'))
+    os.makedirs(os.path.join(s, 'd2f'))
+    write(os.path.join(s, 'd2f/new'), b'n\n')
+    shutil.rmtree(os.path.join(s, 'f2d'))
+    write(os.path.join(s, 'f2d'), b'a file again\n')
+    os.unlink(os.path.join(s, 'd2l'))
+    os.makedirs(os.path.join(s, 'd2l'))
+    write(os.path.join(s, 'd2l/x'), b'x, a directory again\n')
+    # a moved directory's old name taken by a file, the move deep
+    os.rename(os.path.join(s, 'mvfrom'), os.path.join(s, 'tgt/mvto'))
+    write(os.path.join(s, 'mvfrom'), b'a file at the old name\n')
+    write(os.path.join(s, 'tgt/mvto/deep/er/f'), b'deep, changed\n')
+    # one name of two removed, the other renamed over a file
+    os.unlink(os.path.join(s, 'hard2'))
+    os.rename(os.path.join(s, 'hard1'), os.path.join(s, 'save.txt'))
+    # a directory renamed over an empty one
+    os.makedirs(os.path.join(s, 'empty'))
+    os.rename(os.path.join(s, 'old'), os.path.join(s, 'empty'))
+    os.rename(os.path.join(s, 'moved2'), os.path.join(s, 'moved/sub2'))
+
+
+def case_round3(s):
+    # the package upgraded again, its old tree left under another name
+    os.rename(os.path.join(s, 'pkg'), os.path.join(s, 'pkg.1'))
+    os.makedirs(os.path.join(s, 'pkg/lib'))
+    write(os.path.join(s, 'pkg/lib/libx.so'), b'\x7fELF three')
+    subprocess.run(['sed', '-i', 's/gamma/delta/', os.path.join(s, 'sed.txt')],
+                   check=True)
+    subprocess.run(['ln', '-sfn', 'd2l', os.path.join(s, 'link')], check=True)
+    os.chmod(os.path.join(s, 'pkg.1/bin'), 0o755)
+    os.lchown(os.path.join(s, 'swapA'), 1001, 1002)
+
+
+CASES = [case_round1, case_round2, case_round3]
+
+
+def snapshot_tree(top):
+    """Every path below @top: (type, mode, uid, gid, target, mtime)."""
+    out = {}
+    for d, dirs, files in os.walk(top):
+        for n in dirs + files:
+            p = os.path.join(d, n)
+            st = os.lstat(p)
+            t = ftype(st)
+            out[os.path.relpath(p, top)] = (
+                t, stat.S_IMODE(st.st_mode), st.st_uid, st.st_gid,
+                os.readlink(p) if t == 'l' else None,
+                st.st_mtime_ns if t == 'f' else None)
+    return out
+
+
+def compare(src, dst):
+    """What differs between the trees @src and @dst (at most 10)."""
+    a, b = snapshot_tree(src), snapshot_tree(dst)
+    errs = [f'missing in the backup: {p!r}' for p in sorted(a.keys() - b)]
+    errs += [f'only in the backup: {p!r}' for p in sorted(b.keys() - a)]
+    for p in sorted(a.keys() & b.keys()):
+        if a[p] != b[p]:
+            errs.append(f'{p!r}: source {a[p]}, backup {b[p]}')
+        elif a[p][0] == 'f' and not filecmp.cmp(os.path.join(src, p),
+                                                os.path.join(dst, p),
+                                                shallow=False):
+            errs.append(f'{p!r}: contents differ')
+    return errs[:10]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--xbulk', required=True)
+    ap.add_argument('--mnt', required=True)
+    ap.add_argument('--dir', required=True)
+    ap.add_argument('-j', type=int, default=1)
+    ap.add_argument('--rounds', type=int, default=5)
+    ap.add_argument('--ops', type=int, default=60)
+    ap.add_argument('--recipe', action='append', required=True)
+    args = ap.parse_args()
+
+    s = os.path.join(args.mnt, 's')
+    populate(s)
+    base = os.path.join(args.mnt, 'm')
+    os.mkdir(base)
+    plan = Plan(args.mnt, random.Random(0), set())
+    for _ in range(40):
+        (plan.mkdir if plan.rng.random() < 0.2 else plan.create)()
+    for _ in range(6):
+        plan.symlink()
+        plan.link()
+
+    recipes = []
+    for r in args.recipe:
+        name, script = r.split('=', 1)
+        work = os.path.join(args.dir, name)
+        os.makedirs(os.path.join(work, 'backup'))
+        env = dict(os.environ, XBULK=args.xbulk, J=str(args.j),
+                   MNT=args.mnt, BACKUP=os.path.join(work, 'backup'),
+                   STATE=os.path.join(work, 'STATE'))
+        # the first, full backup and its state
+        subprocess.run([args.xbulk, 'snapshot', '-j', str(args.j),
+                        args.mnt, env['STATE']], check=True)
+        subprocess.run(['rsync', '-a', args.mnt + '/', env['BACKUP'] + '/'],
+                       check=True)
+        recipes.append((name, script, env))
+
+    for rnd in range(args.rounds):
+        if rnd < len(CASES):
+            CASES[rnd](s)
+        plan = Plan(args.mnt, random.Random(rnd + 1), set())
+        for _ in range(args.ops):
+            plan.op()
+        for name, script, env in recipes:
+            p = subprocess.run(['bash', script], env=env,
+                               capture_output=True, text=True)
+            if p.returncode:
+                print(f'FAIL: {name} -j {args.j} round {rnd + 1}: exit '
+                      f'status {p.returncode}: {p.stderr.strip()}')
+                return 1
+            if os.path.exists(env['STATE'] + '.new'):
+                print(f'FAIL: {name} round {rnd + 1}: STATE not promoted')
+                return 1
+            errs = compare(args.mnt, env['BACKUP'])
+            if errs:
+                print(f'FAIL: {name} -j {args.j} round {rnd + 1}: the '
+                      'backup is not the source:\n  ' + '\n  '.join(errs))
+                return 1
+            print(f'PASS: {name} -j {args.j} round {rnd + 1}')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
