@@ -105,52 +105,66 @@ def ftype(st):
             0o140000: 's', 0o020000: 'c', 0o060000: 'b'}.get(m, '?')
 
 
-def expected(old, new, freed):
+def inode_change(old, new, freed, ino):
+    """What the rules make of inode @ino: ('same', facets, names removed,
+    names added) for one inode in both, else ('new'|'gone'|'replaced',
+    None, None, None).  The facets are those its lines carry."""
+    a, b = old.st.get(ino), new.st.get(ino)
+    if a and b and (ino in freed or ftype(a) != ftype(b)):
+        return 'replaced', None, None, None
+    if not b:
+        return 'gone', None, None, None
+    if not a:
+        return 'new', None, None, None
+    f = set()
+    if a.st_size != b.st_size or a.st_mtime_ns != b.st_mtime_ns:
+        f.add('content')
+    if (a.st_mode ^ b.st_mode) & 0o7777:
+        f.add('mode')
+    if a.st_uid != b.st_uid:
+        f.add('owner')
+    if a.st_gid != b.st_gid:
+        f.add('group')
+    xa, xb = old.x.get(ino, (0, 0)), new.x.get(ino, (0, 0))
+    if xa[1] != xb[1]:
+        f.add('project')
+    if xa[0] != xb[0]:
+        f.add('xflags')
+    if a.st_nlink != b.st_nlink:
+        f.add('nlink')
+    if (not f and a.st_ctime_ns != b.st_ctime_ns and
+            a.st_atime_ns == b.st_atime_ns):
+        f.add('ctime')
+    la, lb = old.links[ino], new.links[ino]
+    rm, add = la - lb, lb - la
+    if len(la) == 1 and len(lb) == 1 and rm:
+        f.discard('ctime')		# a rename
+    elif rm or add:
+        f -= {'nlink', 'ctime'}
+    return 'same', f, rm, add
+
+
+def expected(old, new, freed, expand=False):
     """The changes the man page's rules make of OLD -> NEW, as tuples
-    (code, ino, path, old_path, facets)."""
+    (code, ino, path, old_path, facets); with @expand, the moved lines
+    of --expand too."""
     out = []
     for ino in set(old.st) | set(new.st):
-        a, b = old.st.get(ino), new.st.get(ino)
-        if a and b and (ino in freed or ftype(a) != ftype(b)):
+        what, f, rm, add = inode_change(old, new, freed, ino)
+        if what in ('gone', 'replaced'):
             out += [('-', ino, p, None, ()) for p in old.paths(ino)]
+        if what in ('new', 'replaced'):
             out += [('+', ino, p, None, ()) for p in new.paths(ino)]
+        if what != 'same':
             continue
-        if a and not b:
-            out += [('-', ino, p, None, ()) for p in old.paths(ino)]
-            continue
-        if b and not a:
-            out += [('+', ino, p, None, ()) for p in new.paths(ino)]
-            continue
-        f = set()
-        if a.st_size != b.st_size or a.st_mtime_ns != b.st_mtime_ns:
-            f.add('content')
-        if (a.st_mode ^ b.st_mode) & 0o7777:
-            f.add('mode')
-        if a.st_uid != b.st_uid:
-            f.add('owner')
-        if a.st_gid != b.st_gid:
-            f.add('group')
-        xa, xb = old.x.get(ino, (0, 0)), new.x.get(ino, (0, 0))
-        if xa[1] != xb[1]:
-            f.add('project')
-        if xa[0] != xb[0]:
-            f.add('xflags')
-        if a.st_nlink != b.st_nlink:
-            f.add('nlink')
-        if (not f and a.st_ctime_ns != b.st_ctime_ns and
-                a.st_atime_ns == b.st_atime_ns):
-            f.add('ctime')
+        a, b = old.st[ino], new.st[ino]
         la, lb = old.links[ino], new.links[ino]
-        rm, add = la - lb, lb - la
         if len(la) == 1 and len(lb) == 1 and rm:
-            f.discard('ctime')
             out.append(('R', ino, new.path[next(iter(add))],
                         old.path[next(iter(rm))], tuple(sorted(f))))
             continue
-        if rm or add:
-            out += [('U', ino, old.path[l], None, ()) for l in rm]
-            out += [('L', ino, new.path[l], None, ()) for l in add]
-            f -= {'nlink', 'ctime'}
+        out += [('U', ino, old.path[l], None, ()) for l in rm]
+        out += [('L', ino, new.path[l], None, ()) for l in add]
         if f:
             entries = (ftype(b) == 'd' and 'content' in f and
                        not f - {'content', 'nlink', 'ctime'} and
@@ -161,7 +175,36 @@ def expected(old, new, freed):
                         new.path[first] if first else
                         ('.' if ino == new.top else None), None,
                         tuple(sorted(f))))
+        elif expand and not rm and not add:
+            out += [('>', ino, new.path[l], old.path[l], ())
+                    for l in lb if new.path[l] != old.path[l]]
     return sorted(out, key=repr)
+
+
+def expected_lists(old, new, freed):
+    """What diff -0 and --deleted0 print by their rules, as sets of
+    paths: every name of NEW whose inode, entry or path changed; every
+    path of OLD that names nothing in NEW and whose parent path is a
+    directory in NEW (the top is)."""
+    nul = set()
+    for ino in new.st:
+        what, f, _, _ = inode_change(old, new, freed, ino)
+        if ino == new.top:
+            if f:
+                nul.add('.')
+            continue
+        for l in new.links[ino]:
+            if (what != 'same' or f or l not in old.links[ino] or
+                    old.path[l] != new.path[l]):
+                nul.add(new.path[l])
+
+    def kinds(t):
+        return {t.path[l]: ftype(t.st[ino]) == 'd'
+                for ino, ls in t.links.items() for l in ls}
+    op, np = kinds(old), kinds(new)
+    gone = {p for p in op if p not in np and
+            ('/' not in p or np.get(p.rsplit('/', 1)[0]))}
+    return nul, gone
 
 
 def reported(lines):
@@ -364,13 +407,15 @@ class Plan:
 
 
 def find_listing(mnt):
+    """GNU find's view, by inode: [path, size, mtime, ctime, mode, uid,
+    gid, nlink, type, atime] per name."""
     out = subprocess.run(['find', mnt, '-printf',
-                          '%i %P %s %T@ %C@ %m %U %G %n %y\n'],
+                          '%i %P %s %T@ %C@ %m %U %G %n %y %A@\n'],
                          check=True, capture_output=True, text=True).stdout
     by = {}
     for line in out.splitlines():
-        f = line.split(' ')
-        by.setdefault(int(f[0]), []).append(f[1:])
+        ino, rest = line.split(' ', 1)
+        by.setdefault(int(ino), []).append(rest.rsplit(' ', 9))
     return by
 
 
@@ -397,23 +442,61 @@ def find_check(before, after, got, freed):
             continue		# hard links: the first check covers them
         a, b = a[0], b[0]
         facets = set().union(*[set(c[4]) for c in g]) if g else set()
-        want = set()
-        if a[1] != b[1] or a[2] != b[2]:
-            want.add('content')
-        if a[4] != b[4]:
-            want.add('mode')
-        if a[5] != b[5]:
-            want.add('owner')
-        if a[6] != b[6]:
-            want.add('group')
-        if want - facets:
-            errs.append(f'find: {ino} {a} -> {b}: diff {g}')
+        # what find sees of each facet: (a field, or two)
+        seen = {'content': a[1:3] != b[1:3], 'mode': a[4] != b[4],
+                'owner': a[5] != b[5], 'group': a[6] != b[6],
+                'nlink': a[7] != b[7], 'ctime': a[3] != b[3]}
+        for k, moved in seen.items():
+            if k == 'ctime':
+                continue	# only when nothing else explains it
+            if moved and k not in facets:
+                errs.append(f'find: {ino} {k} moved {a} -> {b}: diff {g}')
+            if k in facets and not moved:
+                errs.append(f'find: {ino} diff says {k}, find sees '
+                            f'{a} -> {b}')
+        if 'ctime' in facets and not seen['ctime']:
+            errs.append(f'find: {ino} diff says ctime, find sees {a}')
+        # ctime moved without atime: something changed, the diff says what
+        if seen['ctime'] and a[9] == b[9] and not g:
+            errs.append(f'find: {ino} ctime moved {a} -> {b}, diff silent')
         if os.path.basename(a[0]) != os.path.basename(b[0]) and \
                 'R' not in codes:
             errs.append(f'find: {ino} moved {a[0]} -> {b[0]}: diff {g}')
-        if a == b and g:
+        if a[:9] == b[:9] and g:
             errs.append(f'find: {ino} unchanged, diff {g}')
     return errs
+
+
+def check_lists(args, old_snap, new_snap, old, new, freed):
+    """diff -0, --deleted0 and --expand of the two snapshot files against
+    the rules: the errors found, and what each printed (sets of paths;
+    '>': the paths of --expand's moved lines)."""
+    errs, lists = [], {}
+    for opt, want in zip(('-0', '--deleted0'),
+                         expected_lists(old, new, freed)):
+        p = subprocess.run([args.xbulk, 'diff', opt, old_snap, new_snap],
+                           capture_output=True)
+        if p.returncode or p.stderr:
+            raise SystemExit(f'diff {opt}: exit status {p.returncode}: '
+                             f'{p.stderr}')
+        got = [os.fsdecode(x) for x in p.stdout.split(b'\0')[:-1]]
+        lists[opt] = set(got)
+        if len(got) != len(lists[opt]):
+            errs.append(f'diff {opt}: a path twice: {sorted(got)}')
+        errs += [f'diff {opt} lists {x!r}, the rules do not'
+                 for x in sorted(lists[opt] - want)][:5]
+        errs += [f'diff {opt} lacks {x!r}'
+                 for x in sorted(want - lists[opt])][:5]
+    p = subprocess.run([args.xbulk, 'diff', '--expand', '-o', 'jsonl',
+                        old_snap, new_snap], capture_output=True, text=True)
+    got = reported([json.loads(x) for x in p.stdout.splitlines()])
+    lists['>'] = {c[2] for c in got if c[0] == '>'}
+    want = expected(old, new, freed, expand=True)
+    errs += [f'--expand: only in the diff: {x}'
+             for x in sorted(set(got) - set(want), key=repr)][:5]
+    errs += [f'--expand: only by the rules: {x}'
+             for x in sorted(set(want) - set(got), key=repr)][:5]
+    return errs, lists
 
 
 def run_diff(args, old, new_save):
@@ -473,6 +556,8 @@ def main():
                 print(f'  only by the rules: {x}')
             return 1
         errs = find_check(fold, fnew, got, freed)
+        errs += check_lists(args, state, state + '.new', old, new,
+                            freed)[0]
         if errs:
             print(f'FAIL: seed {seed} -j {args.j}: ' + '\n  '.join(errs[:10]))
             return 1
