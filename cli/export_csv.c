@@ -85,8 +85,9 @@ csv_entry(void *arg, uint64_t ino, const struct xbulk_snap_link *l,
 static FILE *
 open_tmp(int dirfd, const char *name)
 {
+	/* 0600 as the snapshot: they list every name */
 	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			0644);
+			0600);
 
 	return fd < 0 ? NULL : fdopen(fd, "w");
 }

@@ -7,6 +7,7 @@
  * statements, one bind per column: about 1 us a row.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,13 +171,18 @@ xb_export_sqlite(struct xbulk_snap *s, const char *path,
 {
 	struct db d = { .blocksize = xbulk_snap_info(s)->blocksize };
 	char msg[512] = "", *tmp;
-	int ret;
+	int fd, ret;
 
 	if (asprintf(&tmp, "%s.tmp", path) < 0)
 		return XB_EXIT_TROUBLE;
 	unlink(tmp);
-	if (sqlite3_open_v2(tmp, &d.db, SQLITE_OPEN_READWRITE |
-			    SQLITE_OPEN_CREATE, NULL)) {
+	/* made 0600 as the snapshot (it lists every name); SQLite gives its
+	 * journal the database's mode */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 || close(fd)) {
+		snprintf(msg, sizeof(msg), "%s", strerror(errno));
+		ret = -EIO;
+	} else if (sqlite3_open_v2(tmp, &d.db, SQLITE_OPEN_READWRITE, NULL)) {
 		snprintf(msg, sizeof(msg), "%s", d.db ? sqlite3_errmsg(d.db) :
 			 strerror(ENOMEM));
 		ret = -EIO;

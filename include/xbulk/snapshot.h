@@ -196,7 +196,9 @@ struct xbulk_snap_write_opts {
  * The file is made unnamed (O_TMPFILE, or a hidden temporary name where
  * the filesystem has none) in @path's directory, mode 0600; nothing is
  * at @path until xbulk_snap_writer_commit() links it there, so an
- * interrupted or failed write never replaces a good snapshot.
+ * interrupted or failed write never replaces a good snapshot.  Hidden
+ * names (.xbulk-snap.PID.N) that a writer killed in that directory
+ * left, of a PID that no longer runs, are removed first.
  * Return: 0 or the negative errno of creating it.
  */
 int xbulk_snap_writer_new(const char *path,

@@ -8,15 +8,20 @@
  * name where the filesystem has no O_TMPFILE), fsynced, then linked at
  * the path (renamed over an existing file) and the directory fsynced: a
  * crash or kill at any moment leaves the old file or the new one, whole.
+ * Replacing a file takes a hidden name for a moment (linkat() cannot
+ * replace): a kill there leaves the new file under it as well, removed
+ * by the next writer in that directory.
  *
  * A full block goes to a worker thread that compresses, checksums and
  * writes it while the caller fills the other of two buffers: zstd costs
  * about as much as encoding, and the scan's threads are idle by then.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -132,6 +137,38 @@ write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+/*
+ * Remove what a killed writer left in the directory: a hidden
+ * .xbulk-snap.PID.N of a process that is gone (killed between linking
+ * its file beside the path and renaming it there, or while writing
+ * where the filesystem has no O_TMPFILE).  A PID that runs (maybe
+ * another process now) keeps its name.
+ */
+static void
+sweep(int dirfd)
+{
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+	long pid;
+	int n;
+	char end;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((e = readdir(d)))
+		if ((e->d_type == DT_REG || e->d_type == DT_UNKNOWN) &&
+		    sscanf(e->d_name, ".xbulk-snap.%ld.%d%c", &pid, &n,
+			   &end) == 2 &&
+		    pid > 0 && pid != (long)getpid() &&
+		    kill((pid_t)pid, 0) && errno == ESRCH)
+			unlinkat(dirfd, e->d_name, 0);
+	closedir(d);
+}
+
 /* Make the unnamed file in @dir: O_TMPFILE, else a hidden name. */
 static int
 make_file(struct xbulk_snap_writer *w)
@@ -207,6 +244,7 @@ xbulk_snap_writer_new(const char *path, const struct xbulk_snap_write_opts *o,
 	pthread_cond_init(&w->cond, NULL);
 	/* without a thread, blocks are written in the caller's */
 	w->threaded = !pthread_create(&w->thread, NULL, worker, w);
+	sweep(w->dirfd);
 	ret = make_file(w);
 	if (ret)
 		goto fail;

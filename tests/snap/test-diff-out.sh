@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# What xbulk snapshot records and how xbulk diff prints it (issue 19):
+#   - syncfs first: a file written just before a snapshot shows its size
+#     (bulkstat reports the size on disk, which writeback moves); with
+#     --no-sync it shows the size on disk then, and the next diff lists
+#     it as a content change exactly when that was not the whole size;
+#   - a PATH that is not a mount point is refused (snapshot and diff);
+#   - CSV: the header and the columns of a rename and a modification;
+#   - --summary: the counts and the bytes added, removed and changed;
+#   - --only entries keeps only the E lines, --only modified,renamed those;
+#   - paths with a newline, a tab, a backslash, a control byte and a byte
+#     that is not UTF-8: C escapes in text, path_b64 in JSON Lines, the
+#     bytes as they are in CSV (quoted) and -0.
+#
+# Environment: XBULK.
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/tests/integration/lib.sh"
+
+xb_require_root_loop
+command -v sqlite3 >/dev/null || xb_skip "sqlite3 not installed (scripts/deps)"
+export LC_ALL=C
+
+pass=0
+ok()
+{
+	pass=$((pass + 1))
+}
+
+xb_mkfs_mount 1G "-d agcount=4"
+M=$XB_MNT
+T=$XB_TMP
+S=$T/snaps
+mkdir "$S" "$M/w"
+
+# size_of SNAP PATH: the size SNAP records for PATH
+size_of()
+{
+	rm -f "$T/db"
+	"$XBULK" export --sqlite "$T/db" "$1"
+	sqlite3 "$T/db" "select i.size from entries e join inodes i
+		on i.ino = e.ino where e.path = '$2'"
+}
+
+# --- syncfs, and --no-sync
+head -c 100000 /dev/urandom >"$M/w/late"
+"$XBULK" snapshot "$M" "$S/synced"
+[[ $(size_of "$S/synced" w/late) == 100000 ]] ||
+	xb_die "a file written before the snapshot: size $(size_of "$S/synced" w/late), not 100000 (no syncfs?)"
+ok
+head -c 100000 /dev/urandom >"$M/w/late2"
+"$XBULK" snapshot --no-sync "$M" "$S/nosync"
+before=$(size_of "$S/nosync" w/late2)
+[[ $before == 0 || $before == 100000 ]] ||
+	xb_die "--no-sync: size $before, neither on disk nor whole"
+sync
+"$XBULK" diff "$S/nosync" "$M" >"$T/out" || true
+if ((before == 0)); then
+	grep -qx 'Mfc.*w/late2' "$T/out" ||
+		xb_die "--no-sync: written back since, no content change: $(cat "$T/out")"
+	echo "--no-sync recorded w/late2 with size 0 (its data not on disk yet)"
+else
+	! grep -q 'w/late2' "$T/out" ||
+		xb_die "--no-sync: whole size recorded, yet listed: $(cat "$T/out")"
+	echo "--no-sync recorded w/late2 whole (written back before the scan)"
+fi
+ok
+
+# --- a PATH that is not a mount point
+for cmd in "snapshot $M/w $S/x" "diff $S/synced $M/w"; do
+	rc=0
+	# shellcheck disable=SC2086
+	"$XBULK" $cmd >"$T/out" 2>"$T/err" || rc=$?
+	((rc == 2)) && [[ ! -s $T/out && $(wc -l <"$T/err") == 1 ]] &&
+		grep -q "$M/w: not a mount point" "$T/err" ||
+		xb_die "$cmd: exit status $rc: $(cat "$T/err")"
+done
+[[ ! -e $S/x ]] || xb_die "snapshot of a subdirectory wrote $S/x"
+ok
+
+# --- CSV, --summary, --only
+mkdir "$M/o"
+head -c 300 /dev/zero >"$M/o/gone"
+head -c 200 /dev/zero >"$M/o/grow"
+head -c 50 /dev/zero >"$M/o/ren"
+"$XBULK" snapshot "$M" "$S/o1"
+rm "$M/o/gone"
+head -c 1000 /dev/zero >"$M/o/new"
+head -c 300 /dev/zero >>"$M/o/grow"
+mv "$M/o/ren" "$M/o/ren2"
+chmod 600 "$M/o/ren2"
+"$XBULK" snapshot "$M" "$S/o2"
+"$XBULK" diff -o csv "$S/o1" "$S/o2" >"$T/csv" || true
+python3 - "$T/csv" "$(stat -c %i "$M/o/ren2")" <<'EOF' || xb_die "CSV: $(cat "$T/csv")"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline='')))
+assert rows[0] == ['change', 'type', 'ino', 'gen', 'facets', 'changing',
+                   'path', 'old_path', 'size', 'old_size'], rows[0]
+by = {(r[0], r[6]): r for r in rows[1:]}
+r = by['renamed', 'o/ren2']
+assert r[1] == 'f' and r[2] == sys.argv[2] and r[4] == 'mode' and \
+    r[5] == '0' and r[7] == 'o/ren' and r[8] == '50' and r[9] == '50', r
+r = by['modified', 'o/grow']
+assert r[4] == 'content' and r[7] == '' and r[8] == '500' and \
+    r[9] == '200', r
+r = by['deleted', 'o/gone']
+assert r[8] == '' and r[9] == '300', r
+r = by['created', 'o/new']
+assert r[8] == '1000' and r[9] == '', r
+r = by['entries', 'o']
+assert r[1] == 'd' and 'content' in r[4].split('|'), r
+assert all(len(r) == 10 for r in rows), rows
+EOF
+ok
+"$XBULK" diff --summary "$S/o1" "$S/o2" >"$T/sum" || true
+cat >"$T/want" <<EOF
+created   1
+deleted   1
+renamed   1
+modified  1
+entries   1
+linked    0
+unlinked  0
+moved     0
+bytes added 1000, removed 300, changed 500
+changing  0 (changed while a scan ran)
+EOF
+diff "$T/want" "$T/sum" >&2 || xb_die "--summary"
+"$XBULK" diff --summary --type f --only created,deleted "$S/o1" "$S/o2" \
+	>"$T/sum" || true
+grep -qx 'bytes added 1000, removed 300, changed 0' "$T/sum" ||
+	xb_die "--summary counts what the filters keep: $(cat "$T/sum")"
+ok
+rc=0; "$XBULK" diff --only entries "$S/o1" "$S/o2" >"$T/out" || rc=$?
+((rc == 1)) && [[ $(cat "$T/out") == 'Edc.......... o' ]] ||
+	xb_die "--only entries: $rc $(cat "$T/out")"
+"$XBULK" diff --only modified,renamed "$S/o1" "$S/o2" >"$T/out" || true
+[[ $(cut -c1 "$T/out" | sort | tr -d '\n') == MR ]] ||
+	xb_die "--only modified,renamed: $(cat "$T/out")"
+rc=0; "$XBULK" diff --only linked "$S/o1" "$S/o2" >"$T/out" || rc=$?
+((rc == 0)) && [[ ! -s $T/out ]] || xb_die "--only linked: $rc"
+ok
+
+# --- odd names
+mkdir "$M/n"
+"$XBULK" snapshot "$M" "$S/n1"
+python3 - "$M/n" <<'EOF'
+import os, sys
+for n in (b'new\nline', b'tab\there', b'back\\slash', b'ctl\x01',
+          b'latin1-\xe9', b'comma,"quote"'):
+    open(os.path.join(os.fsencode(sys.argv[1]), n), 'wb').close()
+EOF
+"$XBULK" snapshot "$M" "$S/n2"
+"$XBULK" diff --only created "$S/n1" "$S/n2" >"$T/text" || true
+printf '%s\n' '+f........... n/back\\slash' '+f........... n/comma,"quote"' \
+	'+f........... n/ctl\001' '+f........... n/latin1-'$'\xe9' \
+	'+f........... n/new\nline' '+f........... n/tab\there' >"$T/want"
+sort "$T/text" | cmp -s - "$T/want" ||
+	xb_die "text escapes: $(diff "$T/want" <(sort "$T/text") | cat -A)"
+"$XBULK" diff --only created -o jsonl "$S/n1" "$S/n2" >"$T/jsonl" || true
+"$XBULK" diff --only created -o csv "$S/n1" "$S/n2" >"$T/csv" || true
+"$XBULK" diff --only created -0 "$S/n1" "$S/n2" >"$T/nul"
+python3 - "$T" <<'EOF' || xb_die "jsonl, csv or -0 paths"
+import base64, csv, json, sys
+t = sys.argv[1]
+want = {b'n/new\nline', b'n/tab\there', b'n/back\\slash', b'n/ctl\x01',
+        b'n/latin1-\xe9', b'n/comma,"quote"'}
+got = set()
+for line in open(t + '/jsonl', encoding='utf-8'):
+    j = json.loads(line)
+    if j['path'] is None:
+        p = base64.b64decode(j['path_b64'])
+        got.add(p)
+        # only what is not UTF-8, or has a control byte, goes to base64
+        assert b'\xe9' in p or min(p) < 0x20, j
+    else:
+        assert 'path_b64' not in j, j
+        got.add(j['path'].encode())
+assert got == want, got
+assert any(json.loads(l)['path'] == 'n/back\\slash'
+           for l in open(t + '/jsonl')), 'the backslash path not plain'
+rows = list(csv.reader(open(t + '/csv', newline='', encoding='latin-1')))
+assert {r[6].encode('latin-1') for r in rows[1:]} == want, rows
+assert set(open(t + '/nul', 'rb').read().split(b'\0')[:-1]) == want
+EOF
+ok
+
+echo "$pass passed, 0 failed"
