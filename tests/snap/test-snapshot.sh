@@ -11,7 +11,11 @@
 #     FILE, ENOSPC: one line naming the file, exit status 2, nothing on
 #     stdout, the old snapshot intact;
 #   - kill -9 during snapshot and during diff --save leaves no partial
-#     file and the old one readable; SIGTERM writes nothing;
+#     file and the old one readable: at random moments, once stopped
+#     while it holds its unnamed file, once at its fsync; killed in the
+#     moment a replacing file has a hidden name, that name is left and
+#     the next writer in the directory removes it; SIGTERM writes
+#     nothing;
 #   - the cron line: the new state is promoted only when its consumer
 #     succeeded.
 #
@@ -232,6 +236,98 @@ for delay in 0.005 0.02 0.05 0.1 0.2; do
 	done
 done
 ok
+
+# start CMD FILE: run `snapshot M FILE` or `diff good M --save FILE` in
+# the background (with a runner before it, e.g. strace): sets pid
+start()
+{
+	local cmd=$1 file=$2
+
+	shift 2
+	if [[ $cmd == snapshot ]]; then
+		"$@" "$XBULK" snapshot "$M" "$file" >/dev/null 2>&1 &
+	else
+		"$@" "$XBULK" diff "$S/good" "$M" --save "$file" >/dev/null 2>&1 &
+	fi
+	pid=$!
+}
+
+# no_leftover WHAT: nothing hidden in $S, $S/k the good snapshot
+no_leftover()
+{
+	[[ $(ls -A "$S" | grep -c '^\.') == 0 ]] ||
+		xb_die "$1 left $(ls -A "$S")"
+	cmp -s "$S/good" "$S/k" || xb_die "$1: $S/k is not the old snapshot"
+}
+
+# kill -9 that provably lands while the file is written: stopped as
+# soon as it holds its file, not named yet (O_TMPFILE: /proc/PID/fd
+# shows "DIR/#INO (deleted)"), FILE still the old one, then killed
+for cmd in snapshot diff; do
+	cp "$S/good" "$S/k"
+	if [[ $cmd == snapshot ]]; then
+		set -- "$XBULK" snapshot "$M" "$S/k"
+	else
+		set -- "$XBULK" diff "$S/good" "$M" --save "$S/k"
+	fi
+	python3 - "$S" "$S/good" "$S/k" "$@" <<'EOF' || xb_die "$cmd: not stopped in its write"
+import filecmp, os, signal, subprocess, sys
+d, good, k, cmd = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL)
+fd_dir = f'/proc/{p.pid}/fd'
+while p.poll() is None:
+    try:
+        fds = [os.path.join(fd_dir, f) for f in os.listdir(fd_dir)]
+        hit = [f for f in fds if os.readlink(f).startswith(d + '/#')]
+    except OSError:
+        continue
+    if hit:
+        os.kill(p.pid, signal.SIGSTOP)
+        break
+else:
+    sys.exit(f'it ended first (exit status {p.returncode})')
+t = os.readlink(hit[0])
+ok = t.endswith(' (deleted)') and filecmp.cmp(good, k, shallow=False)
+os.kill(p.pid, signal.SIGKILL)
+p.wait()
+if not ok or p.returncode != -9:
+    sys.exit(f'stopped at {t}, FILE replaced or not killed: {p.returncode}')
+EOF
+	no_leftover "kill -9 of a stopped $cmd"
+done
+ok
+
+# ... and once the whole file is written, at its fsync (strace kills it
+# as it makes the call), and in the moment a replacing file has a hidden
+# name (linked beside FILE, at the rename over it): that name is left,
+# and the next writer in the directory removes it
+for cmd in snapshot diff; do
+	cp "$S/good" "$S/k"
+	start "$cmd" "$S/k" strace -f -o "$T/strace" -e trace=fsync \
+		-e inject=fsync:signal=KILL
+	rc=0; wait "$pid" || rc=$?
+	((rc == 137)) && grep -q 'killed by SIGKILL' "$T/strace" &&
+		grep -q '^[0-9]* *fsync(' "$T/strace" ||
+		xb_die "$cmd: not killed at fsync: $rc $(tail -3 "$T/strace")"
+	no_leftover "kill -9 at fsync ($cmd)"
+	start "$cmd" "$S/k" strace -f -o "$T/strace" \
+		-e trace=rename,renameat,renameat2 \
+		-e inject=rename,renameat,renameat2:signal=KILL
+	rc=0; wait "$pid" || rc=$?
+	left=$(ls -A "$S" | grep '^\.xbulk-snap\.') ||
+		xb_die "$cmd: killed at rename ($rc), no hidden name: $(ls -A "$S")"
+	"$XBULK" diff "$S/$left" "$S/$left" >/dev/null ||
+		xb_die "$cmd: the hidden $left is no whole snapshot"
+	cmp -s "$S/good" "$S/k" || xb_die "$cmd: killed at rename, FILE changed"
+	: >"$S/.xbulk-snap.$$.0"	# a writer that runs (this shell)
+	"$XBULK" snapshot "$M" "$S/k2"
+	[[ $(ls -A "$S" | grep '^\.') == ".xbulk-snap.$$.0" ]] ||
+		xb_die "$cmd: the next writer left $(ls -A "$S" | grep '^\.')"
+	rm "$S/.xbulk-snap.$$.0" "$S/k2"
+done
+ok
+
 cp "$S/good" "$S/t"
 "$XBULK" diff "$S/good" "$M" --save "$S/t" >/dev/null 2>&1 &
 pid=$!
@@ -250,7 +346,8 @@ rc=0
 ((rc != 0)) && cmp -s "$S/good" "$S/STATE" || xb_die "cron: STATE moved"
 rc=0
 "$XBULK" diff "$S/STATE" "$M" --save "$S/STATE.new" -0 >"$T/list" || rc=$?
-((rc == 1)) || xb_die "cron: diff exit status $rc"
+((rc == 0)) && [[ -s $T/list ]] ||
+	xb_die "cron: diff -0 exit status $rc (0 for pipefail), or no paths"
 mv "$S/STATE.new" "$S/STATE"
 rc=0; "$XBULK" diff "$S/STATE" "$M" >"$T/out" || rc=$?
 ((rc == 0)) || xb_die "cron: the promoted state is not the fs: $(head -3 "$T/out")"
