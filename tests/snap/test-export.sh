@@ -5,10 +5,12 @@
 # find (the number of entries; per uid, the sum of st_size over entries)
 # and with xbulk du --by uid (per uid, the disk bytes of each inode
 # once); the CSV files load into SQLite (sqlite3 .import) and into DuckDB
-# (npm's @duckdb/node-api, installed into NPM_DIR on first use; when npm
-# cannot install it the DuckDB case is skipped, saying so, and the CSV is
-# still checked through sqlite3) with the same sums; every CSV row
-# carries the filesystem's UUID.
+# (npm's @duckdb/node-api, installed into NPM_DIR on first use) with the
+# same sums; every CSV row carries the filesystem's UUID; the exports are
+# 0600; the README's three SQLite queries, as it writes them, give what
+# find sees.  DuckDB is skipped, saying so, only when npm cannot reach its
+# registry (or is missing): with access, an install or a load that fails
+# fails the test.
 #
 # Environment: XBULK; NPM_DIR (where @duckdb/node-api goes; default
 # $XDG_CACHE_HOME/xbulk-tests/npm, shared by every build tree).
@@ -25,11 +27,23 @@ T=$XB_TMP
 xb_populate "$M" 1000
 # hard links: counted per name by find, once by du
 ln "$M/$(cd "$M" && find . -type f | head -1)" "$M/hardlink"
+# old files, for the README's third query
+mkdir "$M/old"
+for i in 1 2 3; do
+	head -c $((i * 1000)) /dev/zero >"$M/old/f$i"
+	touch -d "$((i + 1)) years ago" "$M/old/f$i"
+done
 mkdir "$T/csv"
 "$XBULK" snapshot "$M" "$T/snap"
 "$XBULK" export --sqlite "$T/db" "$T/snap"
 "$XBULK" export --csv "$T/csv" "$T/snap"
 pass=0
+
+# every export 0600, as the snapshot: they list every name
+for f in "$T/db" "$T/csv/inodes.csv" "$T/csv/entries.csv"; do
+	[[ $(stat -c %a "$f") == 600 ]] || xb_die "$f: mode $(stat -c %a "$f")"
+done
+pass=$((pass + 1))
 
 # entries: one per path find lists
 want=$(find "$M" | wc -l)
@@ -75,15 +89,72 @@ uuid=$(xfs_db -r -c uuid "$XB_IMG" | awk '{ print $3 }')
 	xb_die "CSV: the UUID is not the filesystem's ($uuid)"
 pass=$((pass + 1))
 
-# DuckDB
+# the README's three queries, as it writes them, against find's view
+python3 - "$TOP/README.md" "$T/db" "$M" "$T/du" <<'EOF' || xb_die "the README's queries"
+import collections, os, re, subprocess, sys
+readme, db, mnt, du = sys.argv[1:]
+qs = re.findall(r'^sqlite3 DB "(.*?)"\s+#', open(readme).read(), re.S | re.M)
+assert len(qs) == 3, qs
+
+
+def run(q):
+    return subprocess.run(['sqlite3', db, q], check=True, text=True,
+                          capture_output=True).stdout.splitlines()
+
+
+def rows(q):
+    return [tuple(line.rsplit('|', 1)) for line in run(q)]
+
+
+# space by owner: du's per-uid disk bytes, the largest first
+want = [tuple(x.split()) for x in open(du)]
+got = rows(qs[0])
+assert sorted(got) == sorted(want), (got, want)
+assert [int(b) for _, b in got] == sorted((int(b) for _, b in got),
+                                          reverse=True), got
+# the largest directories: per directory, the sizes of the files in it
+sizes = collections.Counter()
+for d, _, files in os.walk(mnt):
+    rel = os.path.relpath(d, mnt)
+    for f in files:
+        st = os.lstat(os.path.join(d, f))
+        if os.path.isfile(os.path.join(d, f)) and \
+                not os.path.islink(os.path.join(d, f)):
+            sizes[rel] += st.st_size
+got = rows(qs[1])
+assert len(got) == min(10, len(sizes)), got
+assert all(sizes[p] == int(b) for p, b in got), (got, sizes.most_common(10))
+assert [int(b) for _, b in got] == [b for _, b in sizes.most_common(10)], got
+# files older than a year (mtime in whole seconds, as the table has it)
+cut = int(run("select unixepoch('now', '-1 year')")[0])
+want = set()
+for d, _, files in os.walk(mnt):
+    for f in files:
+        p = os.path.join(d, f)
+        st = os.lstat(p)
+        if os.path.isfile(p) and not os.path.islink(p) and \
+                st.st_mtime // 1 < cut:
+            want.add((os.path.relpath(p, mnt), str(st.st_size)))
+got = set(rows(qs[2]))
+assert got == want and {('old/f1', '1000'), ('old/f2', '2000'),
+                        ('old/f3', '3000')} <= got, (got ^ want)
+EOF
+pass=$((pass + 1))
+
+# DuckDB: skipped only without access to the npm registry; with it, an
+# install or a load that fails is a failure
 NPM_DIR=${NPM_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/xbulk-tests/npm}
-if [[ ! -d $NPM_DIR/node_modules/@duckdb/node-api ]] &&
-   command -v npm >/dev/null; then
+duck=$NPM_DIR/node_modules/@duckdb/node-api
+if [[ ! -d $duck ]] && command -v npm >/dev/null; then
 	mkdir -p "$NPM_DIR"
 	(cd "$NPM_DIR" && timeout 300 npm install --no-audit --no-fund \
-		--silent @duckdb/node-api >/dev/null 2>&1) || true
+		--silent @duckdb/node-api >"$T/npm.log" 2>&1) || true
+	if [[ ! -d $duck ]]; then
+		timeout 60 npm ping >/dev/null 2>&1 &&
+			xb_die "npm reaches its registry but did not install @duckdb/node-api: $(tail -5 "$T/npm.log")"
+	fi
 fi
-if [[ -d $NPM_DIR/node_modules/@duckdb/node-api ]]; then
+if [[ -d $duck ]]; then
 	cat >"$NPM_DIR/query.mjs" <<'EOF'
 import { DuckDBInstance } from '@duckdb/node-api';
 const db = await DuckDBInstance.create(':memory:');
@@ -91,9 +162,11 @@ const con = await db.connect();
 const r = await con.runAndReadAll(process.argv[2]);
 for (const row of r.getRows()) console.log(row.map(String).join(' '));
 EOF
+	[[ $(node "$NPM_DIR/query.mjs" "select 6 * 7" 2>&1) == 42 ]] ||
+		xb_die "DuckDB does not load: $(node "$NPM_DIR/query.mjs" "select 42" 2>&1 | tail -3)"
 	node "$NPM_DIR/query.mjs" "select uid, sum(disk_bytes) from
 		read_csv('$T/csv/inodes.csv') group by uid order by uid" \
-		>"$T/duck-du"
+		>"$T/duck-du" || xb_die "DuckDB cannot read inodes.csv"
 	cmp -s "$T/du" "$T/duck-du" ||
 		xb_die "DuckDB per-uid disk bytes: $(diff "$T/du" "$T/duck-du" | head -5)"
 	[[ $(node "$NPM_DIR/query.mjs" "select count(*) from
@@ -101,6 +174,6 @@ EOF
 		xb_die "DuckDB: entries"
 	pass=$((pass + 1))
 else
-	echo "SKIP: DuckDB: npm could not install @duckdb/node-api (the CSV was checked with sqlite3)"
+	echo "SKIP: DuckDB: no access to the npm registry (npm ping failed, or no npm), so @duckdb/node-api is not installed; the CSV was checked with sqlite3"
 fi
 echo "$pass passed, 0 failed"
