@@ -132,7 +132,8 @@ static void
 diff_self(struct xbulk_snap *a, struct xbulk_snap *b)
 {
 	struct xbulk_snap_diff_opts o = { .size = sizeof(o),
-					  .flags = XBULK_DIFF_EXPAND };
+					  .flags = XBULK_DIFF_EXPAND |
+						   XBULK_DIFF_EVERY_NAME };
 	const struct xbulk_snap_change *c;
 	struct xbulk_snap_diff *d;
 	int ret;
