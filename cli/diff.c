@@ -227,6 +227,8 @@ run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
 			any = true;
 	}
 	xbulk_snap_diff_free(diff);
+	if (!ret)
+		ret = xb_diff_out_end(&d->out);
 	if (ret == -EINTR)
 		return xb_signal_exit_status();
 	if (ret) {
@@ -235,7 +237,6 @@ run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
 			 d->old_path, strerror(-ret));
 		return XB_EXIT_TROUBLE;
 	}
-	xb_diff_out_end(&d->out);
 	if (fflush(d->out.f) || ferror(d->out.f)) {
 		ret = xb_write_error("diff", -errno);
 		return ret == XB_EXIT_PIPE ? ret : XB_EXIT_TROUBLE;

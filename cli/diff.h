@@ -38,8 +38,9 @@ extern const char xb_diff_csv_header[];
 /* Write @c if the filters keep it: 1 if they did, 0 if not, -ENOMEM. */
 int xb_diff_out_change(struct xb_diff_out *o,
 		       const struct xbulk_snap_change *c);
-/* After the last change: --summary's lines, --deleted0's paths. */
-void xb_diff_out_end(struct xb_diff_out *o);
+/* After the last change: --summary's lines, --deleted0's paths (0 or
+ * -ENOMEM). */
+int xb_diff_out_end(struct xb_diff_out *o);
 /* Free what the output holds. */
 void xb_diff_out_free(struct xb_diff_out *o);
 
@@ -51,8 +52,9 @@ void xb_diff_paths_put(FILE *f, const struct xbulk_snap_change *c);
  * keep it): 0 or -ENOMEM. */
 int xb_diff_paths_add(struct xb_diff_out *o,
 		      const struct xbulk_snap_change *c, bool shown);
-/* --deleted0: print the paths noted that are gone, topmost only. */
-void xb_diff_paths_deleted(struct xb_diff_out *o);
+/* --deleted0: print the paths noted that are gone, topmost only (0 or
+ * -ENOMEM). */
+int xb_diff_paths_deleted(struct xb_diff_out *o);
 void xb_diff_paths_free(struct xb_diff_out *o);
 
 #endif /* XBULK_CLI_DIFF_H */

@@ -282,15 +282,15 @@ xb_diff_out_change(struct xb_diff_out *o, const struct xbulk_snap_change *c)
 	return 1;
 }
 
-void
+int
 xb_diff_out_end(struct xb_diff_out *o)
 {
 	size_t k;
 
 	if (o->fmt == XB_DIFF_DELETED0)
-		xb_diff_paths_deleted(o);
+		return xb_diff_paths_deleted(o);
 	if (o->fmt != XB_DIFF_SUMMARY)
-		return;
+		return 0;
 	for (k = 0; k < XB_CHANGE_KINDS; k++)
 		fprintf(o->f, "%-9s %llu\n", xb_change_names[k],
 			(unsigned long long)o->n[k]);
@@ -299,6 +299,7 @@ xb_diff_out_end(struct xb_diff_out *o)
 		(unsigned long long)o->added, (unsigned long long)o->removed,
 		(unsigned long long)o->changed,
 		(unsigned long long)o->changing);
+	return 0;
 }
 
 void

@@ -24,15 +24,18 @@
 enum { P_DIR = 1, P_SHOWN = 2 };
 
 struct path_ent {
-	size_t		off;		/* in the set's bytes */
+	size_t		off;		/* of the path in the set's bytes */
 	unsigned int	flags;		/* P_* */
 };
 
+/* Paths noted as they come (a flags byte, the path, a NUL each, in a
+ * memory stream), indexed and sorted once at the end. */
 struct path_set {
-	char		*s;
-	size_t		len, cap;
+	FILE		*f;
+	char		*buf;
+	size_t		len;
+	size_t		n;
 	struct path_ent	*v;
-	size_t		n, vcap;
 };
 
 struct xb_diff_paths {
@@ -40,36 +43,15 @@ struct xb_diff_paths {
 };
 
 static int
-grow(void **buf, size_t *cap, size_t need, size_t unit)
-{
-	size_t n = *cap ? *cap : 64;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	p = realloc(*buf, n * unit);
-	if (!p)
-		return -ENOMEM;
-	*buf = p;
-	*cap = n;
-	return 0;
-}
-
-static int
 set_add(struct path_set *t, const char *p, unsigned int flags)
 {
-	size_t len = strlen(p) + 1;
-
-	if (grow((void **)&t->s, &t->cap, t->len + len, 1) ||
-	    grow((void **)&t->v, &t->vcap, t->n + 1, sizeof(*t->v)))
+	if (!t->f && !(t->f = open_memstream(&t->buf, &t->len)))
 		return -ENOMEM;
-	memcpy(t->s + t->len, p, len);
-	t->v[t->n].off = t->len;
-	t->v[t->n++].flags = flags;
-	t->len += len;
-	return 0;
+	putc((int)flags, t->f);
+	fputs(p, t->f);
+	putc('\0', t->f);
+	t->n++;
+	return ferror(t->f) ? -ENOMEM : 0;
 }
 
 static int
@@ -79,11 +61,37 @@ ent_cmp(const void *x, const void *y, void *base)
 		      (const char *)base + ((const struct path_ent *)y)->off);
 }
 
-static void
-set_sort(struct path_set *t)
+/* Close the stream, index the paths and sort them: 0 or -ENOMEM. */
+static int
+set_seal(struct path_set *t)
 {
+	size_t i, off = 0;
+
+	if (t->f && fclose(t->f)) {
+		t->f = NULL;
+		return -ENOMEM;
+	}
+	t->f = NULL;
+	t->v = calloc(t->n ? t->n : 1, sizeof(*t->v));
+	if (!t->v)
+		return -ENOMEM;
+	for (i = 0; i < t->n; i++) {
+		t->v[i].flags = (unsigned char)t->buf[off];
+		t->v[i].off = off + 1;
+		off += 2 + strlen(t->buf + off + 1);
+	}
 	if (t->n)
-		qsort_r(t->v, t->n, sizeof(*t->v), ent_cmp, t->s);
+		qsort_r(t->v, t->n, sizeof(*t->v), ent_cmp, t->buf);
+	return 0;
+}
+
+static void
+set_free(struct path_set *t)
+{
+	if (t->f)
+		fclose(t->f);
+	free(t->buf);
+	free(t->v);
 }
 
 /* The entry of @t at the path of @len bytes at @p, or NULL. */
@@ -94,7 +102,7 @@ set_find(const struct path_set *t, const char *p, size_t len)
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const char *s = t->s + t->v[mid].off;
+		const char *s = t->buf + t->v[mid].off;
 		int c = strncmp(p, s, len);
 
 		if (!c && s[len])
@@ -153,18 +161,18 @@ listed(const struct xb_diff_paths *d, const char *p, size_t len)
 	return e && (e->flags & P_DIR);
 }
 
-void
+int
 xb_diff_paths_deleted(struct xb_diff_out *o)
 {
 	struct xb_diff_paths *d = o->paths;
 	size_t i;
 
 	if (!d)
-		return;
-	set_sort(&d->old);
-	set_sort(&d->new);
+		return 0;
+	if (set_seal(&d->old) || set_seal(&d->new))
+		return -ENOMEM;
 	for (i = 0; i < d->old.n; i++) {
-		const char *p = d->old.s + d->old.v[i].off;
+		const char *p = d->old.buf + d->old.v[i].off;
 
 		if ((d->old.v[i].flags & P_SHOWN) &&
 		    listed(d, p, strlen(p))) {
@@ -172,6 +180,7 @@ xb_diff_paths_deleted(struct xb_diff_out *o)
 			putc('\0', o->f);
 		}
 	}
+	return 0;
 }
 
 void
@@ -191,10 +200,8 @@ xb_diff_paths_free(struct xb_diff_out *o)
 
 	if (!d)
 		return;
-	free(d->old.s);
-	free(d->old.v);
-	free(d->new.s);
-	free(d->new.v);
+	set_free(&d->old);
+	set_free(&d->new);
 	free(d);
 	o->paths = NULL;
 }

@@ -20,7 +20,6 @@
 # A recipe runs with XBULK, J (threads), MNT, BACKUP, STATE in its
 # environment.  Exit status 0 when every round of every recipe passed.
 
-import argparse
 import filecmp
 import os
 import random
@@ -30,7 +29,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mutate import Plan, ftype  # noqa: E402
+from mutate import Plan, arguments, ftype, seed_tree  # noqa: E402
 
 
 # A name that is not UTF-8 (Latin-1 e acute)
@@ -195,11 +194,7 @@ def compare(src, dst):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument('--xbulk', required=True)
-    ap.add_argument('--mnt', required=True)
-    ap.add_argument('--dir', required=True)
-    ap.add_argument('-j', type=int, default=1)
+    ap = arguments()
     ap.add_argument('--rounds', type=int, default=5)
     ap.add_argument('--ops', type=int, default=60)
     ap.add_argument('--recipe', action='append', required=True)
@@ -207,14 +202,7 @@ def main():
 
     s = os.path.join(args.mnt, 's')
     populate(s)
-    base = os.path.join(args.mnt, 'm')
-    os.mkdir(base)
-    plan = Plan(args.mnt, random.Random(0), set())
-    for _ in range(40):
-        (plan.mkdir if plan.rng.random() < 0.2 else plan.create)()
-    for _ in range(6):
-        plan.symlink()
-        plan.link()
+    seed_tree(args.mnt, 40, 6)
 
     recipes = []
     for r in args.recipe:

@@ -14,14 +14,13 @@
 #   cases.py --xbulk XBULK --mnt MNT --dir SNAPDIR [-j N]
 # Exit status 0 when every case passed; prints one line per case.
 
-import argparse
 import os
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mutate import (Tree, check_lists, expected,  # noqa: E402
+from mutate import (Tree, arguments, check_lists, expected,  # noqa: E402
                     find_check, find_listing, fsxattr, getx, reported,
                     run_diff, XFLAG_NODUMP)
 
@@ -205,12 +204,7 @@ def wanted(got, case_lines):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument('--xbulk', required=True)
-    ap.add_argument('--mnt', required=True)
-    ap.add_argument('--dir', required=True)
-    ap.add_argument('-j', type=int, default=1)
-    args = ap.parse_args()
+    args = arguments().parse_args()
 
     if os.path.exists(at(args.mnt)):
         subprocess.run(['rm', '-rf', at(args.mnt)], check=True)

@@ -508,27 +508,41 @@ def run_diff(args, old, new_save):
     return [json.loads(x) for x in p.stdout.splitlines()]
 
 
-def main():
+def arguments():
+    """The options every driver of tests/snap takes: --xbulk, --mnt, --dir
+    (its snapshots), -j."""
     ap = argparse.ArgumentParser()
     ap.add_argument('--xbulk', required=True)
     ap.add_argument('--mnt', required=True)
     ap.add_argument('--dir', required=True)
     ap.add_argument('-j', type=int, default=1)
+    return ap
+
+
+def seed_tree(mnt, entries, links):
+    """The tree the plans start from, under mnt/m (made once): @entries
+    files and directories, @links symlinks and as many hard links."""
+    base = os.path.join(mnt, 'm')
+    if os.path.exists(base):
+        return
+    os.mkdir(base)
+    plan = Plan(mnt, random.Random(0), set())
+    for _ in range(entries):
+        (plan.mkdir if plan.rng.random() < 0.2 else plan.create)()
+    for _ in range(links):
+        plan.symlink()
+        plan.link()
+
+
+def main():
+    ap = arguments()
     ap.add_argument('--seeds', default='1-3')
     ap.add_argument('--ops', type=int, default=150)
     args = ap.parse_args()
     lo, hi = (int(x) for x in args.seeds.split('-'))
     total = 0
 
-    base = os.path.join(args.mnt, 'm')
-    if not os.path.exists(base):
-        os.mkdir(base)
-        plan = Plan(args.mnt, random.Random(0), set())
-        for _ in range(60):
-            (plan.mkdir if plan.rng.random() < 0.2 else plan.create)()
-        for _ in range(10):
-            plan.symlink()
-            plan.link()
+    seed_tree(args.mnt, 60, 10)
     state = os.path.join(args.dir, f'state-j{args.j}')
     subprocess.run([args.xbulk, 'snapshot', '-j', str(args.j), args.mnt,
                     state], check=True)
