@@ -28,6 +28,7 @@ import stat
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True	# no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mutate import Plan, arguments, ftype, seed_tree  # noqa: E402
 

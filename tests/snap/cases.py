@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 
+sys.dont_write_bytecode = True	# no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mutate import (Tree, arguments, check_lists, expected,  # noqa: E402
                     find_check, find_listing, fsxattr, getx, reported,
