@@ -19,7 +19,7 @@ command -v rsync >/dev/null || xb_skip "rsync not installed (scripts/deps)"
 if [[ ${SNAP_MUTATE:-} == all ]]; then
 	rounds=12 ops=200
 else
-	rounds=4 ops=60
+	rounds=3 ops=60		# the fixed cases' three rounds
 fi
 
 xb_mkfs_mount 1G "-d agcount=4"

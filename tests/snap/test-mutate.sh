@@ -6,8 +6,8 @@
 # the rules of the man page and against GNU find's listings, at -j 1 and
 # -j 2, after the fixed cases of tests/snap/cases.py (each rule and
 # change code once, deterministically).  The default run is short (the
-# cases on the first geometry, 2 geometries of 2 seeds of 150 operations
-# each per -j); SNAP_MUTATE=all runs the cases and 20 seeds of 300
+# cases at -j 1 on the first geometry and at -j 2 on the second; 2
+# geometries of 2 seeds of 150 operations each per -j); SNAP_MUTATE=all runs the cases and 20 seeds of 300
 # operations on every geometry of the suite (xb_geometries) and on those
 # of xfsprogs 6.13 (xb_new_geometries: parent pointers, metadir,
 # exchange), skipped, saying so, where scripts/deps could not install it.
@@ -37,7 +37,9 @@ for geom in "${geoms[@]}"; do
 	xb_mkfs_mount 1G "$geom"
 	mkdir "$XB_TMP/snaps"
 	for j in 1 2; do
-		if [[ $geom == "${geoms[0]}" || ${SNAP_MUTATE:-} == all ]]; then
+		# by default -j 1 on the first geometry, -j 2 on the second
+		if [[ ${SNAP_MUTATE:-} == all ||
+		      $geom == "${geoms[j - 1]}" ]]; then
 			python3 "$TOP/tests/snap/cases.py" --xbulk "$XBULK" \
 				--mnt "$XB_MNT" --dir "$XB_TMP/snaps" -j "$j" \
 				>"$XB_TMP/log" ||
