@@ -10,6 +10,8 @@
 #   - CSV: the header and the columns of a rename and a modification;
 #   - --summary: the counts and the bytes added, removed and changed;
 #   - --only entries keeps only the E lines, --only modified,renamed those;
+#   - -0 and --deleted0 under --type and --only: the filters pick what is
+#     printed, never what counts as gone;
 #   - paths with a newline, a tab, a backslash, a control byte and a byte
 #     that is not UTF-8: C escapes in text, path_b64 in JSON Lines, the
 #     bytes as they are in CSV (quoted) and -0.
@@ -141,6 +143,28 @@ rc=0; "$XBULK" diff --only entries "$S/o1" "$S/o2" >"$T/out" || rc=$?
 	xb_die "--only modified,renamed: $(cat "$T/out")"
 rc=0; "$XBULK" diff --only linked "$S/o1" "$S/o2" >"$T/out" || rc=$?
 ((rc == 0)) && [[ ! -s $T/out ]] || xb_die "--only linked: $rc"
+ok
+
+# --- the path lists under filters: --type and --only pick what is
+# printed, never what counts as gone (a file that became a directory, a
+# file replaced by rename-over)
+mkdir "$M/t"
+echo x >"$M/t/x"
+echo y >"$M/t/y"
+"$XBULK" snapshot "$M" "$S/t1"
+rm "$M/t/x"
+mkdir "$M/t/x"
+echo in >"$M/t/x/in"
+echo new >"$M/t/.y"
+mv "$M/t/.y" "$M/t/y"
+"$XBULK" snapshot "$M" "$S/t2"
+for f in "--type f" "--only deleted" ""; do
+	# shellcheck disable=SC2086
+	"$XBULK" diff --deleted0 $f "$S/t1" "$S/t2" >"$T/del"
+	[[ ! -s $T/del ]] || xb_die "--deleted0 $f: $(tr '\0' ' ' <"$T/del")"
+done
+"$XBULK" diff -0 --type f "$S/t1" "$S/t2" | tr '\0' '\n' | sort >"$T/nul"
+printf 't/x/in\nt/y\n' | cmp -s - "$T/nul" || xb_die "-0 --type f: $(cat "$T/nul")"
 ok
 
 # --- odd names
