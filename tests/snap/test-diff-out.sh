@@ -12,6 +12,7 @@
 #   - --only entries keeps only the E lines, --only modified,renamed those;
 #   - -0 and --deleted0 under --type and --only: the filters pick what is
 #     printed, never what counts as gone;
+#   - an inode no name reaches: <inode N>, no path in JSON Lines or -0;
 #   - paths with a newline, a tab, a backslash, a control byte and a byte
 #     that is not UTF-8: C escapes in text, path_b64 in JSON Lines, the
 #     bytes as they are in CSV (quoted) and -0.
@@ -165,6 +166,30 @@ for f in "--type f" "--only deleted" ""; do
 done
 "$XBULK" diff -0 --type f "$S/t1" "$S/t2" | tr '\0' '\n' | sort >"$T/nul"
 printf 't/x/in\nt/y\n' | cmp -s - "$T/nul" || xb_die "-0 --type f: $(cat "$T/nul")"
+ok
+
+# --- an inode no name reaches (open, never linked: O_TMPFILE) is
+# <inode N>, with no path in JSON Lines and none in -0
+"$XBULK" snapshot "$M" "$S/u1"
+python3 - "$XBULK" "$S/u1" "$M" <<'EOF' || xb_die "an unnamed inode"
+import json, os, subprocess, sys
+xbulk, old, mnt = sys.argv[1:]
+fd = os.open(mnt, os.O_TMPFILE | os.O_WRONLY, 0o600)
+os.write(fd, b'x' * 100)
+ino = os.fstat(fd).st_ino
+
+
+def diff(*opts):
+    return subprocess.run([xbulk, 'diff', *opts, old, mnt],
+                          capture_output=True).stdout
+
+
+assert diff().decode().splitlines() == \
+    [f'+f........... <inode {ino}>'], diff()
+j = [json.loads(x) for x in diff('-o', 'jsonl').splitlines()]
+assert len(j) == 1 and j[0]['ino'] == ino and j[0]['path'] is None, j
+assert diff('-0') == b'' and diff('--deleted0') == b''
+EOF
 ok
 
 # --- odd names
