@@ -7,12 +7,14 @@
 # -j 2, after the fixed cases of tests/snap/cases.py (each rule and
 # change code once, deterministically).  The default run is short (the
 # cases at -j 1 on the first geometry and at -j 2 on the second; 2
-# geometries of 2 seeds of 150 operations each per -j); SNAP_MUTATE=all runs the cases and 20 seeds of 300
-# operations on every geometry of the suite (xb_geometries) and on those
-# of xfsprogs 6.13 (xb_new_geometries: parent pointers, metadir,
-# exchange), skipped, saying so, where scripts/deps could not install it.
+# geometries of 2 seeds of 150 operations each per -j; under the
+# sanitizers, XB_SANITIZE, the first geometry only); SNAP_MUTATE=all runs
+# the cases and 20 seeds of 300 operations on every geometry of the suite
+# (xb_geometries) and on those of xfsprogs 6.13 (xb_new_geometries:
+# parent pointers, metadir, exchange), skipped, saying so, where
+# scripts/deps could not install it.
 #
-# Environment: XBULK; SNAP_MUTATE (all: the long matrix).
+# Environment: XBULK; SNAP_MUTATE (all: the long matrix); XB_SANITIZE.
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/integration/lib.sh"
@@ -27,6 +29,10 @@ if [[ ${SNAP_MUTATE:-} == all ]]; then
 		echo "SKIP: the xfsprogs 6.13 geometries (scripts/deps as root installs it)"
 	fi
 	seeds=1-20 ops=300
+elif [[ ${XB_SANITIZE:-none} != none ]]; then
+	# the sanitizers watch the same C paths on one geometry
+	geoms=("-d agcount=4")
+	seeds=1-2 ops=150
 else
 	geoms=("-d agcount=4" "-b size=1024 -m bigtime=0,finobt=0 -i sparse=0 -d agcount=4")
 	seeds=1-2 ops=150
@@ -39,7 +45,7 @@ for geom in "${geoms[@]}"; do
 	for j in 1 2; do
 		# by default -j 1 on the first geometry, -j 2 on the second
 		if [[ ${SNAP_MUTATE:-} == all ||
-		      $geom == "${geoms[j - 1]}" ]]; then
+		      $geom == "${geoms[j - 1]:-}" ]]; then
 			python3 "$TOP/tests/snap/cases.py" --xbulk "$XBULK" \
 				--mnt "$XB_MNT" --dir "$XB_TMP/snaps" -j "$j" \
 				>"$XB_TMP/log" ||
