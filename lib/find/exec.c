@@ -439,17 +439,19 @@ run(struct xbulk_find *f, struct xf_exec *x)
 	return ok;
 }
 
-/* Run a "{} +" batch and start the next one. */
+/* Run a "{} +" batch and start the next one: in the same directory
+ * when the batch was full (@more: the name being added goes there). */
 static void
-run_batch(struct xbulk_find *f, struct xf_exec *x)
+run_batch(struct xbulk_find *f, struct xf_exec *x, bool more)
 {
 	run(f, x);
 	x->nargs = x->nwords;
 	x->nchars = x->base_chars;
 	x->todo = false;
-	if (x->wd >= 0)
+	if (x->wd >= 0 && !more) {
 		close(x->wd);
-	x->wd = -1;
+		x->wd = -1;
+	}
 }
 
 void
@@ -459,7 +461,7 @@ xf_exec_flush(struct xbulk_find *f, bool dirs)
 
 	for (x = f->execs; x && !f->fatal; x = x->next)
 		if (x->plus && x->todo && x->dir == dirs)
-			run_batch(f, x);
+			run_batch(f, x, false);
 }
 
 /* Add @name to the batch of @x, running it first if it is full. */
@@ -476,7 +478,7 @@ push(struct xbulk_find *f, struct xf_exec *x, const char *name)
 				 "argument list size limit");
 			return false;
 		}
-		run_batch(f, x);
+		run_batch(f, x, true);
 	}
 	if (new_arg(x) || add_chars(x, name, len - 1) || end_arg(x)) {
 		f->problems++;
@@ -486,7 +488,7 @@ push(struct xbulk_find *f, struct xf_exec *x, const char *name)
 	}
 	x->todo = true;
 	if (x->nargs >= f->arg_count_max)
-		run_batch(f, x);
+		run_batch(f, x, true);
 	return true;
 }
 
@@ -547,9 +549,14 @@ xf_exec(struct xbulk_find *f, struct xf_exec *x,
 		f->fatal = true;
 		return false;
 	}
-	if (x->dir && (x->plus ? !x->todo : true) &&
-	    open_wd(f, x, dir, file->path))
-		goto out;
+	/* a new batch runs where its first file is */
+	if (x->dir && (!x->plus || !x->todo)) {
+		if (x->wd >= 0)
+			close(x->wd);
+		x->wd = -1;
+		if (open_wd(f, x, dir, file->path))
+			goto out;
+	}
 	if (x->plus) {
 		ok = push(f, x, x->dir ? name : file->path);
 		goto out;

@@ -18,25 +18,6 @@ XBULK=$(realpath "${XBULK:?}")
 xb_require_root_loop
 pass=0 fail=0
 
-# same PATH... -- EXPR...: find -xdev and xbulk find, stdout and
-# stderr together (find's order), and the status
-same()
-{
-	local -a paths=()
-
-	while [[ $1 != -- ]]; do
-		paths+=("$1")
-		shift
-	done
-	shift
-	find "${paths[@]}" -xdev "$@" >"$tmp/want" 2>&1 && wrc=0 || wrc=$?
-	sed -i 's/^find: /xbulk find: /' "$tmp/want"
-	# shellcheck disable=SC2086
-	"$XBULK" find $XOPT "${paths[@]}" "$@" >"$tmp/got" 2>&1 && grc=0 ||
-		grc=$?
-	check "find $XOPT ${paths[*]} $*"
-}
-
 xb_mkfs_mount 512M "-d agcount=4"
 tmp=$XB_TMP
 T=$XB_MNT/t
