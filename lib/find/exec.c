@@ -32,24 +32,6 @@ extern char **environ;
 #define EXEC_ARG_SIZE	(128u * 1024)
 #define EXEC_ARG_MIN	4096u
 
-struct xf_exec {
-	struct xf_exec	*next;		/* the expression's, in order */
-	char		**words;	/* CMD ARGS up to the terminator;
-					   '+': without the "{}" */
-	size_t		nwords;
-	const char	*action;	/* "-exec"... for messages */
-	bool		plus;		/* "{} +" */
-	bool		dir;		/* -execdir, -okdir */
-	bool		ok;		/* -ok, -okdir */
-	/* the batch of "{} +" (and the one command line of ';') */
-	size_t		*args;		/* offsets in @chars */
-	size_t		nargs, args_cap;
-	char		*chars;
-	size_t		nchars, chars_cap;
-	size_t		base_chars;	/* of the words */
-	bool		todo;		/* names added */
-	int		wd;		/* -execdir: where the batch runs */
-};
 
 static void flush_std(struct xbulk_find *f);
 
@@ -583,18 +565,4 @@ xbulk_find_finish(struct xbulk_find *f)
 	xf_exec_flush(f, false);
 	xf_exec_flush(f, true);
 	return f->fatal ? -ECANCELED : 0;
-}
-
-/* Release what the commands hold (xbulk_find_free()). */
-void
-xf_exec_free(struct xbulk_find *f)
-{
-	struct xf_exec *x;
-
-	for (x = f->execs; x; x = x->next) {
-		free(x->args);
-		free(x->chars);
-		if (x->wd >= 0)
-			close(x->wd);
-	}
 }

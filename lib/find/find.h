@@ -62,7 +62,26 @@ enum xf_field {
 
 struct xf_stream;
 struct xf_format;
-struct xf_exec;
+
+/* -exec, -execdir, -ok, -okdir (exec.c; freed by xbulk_find_free()). */
+struct xf_exec {
+	struct xf_exec	*next;		/* the expression's, in order */
+	char		**words;	/* CMD ARGS up to the terminator;
+					   '+': without the "{}" */
+	size_t		nwords;
+	const char	*action;	/* "-exec"... for messages */
+	bool		plus;		/* "{} +" */
+	bool		dir;		/* -execdir, -okdir */
+	bool		ok;		/* -ok, -okdir */
+	/* the batch of "{} +" (and the one command line of ';') */
+	size_t		*args;		/* offsets in @chars */
+	size_t		nargs, args_cap;
+	char		*chars;
+	size_t		nchars, chars_cap;
+	size_t		base_chars;	/* of the words */
+	bool		todo;		/* names added */
+	int		wd;		/* -execdir: where the batch runs */
+};
 
 /*
  * Not a bulkstat field: the node reads what find's stat() gives (find's
@@ -375,8 +394,7 @@ bool xf_exec(struct xbulk_find *f, struct xf_exec *x,
 /* Run the pending batches: of -exec and -ok (@dirs false) or of
  * -execdir (@dirs true). */
 void xf_exec_flush(struct xbulk_find *f, bool dirs);
-/* Free the batches and close their directories (xbulk_find_free()). */
-void xf_exec_free(struct xbulk_find *f);
+
 /* A message of a file or command that could not be handled (exit
  * status 1), through the error hook: "cannot delete 'x': ...". */
 void xf_error(struct xbulk_find *f, const char *fmt, ...)

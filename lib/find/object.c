@@ -5,6 +5,7 @@
  */
 #include <regex.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "find.h"
 
@@ -58,11 +59,17 @@ xf_regex_new(struct xbulk_find *f)
 void
 xbulk_find_free(struct xbulk_find *f)
 {
+	struct xf_exec *x;
 	size_t i;
 
 	if (!f)
 		return;
-	xf_exec_free(f);
+	for (x = f->execs; x; x = x->next) {	/* the batches */
+		free(x->args);
+		free(x->chars);
+		if (x->wd >= 0)
+			close(x->wd);
+	}
 	for (i = 0; i < f->nstreams; i++)
 		if (f->streams[i])
 			xbulk_out_release(&f->streams[i]->out);
