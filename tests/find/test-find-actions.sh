@@ -47,6 +47,23 @@ mk_tree()
 	sync -f "$T"
 }
 
+# A chain of 25 directories of 240-byte names, deeper than PATH_MAX
+mk_deep()
+{
+	local i d
+
+	rm -rf "$T/deep"
+	mkdir "$T/deep"
+	(
+		cd "$T/deep"
+		for i in $(seq 1 25); do
+			d=$(printf "d%03d%0236d" "$i" 0)
+			mkdir "$d" && cd "$d" && : >"f$i"
+		done
+	)
+	sync -f "$T"
+}
+
 # changes [PATH...] -- EXPR...: find and then xbulk find on a fresh tree
 # each, in $T (PATH: m); output, messages, status and the tree left must
 # be the same
@@ -62,7 +79,7 @@ changes()
 	shift
 	((${#paths[@]})) || paths=(m)
 	for dir in want got; do
-		mk_tree
+		${MK:-mk_tree}
 		if [[ $dir == want ]]; then
 			(cd "$T" && find "${paths[@]}" -xdev "$@") >"$tmp/$dir" \
 				2>&1 && wrc=0 || wrc=$?
@@ -73,8 +90,8 @@ changes()
 				>"$tmp/$dir" 2>&1 && grc=0 || grc=$?
 		fi
 		echo "-- tree:" >>"$tmp/$dir"
-		(cd "$T" && find m -printf '%p %y %m %n\n' 2>&1 | sort) \
-			>>"$tmp/$dir" || true
+		(cd "$T" && find "${paths[0]%%/*}" -printf '%p %y %m %n\n' 2>&1 |
+			sort) >>"$tmp/$dir" || true
 	done
 	check "find $XOPT ${paths[*]} $* (the tree it changes)"
 }
@@ -171,6 +188,12 @@ for XOPT in "-j 1" "-j 2"; do
 	changes -- -name d -exec rm -r {} \; -o -empty -print
 	changes -- -name e -exec rm -r m/c \; -o -print
 	changes -- -type d -exec sh -c 'rm -f {}/*' \; -o -print
+	# deeper than PATH_MAX: -delete, -execdir, a live walk there
+	MK=mk_deep changes deep -- -name 'f1*' -delete
+	MK=mk_deep changes deep -- -name 'f2*' -execdir rm {} \; -o \
+		-printf '%d %s\n'
+	MK=mk_deep changes deep -- -type f -execdir sh -c 'echo $#' x {} +
+	MK=mk_deep changes deep -- -delete
 	chattr_ok=1
 	mk_tree
 	chattr +i m/c/h 2>/dev/null || chattr_ok=0
