@@ -30,9 +30,9 @@ static const char help[] =
 "every directory instead of a stat() per file.  Every PATH must be on one\n"
 "mounted XFS filesystem (the whole mount or a subtree; -xdev is implied).\n"
 "The output is find's, in find's order.  Needs CAP_SYS_ADMIN,\n"
-"CAP_DAC_READ_SEARCH and CAP_FOWNER (root has them).  -exec, -execdir,\n"
-"-ok, -okdir and -delete are refused: xbulk never changes the filesystem\n"
-"(use -print0 | xargs -0).\n"
+"CAP_DAC_READ_SEARCH and CAP_FOWNER (root has them).  The scan changes\n"
+"nothing; -exec, -execdir, -ok, -okdir and -delete act as find's, in\n"
+"find's order.\n"
 "Every primary, option, XFS extension and difference from GNU find:\n"
 "xbulk(8).\n"
 "\n"
@@ -46,20 +46,20 @@ static const char help[] =
 "   -h, --help Show this help.\n"
 "\n"
 "Options, tests and actions of the expression (as GNU find's):\n"
-"   -depth -d -maxdepth -mindepth -daystart -regextype -warn -nowarn\n"
-"   -xdev -mount -noleaf -ignore_readdir_race -noignore_readdir_race\n"
+"   -P -H -depth -d -maxdepth -mindepth -daystart -regextype -warn\n"
+"   -nowarn -xdev -mount -noleaf -ignore_readdir_race\n"
+"   -noignore_readdir_race -files0-from\n"
 "   -true -false -name -iname -path -ipath -wholename -iwholename\n"
 "   -regex -iregex -lname -ilname -type -xtype -size -empty\n"
 "   -amin -atime -cmin -ctime -mmin -mtime -used -newer -anewer -cnewer\n"
 "   -newerXY -uid -gid -user -group -nouser -nogroup -perm -links -inum\n"
 "   -samefile -fstype -readable -writable -executable\n"
 "   -print -print0 -printf -fprint -fprint0 -fprintf -ls -fls -prune\n"
-"   -quit\n"
+"   -quit -exec -execdir -ok -okdir -delete\n"
 "XFS tests (directives of -printf: %Xe %Xa %Xp %Xx %XX %Xs %Xc %Xg):\n"
 "   -xfs-extents -xfs-aextents -xfs-xflag -xfs-projid -xfs-extsize\n"
 "   -xfs-cowextsize -xfs-btime -xfs-bmin\n"
-"Refused (xbulk never changes the filesystem nor runs programs):\n"
-"   -exec -execdir -ok -okdir -delete\n";
+"Refused: -L and -follow (GNU find follows symbolic links there).\n";
 
 /* @name quoted as GNU find's messages quote file names, in buffer @slot
  * (0 or 1) until that slot is used again. */
@@ -87,6 +87,13 @@ struct find_ctx {
 	const char		*start;		/* the PATH being walked */
 	int			status;
 	const volatile int	*cancel;	/* SIGINT, SIGTERM caught */
+	/* the PATHs: the operands, or -files0-from's names ("" for an
+	 * empty one, said where find says it) */
+	const char		**paths;
+	size_t			npaths;
+	char			*files0;	/* -files0-from's bytes */
+	const char		*files0_name;	/* quoted, for messages */
+	int			files0_err;	/* reading it failed */
 };
 
 static void
@@ -112,13 +119,61 @@ problem(void *arg, const char *path, int err)
 	c->status = XB_EXIT_FAILURE;
 }
 
+/* A message of the actions (find's wording), in the child too. */
+static void
+action_error(void *arg, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "xbulk find: %s\n", msg);
+}
+
+/* -ok, -okdir: find's yesno() (a line from stdin, the locale's yes). */
+static bool
+ask(void *arg, const char *prompt)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	bool yes;
+
+	(void)arg;
+	fputs(prompt, stderr);
+	fflush(stderr);
+	len = getline(&line, &cap, stdin);
+	if (len > 0 && line[len - 1] == '\n')
+		line[len - 1] = '\0';
+	yes = len > 0 && rpmatch(line) > 0;
+	free(line);
+	return yes;
+}
+
+/* The expression changed the filesystem: the walk goes on live. */
+static void
+changed(void *arg)
+{
+	struct find_ctx *c = arg;
+
+	xbulk_names_changed(c->names);
+}
+
+static int
+restat(void *arg, const struct xbulk_entry *file, struct xbulk_entry *out)
+{
+	struct find_ctx *c = arg;
+
+	return xbulk_names_restat(c->names, file, out);
+}
+
 static long
 read_link(void *arg, const struct xbulk_entry *file, char *buf,
 	  size_t size)
 {
 	struct find_ctx *c = arg;
 
-	if (file->flags & XBULK_ENTRY_MOUNT) {	/* not by handle */
+	/* not by handle: a mount point, or a file the walk has no record
+	 * of (the tree changed) */
+	if (file->flags & (XBULK_ENTRY_MOUNT | XBULK_ENTRY_LAZY |
+			   XBULK_ENTRY_LIVE)) {
 		ssize_t n = readlink(file->path, buf, size);
 
 		return n < 0 ? -errno : n;
@@ -243,17 +298,17 @@ output_errors(struct xbulk_find *f)
  * for each.
  */
 static int
-open_fs(struct xbulk_find *f, struct xbulk_fs **fs)
+open_fs(struct find_ctx *c, struct xbulk_fs **fs)
 {
-	size_t i, n = xbulk_find_npaths(f);
+	size_t i, n = c->npaths;
 	char dir[PATH_MAX];
 	struct stat st;
 	int err;
 
 	for (i = 0; i < n; i++) {
-		const char *path = xbulk_find_path(f, i);
+		const char *path = c->paths[i];
 
-		if (lstat(path, &st))
+		if (!*path || lstat(path, &st))
 			continue;
 		err = xbulk_fs_open(S_ISDIR(st.st_mode) ||
 				    S_ISREG(st.st_mode) ? path :
@@ -265,13 +320,85 @@ open_fs(struct xbulk_find *f, struct xbulk_fs **fs)
 		return XB_EXIT_FAILURE;
 	}
 	for (i = 0; i < n; i++) {
-		const char *path = xbulk_find_path(f, i);
+		const char *path = c->paths[i];
 
-		if (lstat(path, &st))
+		if (*path && lstat(path, &st))
 			xb_error("find", "%s: %s", q(0, path),
 				 strerror(errno));
 	}
 	return XB_EXIT_FAILURE;
+}
+
+/*
+ * -files0-from FILE (- for stdin): its NUL-separated names become the
+ * PATHs, with find's refusals (stdin that -ok and -okdir read too) and
+ * messages.  A read error is said after the names read before it are
+ * walked, as find reads them one by one.
+ */
+static int
+read_files0(struct find_ctx *c, const char *file)
+{
+	bool ok = xbulk_find_reads_stdin(c->find), in = !strcmp(file, "-");
+	size_t len = 0, cap = 0, i, n = 0;
+	struct stat a, b;
+	ssize_t got;
+	int fd;
+
+	c->files0_name = strdup(q(0, in ? "(standard input)" : file));
+	if (!c->files0_name)
+		return XB_EXIT_FAILURE;
+	if (in && ok) {
+		/* find 4.9 ends these two with an empty line */
+		xb_error("find", "option -files0-from reading from standard "
+			 "input cannot be combined with -ok, -okdir\n");
+		return XB_EXIT_FAILURE;
+	}
+	fd = in ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		xb_error("find", "cannot open %s for reading: %s",
+			 c->files0_name, strerror(errno));
+		return XB_EXIT_FAILURE;
+	}
+	if (!in && ok && !fstat(fd, &a) && !fstat(STDIN_FILENO, &b) &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+		xb_error("find", "option -files0-from: standard input must not "
+			 "refer to the same file when combined with -ok, "
+			 "-okdir: %s\n", c->files0_name);
+		close(fd);
+		return XB_EXIT_FAILURE;
+	}
+	for (;;) {
+		if (len + 65536 + 1 > cap) {
+			char *p = realloc(c->files0, cap = 2 * cap + 65536 + 1);
+
+			if (!p)
+				return XB_EXIT_FAILURE;
+			c->files0 = p;
+		}
+		got = read(fd, c->files0 + len, cap - len - 1);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		len += (size_t)got;
+	}
+	c->files0_err = got < 0 ? errno : 0;
+	if (!in)
+		close(fd);
+	if (!c->files0)
+		return 0;
+	c->files0[len] = '\0';
+	/* a last name without its NUL counts too */
+	for (i = 0; i < len; i++)
+		n += !c->files0[i];
+	n += len && c->files0[len - 1];
+	free(c->paths);
+	c->paths = calloc(n ? n : 1, sizeof(*c->paths));
+	if (!c->paths)
+		return XB_EXIT_FAILURE;
+	for (i = 0; i < len; i += strlen(c->files0 + i) + 1)
+		c->paths[c->npaths++] = c->files0 + i;
+	return 0;
 }
 
 /* The pre-filter, from the scan's threads. */
@@ -341,17 +468,26 @@ walk_all(struct find_ctx *c)
 	size_t i;
 	int err;
 
-	for (i = 0; i < xbulk_find_npaths(c->find); i++) {
-		c->start = xbulk_find_path(c->find, i);
+	for (i = 0; i < c->npaths; i++) {
+		c->start = c->paths[i];
+		if (!*c->start) {	/* find's messages, and status 1 */
+			xbulk_find_flush(c->find);
+			xb_error("find", "%s:%zu: invalid zero-length file name",
+				 c->files0_name, i + 1);
+			c->status = XB_EXIT_FAILURE;
+			continue;
+		}
 		err = xbulk_names_walk(c->names, c->start,
-				       xbulk_find_post_order(c->find) ?
-				       XBULK_WALK_POST : 0, xbulk_find_visit,
-				       c->find);
+				       xbulk_find_walk_flags(c->find),
+				       xbulk_find_visit, c->find);
 		if (err == -EINTR)
 			return xb_signal_exit_status();
-		/* -quit, or an output failed: output_errors() says which */
-		if (err == XBULK_WALK_STOP || output_failed(c->find))
+		/* an output failed: output_errors() says which */
+		if (output_failed(c->find))
 			return 0;
+		/* -quit, or an action's fatal error: the pending commands */
+		if (err == XBULK_WALK_STOP)
+			break;
 		if (err == -EXDEV) {
 			xbulk_find_flush(c->find);
 			xb_error("find", "%s: not on the XFS mount of %s "
@@ -361,6 +497,14 @@ walk_all(struct find_ctx *c)
 		} else if (err < 0) {
 			problem(c, c->start, err == -ESTALE ? -ENOENT : err);
 		}
+	}
+	if (xbulk_find_finish(c->find))
+		c->status = XB_EXIT_FAILURE;
+	if (c->files0_err) {
+		xbulk_find_flush(c->find);
+		xb_error("find", "%s: read error: %s", c->files0_name,
+			 strerror(c->files0_err));
+		c->status = XB_EXIT_FAILURE;
 	}
 	return 0;
 }
@@ -439,6 +583,8 @@ xb_cmd_find(int argc, char **argv)
 		.size = sizeof(o),
 		.warnings = isatty(STDIN_FILENO), .warn = warn,
 		.problem = problem, .readlink = read_link, .arg = &c,
+		.error = action_error, .ask = ask, .changed = changed,
+		.restat = restat,
 	};
 	enum xbulk_find_record record = XBULK_FIND_RECORD_NONE;
 	unsigned int threads = xb_online_cpus();
@@ -480,9 +626,19 @@ xb_cmd_find(int argc, char **argv)
 	}
 	c.cancel = xb_catch_signals();
 	xbulk_find_set_record(c.find, record);
-	ret = open_outputs(c.find);
+	c.npaths = xbulk_find_npaths(c.find);
+	c.paths = calloc(c.npaths + 1, sizeof(*c.paths));
+	for (i = 0; c.paths && i < (int)c.npaths; i++)
+		c.paths[i] = xbulk_find_path(c.find, (size_t)i);
+	ret = c.paths ? open_outputs(c.find) : XB_EXIT_FAILURE;
+	if (!ret && xbulk_find_files0_from(c.find))
+		ret = read_files0(&c, xbulk_find_files0_from(c.find));
+	if (!ret && !c.npaths) {	/* an empty -files0-from */
+		ret = walk_all(&c);
+		goto out;
+	}
 	if (!ret)
-		ret = open_fs(c.find, &fs);
+		ret = open_fs(&c, &fs);
 	if (!ret && fstat(xbulk_fs_fd(fs), &st))
 		ret = XB_EXIT_FAILURE;
 	/* sizes as stat() gives them: delayed writes first */
@@ -498,8 +654,12 @@ xb_cmd_find(int argc, char **argv)
 		ret = walk_all(&c);
 	if (!ret)
 		ret = output_errors(c.find);
+out:
 	if (!ret && xbulk_find_problems(c.find))
 		ret = XB_EXIT_FAILURE;
+	free(c.paths);
+	free(c.files0);
+	free((char *)c.files0_name);
 	xbulk_names_free(c.names);
 	xbulk_find_free(c.find);
 	xbulk_fs_close(fs);

@@ -70,4 +70,12 @@ void xbulk_out_release(struct xbulk_out *out);
 /* write() all of @buf, retrying short writes and EINTR; 0 or -errno. */
 int xbulk_write_all(int fd, const char *buf, size_t len);
 
+/*
+ * lib/pathat.c: @path of any length for an *at() call: *@dirfd (AT_FDCWD,
+ * or an O_PATH fd of a directory the caller closes) and *@rel, shorter
+ * than PATH_MAX.  Return 0 or the -errno of opening a directory on the
+ * way (-ENAMETOOLONG for a name longer than PATH_MAX).
+ */
+int xbulk_path_at(const char *path, int *dirfd, const char **rel);
+
 #endif /* XBULK_BASE_H */

@@ -48,6 +48,31 @@ struct xbulk_find_opts {
 				    const struct xbulk_entry *file,
 				    char *buf, size_t size);
 	void		*arg;
+	/*
+	 * Since 0.3 (the library reads them when @size covers them).
+	 * A message of the actions (without "find: "): a command that
+	 * could not be run or was killed by a signal, a -delete that
+	 * failed, a limit.  The caller prints it as it is (find's
+	 * wording; exit status 1).  Called in the child too, before it
+	 * exits, for a program it could not execute.
+	 */
+	void		(*error)(void *arg, const char *msg);
+	/* -ok and -okdir: show @prompt ("< CMD ... FILE > ? ") on stderr
+	 * and read the answer from stdin as find's yesno() does.  Return
+	 * true for yes.  Without it the answer is no. */
+	bool		(*ask)(void *arg, const char *prompt);
+	/* The expression changed the filesystem: a command ran (-exec,
+	 * -ok...) or -delete removed a name of a file with other names.
+	 * The records a walk still holds may be stale from now on
+	 * (xbulk_names_changed()). */
+	void		(*changed)(void *arg);
+	/* @file as lstat() sees it now, into @out as a walk would give
+	 * it (xbulk_names_restat()); once the filesystem changed, each
+	 * test that reads a file's status asks this first, as find
+	 * stats a file when a test needs it.  Return 0 or a negative
+	 * errno (then the caller's problem hook hears of it). */
+	int		(*restat)(void *arg, const struct xbulk_entry *file,
+				  struct xbulk_entry *out);
 };
 
 /* Exit statuses of parse errors, as GNU find and xbulk give them. */
@@ -92,6 +117,35 @@ const char *xbulk_find_path(const struct xbulk_find *find, size_t i);
  * -maxdepth (-1: none) and -mindepth. */
 bool xbulk_find_post_order(const struct xbulk_find *find);
 int xbulk_find_maxdepth(const struct xbulk_find *find);
+
+/**
+ * xbulk_find_walk_flags() - the XBULK_WALK_* flags to walk with:
+ * XBULK_WALK_POST for -depth and -delete (and for -execdir ... {} +,
+ * whose batches end where find's walk changes depth), XBULK_WALK_FOLLOW
+ * for -H (a symbolic link given as a PATH is followed).
+ */
+unsigned int xbulk_find_walk_flags(const struct xbulk_find *find);
+
+/**
+ * xbulk_find_files0_from() - the FILE of -files0-from (NUL-separated
+ * PATHs; "-" is stdin), or NULL.  Parsing refused PATHs beside it, and
+ * "-" with -ok or -okdir (find's messages).  xbulk_find_npaths() is 0
+ * then: the caller reads the names and walks each.
+ */
+const char *xbulk_find_files0_from(const struct xbulk_find *find);
+
+/* Does the expression read answers from stdin (-ok, -okdir)? */
+bool xbulk_find_reads_stdin(const struct xbulk_find *find);
+
+/**
+ * xbulk_find_finish() - after the last walk, or after one ended with
+ * XBULK_WALK_STOP: run the commands -exec ... {} + and -execdir ... {} +
+ * still hold, as find does when it exits (also at -quit).  Nothing
+ * after a fatal error of the actions (a path longer than a command line
+ * may be, no fork: said through the error hook).
+ * Return: 0, or -ECANCELED after such an error (exit status 1).
+ */
+int xbulk_find_finish(struct xbulk_find *find);
 
 /* The XBULK_F_* fields the expression and its output read. */
 uint32_t xbulk_find_fields(const struct xbulk_find *find);

@@ -272,6 +272,17 @@ enum {
 	 * POST, whatever the callback returns.
 	 */
 	XBULK_ENTRY_BAD_INODE	= 1u << 2,
+	/*
+	 * After xbulk_names_changed(): @bs holds only bs_ino and the type
+	 * bits of bs_mode, from the directory entry as read then (bs_mode 0
+	 * and @err set: a directory that vanished before it could be
+	 * stat()ed, find's FTS_NS).  xbulk_names_restat() gives the rest.
+	 */
+	XBULK_ENTRY_LAZY	= 1u << 3,
+	/* After xbulk_names_changed(): a directory stat()ed as the walk
+	 * reached it (statx; bs_blocks in 512-byte units, @blocklog 9),
+	 * not the scan's record. */
+	XBULK_ENTRY_LIVE	= 1u << 4,
 };
 
 /*
@@ -376,6 +387,31 @@ enum {
  */
 int xbulk_names_walk(struct xbulk_names *names, const char *start,
 		     unsigned int flags, xbulk_walk_fn fn, void *arg);
+
+/**
+ * xbulk_names_changed() - the caller changed the filesystem (find ran a
+ * command, -delete removed a name): from now on walks read each
+ * directory they enter again, as it is then (getdents, O_NOATIME), and
+ * stat() each directory they reach (XBULK_ENTRY_LIVE); other files come
+ * as their directory entry says (XBULK_ENTRY_LAZY), with no record until
+ * xbulk_names_restat().  A directory whose listing a walk already holds
+ * goes on with it, as fts does; a name it lists that the scan's filter
+ * dropped comes too.  For good: the scan's records are not used again.
+ */
+void xbulk_names_changed(struct xbulk_names *names);
+
+/**
+ * xbulk_names_restat() - @e's file as lstat() sees it now (statx of
+ * e->path, any length), into @out: @e's path fields, a record from
+ * statx (xbulk_bulkstat_from_statx(), so @out->blocklog is 9) with the
+ * XFS fields the build kept read by bulkstat when the file is on this
+ * filesystem, its st_dev and filesystem type (XBULK_ENTRY_MOUNT when it
+ * is another's), and a directory's entries.  @out->bs points into
+ * @names until the next call.
+ * Return: 0 or the negative errno of statx (-ENOENT: gone).
+ */
+int xbulk_names_restat(struct xbulk_names *names, const struct xbulk_entry *e,
+		       struct xbulk_entry *out);
 
 /**
  * xbulk_names_readlink() - the target of the symlink @bs (an entry's

@@ -31,6 +31,21 @@ next_arg(struct xf_parser *ps)
 	return ps->argv[ps->i++];
 }
 
+/* Does a test of @kind read the file's status (find's need_stat)?
+ * -printf says per directive (printf.c), -inum only of a directory. */
+static bool
+reads_status(enum xf_kind kind)
+{
+	switch (kind) {
+	case XF_SIZE: case XF_EMPTY: case XF_TIME: case XF_NEWER:
+	case XF_NUM: case XF_NOUSER: case XF_NOGROUP: case XF_PERM:
+	case XF_SAMEFILE: case XF_FSTYPE: case XF_XFLAG: case XF_LS:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static struct xf_node *
 node(struct xf_parser *ps, enum xf_kind kind, uint32_t fields)
 {
@@ -38,7 +53,7 @@ node(struct xf_parser *ps, enum xf_kind kind, uint32_t fields)
 
 	if (n) {
 		n->kind = kind;
-		n->fields = fields;
+		n->fields = fields | (reads_status(kind) ? XF_F_STAT : 0);
 	}
 	return n;
 }
@@ -239,11 +254,13 @@ parse_time(struct xf_parser *ps, enum xbulk_time which, bool used,
 	return 0;
 }
 
-/* lstat() a reference file (find -P), with find's message. */
+/* lstat() a reference file (find -P; stat() with -H), with find's
+ * message. */
 static int
 ref_stat(struct xf_parser *ps, const char *file, struct statx *stx)
 {
-	if (statx(AT_FDCWD, file, AT_SYMLINK_NOFOLLOW,
+	if (statx(AT_FDCWD, file, ps->find->follow_paths ? 0 :
+		  AT_SYMLINK_NOFOLLOW,
 		  STATX_BASIC_STATS | STATX_BTIME, stx))
 		return xf_fail(ps, "%s: %s", Q(0, file), strerror(errno));
 	return 0;
@@ -671,11 +688,6 @@ parse_action(struct xf_parser *ps, enum xf_kind kind, bool file, char end,
 	return 0;
 }
 
-/* Predicates that would change the filesystem or run programs. */
-static const char *const refused[] = {
-	"-exec", "-execdir", "-ok", "-okdir", "-delete",
-};
-
 int
 xf_parse_primary(struct xf_parser *ps, const char *p, struct xf_node **out)
 {
@@ -684,21 +696,28 @@ xf_parse_primary(struct xf_parser *ps, const char *p, struct xf_node **out)
 	*out = NULL;
 #define IS(s)	(!strcmp(p, s))
 	if (IS("-true") || IS("-false") || IS("-empty") || IS("-nouser") ||
-	    IS("-nogroup") || IS("-prune") || IS("-quit")) {
+	    IS("-nogroup") || IS("-prune") || IS("-quit") || IS("-delete")) {
 		static const enum xf_kind k[] = { XF_TRUE, XF_FALSE, XF_EMPTY,
-			XF_NOUSER, XF_NOGROUP, XF_PRUNE, XF_QUIT };
+			XF_NOUSER, XF_NOGROUP, XF_PRUNE, XF_QUIT, XF_DELETE };
 		static const uint32_t fl[] = { 0, 0, XBULK_F_SIZE,
-			XBULK_F_OWNER, XBULK_F_OWNER, 0, 0 };
+			XBULK_F_OWNER, XBULK_F_OWNER, 0, 0, XBULK_F_NLINK };
 		const char *names[] = { "-true", "-false", "-empty", "-nouser",
-			"-nogroup", "-prune", "-quit" };
+			"-nogroup", "-prune", "-quit", "-delete" };
 
 		for (i = 0; strcmp(p, names[i]); i++)
 			;
 		*out = node(ps, k[i], fl[i]);
-		if (*out && (k[i] == XF_PRUNE || k[i] == XF_QUIT))
+		if (*out && (k[i] == XF_PRUNE || k[i] == XF_QUIT ||
+			     k[i] == XF_DELETE))
 			(*out)->acts = true;
+		/* -delete implies -depth; -prune then does nothing */
+		ps->find->has_prune |= k[i] == XF_PRUNE;
+		if (k[i] == XF_DELETE)
+			ps->find->has_delete = ps->find->post = true;
 		return *out ? 0 : -ENOMEM;
 	}
+	if (IS("-exec") || IS("-execdir") || IS("-ok") || IS("-okdir"))
+		return xf_parse_exec(ps, p, out);
 	if (IS("-name") || IS("-iname"))
 		return parse_match(ps, XF_NAME, p[1] == 'i', out);
 	if (IS("-path") || IS("-ipath") || IS("-wholename") ||
@@ -780,16 +799,6 @@ xf_parse_primary(struct xf_parser *ps, const char *p, struct xf_node **out)
 	if (IS("-xfs-xflag"))
 		return parse_xflag(ps, out);
 #undef IS
-	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
-		if (!strcmp(p, refused[i])) {
-			ps->status = XBULK_FIND_EXIT_REFUSED;
-			return xf_fail(ps, "%s is not supported: xbulk find "
-				       "never changes the filesystem nor runs "
-				       "programs; pipe the names to a program "
-				       "instead: xbulk find ... -print0 | "
-				       "xargs -0 ...", p);
-		}
-	}
 	return xf_fail(ps, "unknown predicate `%s'", p);
 }
 
@@ -850,13 +859,15 @@ xf_parse_option(struct xf_parser *ps, const char *p, bool *handled)
 	}
 	if (!strcmp(p, "-follow")) {
 		ps->status = XBULK_FIND_EXIT_REFUSED;
-		return xf_fail(ps, "-follow is not supported: xbulk find never "
-			       "follows symbolic links");
+		return xf_fail(ps, "%s", XF_NO_FOLLOW("-follow"));
 	}
 	if (!strcmp(p, "-files0-from")) {
-		ps->status = XBULK_FIND_EXIT_REFUSED;
-		return xf_fail(ps, "-files0-from is not supported: give the "
-			       "PATHs as arguments");
+		const char *file = next_arg(ps);
+
+		if (!file)
+			return -EINVAL;
+		f->files0_from = file;
+		return 0;
 	}
 	if (!strcmp(p, "-d"))
 		xf_warn(ps, "warning: the -d option is deprecated; please use "
@@ -869,7 +880,7 @@ xf_parse_option(struct xf_parser *ps, const char *p, bool *handled)
 	    !strcmp(p, "-noignore_readdir_race")) {
 		global_option(ps, p);
 		if (p[2] == 'e' || !p[2])
-			f->post = true;
+			f->post = f->explicit_depth = true;
 		if (!strcmp(p, "-maxdepth"))
 			return parse_depth_limit(ps, &f->maxdepth);
 		if (!strcmp(p, "-mindepth"))

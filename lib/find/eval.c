@@ -16,8 +16,11 @@
 /* Three-valued results: a test on a record without its name. */
 enum { V_FALSE = 0, V_TRUE = 1, V_UNKNOWN = 2 };
 
-/* What an evaluation asked of the walk. */
+/* One evaluation: the file as the tests see it, and what it asked of
+ * the walk. */
 struct xf_state {
+	const struct xbulk_entry *file;
+	bool	have_stat;	/* file->bs is find's stat() of it */
 	bool	prune;
 	bool	quit;
 };
@@ -222,7 +225,7 @@ test(struct xbulk_find *f, const struct xf_node *n,
 			return bs->bs_size == 0;
 		if (!S_ISDIR(mode))
 			return V_FALSE;
-		return file ? file->nentries == 0 : V_UNKNOWN;
+		return file ? xf_dir_entries(f, file) == 0 : V_UNKNOWN;
 	case XF_LNAME:
 		if (!S_ISLNK(mode))
 			return V_FALSE;
@@ -281,10 +284,42 @@ print_path(struct xf_stream *out, const struct xbulk_entry *file,
 	return xf_put(out, file->path, file->pathlen + 1);
 }
 
+/*
+ * Before a test of the file's status (find's get_info()): find stats a
+ * file when a test first needs it, so once the expression changed the
+ * filesystem the record the walk gave may be stale and the file is
+ * stat()ed now; a directory's record is its stat from when the walk
+ * reached it, as fts's is.  False if the stat failed (told).
+ */
 static bool
-act(struct xbulk_find *f, const struct xf_node *n,
-    const struct xbulk_entry *file, struct xf_state *st)
+need_stat(struct xbulk_find *f, const struct xf_node *n, struct xf_state *st)
 {
+	const struct xbulk_entry *file = st->file;
+
+	if (st->have_stat || !(n->fields & XF_F_STAT))
+		return true;
+	/* -inum: d_ino is find's answer but for a directory */
+	if (n->kind == XF_NUM && n->u.num.field == XF_FLD_INO &&
+	    !S_ISDIR(file->bs->bs_mode) && file->bs->bs_mode)
+		return true;
+	if (f->changed || (file->flags & XBULK_ENTRY_LAZY)) {
+		file = xf_stat(f, file);
+		if (!file)
+			return false;
+		st->file = file;
+	}
+	st->have_stat = true;
+	return true;
+}
+
+static bool
+act(struct xbulk_find *f, const struct xf_node *n, struct xf_state *st)
+{
+	const struct xbulk_entry *file;
+
+	if (!need_stat(f, n, st))
+		return false;
+	file = st->file;
 	switch (n->kind) {
 	case XF_PRINT:
 		if (f->record && n->u.act.end == '\n')
@@ -305,6 +340,10 @@ act(struct xbulk_find *f, const struct xf_node *n,
 	case XF_QUIT:
 		st->quit = true;
 		break;
+	case XF_EXEC:
+		return xf_exec(f, n->u.exec, file);
+	case XF_DELETE:
+		return xf_delete(f, file);
 	default:
 		return test(f, n, file, file->bs) == V_TRUE;
 	}
@@ -312,32 +351,40 @@ act(struct xbulk_find *f, const struct xf_node *n,
 }
 
 static bool
-eval(struct xbulk_find *f, const struct xf_node *n,
-     const struct xbulk_entry *file, struct xf_state *st)
+eval(struct xbulk_find *f, const struct xf_node *n, struct xf_state *st)
 {
 	bool l;
 
 	switch (n->kind) {
 	case XF_AND:
-		return eval(f, n->left, file, st) && !st->quit &&
-		       eval(f, n->right, file, st);
+		return eval(f, n->left, st) && !st->quit && !f->fatal &&
+		       eval(f, n->right, st);
 	case XF_OR:
-		l = eval(f, n->left, file, st);
-		return l || (!st->quit && eval(f, n->right, file, st));
+		l = eval(f, n->left, st);
+		return l || (!st->quit && !f->fatal && eval(f, n->right, st));
 	case XF_COMMA:
-		eval(f, n->left, file, st);
-		return !st->quit && eval(f, n->right, file, st);
+		eval(f, n->left, st);
+		return !st->quit && !f->fatal && eval(f, n->right, st);
 	case XF_NOT:
-		return !eval(f, n->right, file, st);
+		return !eval(f, n->right, st);
 	default:
-		return act(f, n, file, st);
+		return act(f, n, st);
 	}
 }
 
 static int
 eval_entry(struct xbulk_find *f, const struct xbulk_entry *file, bool post)
 {
-	struct xf_state st = { false, false };
+	/* a directory's record is from when the walk reached it (before
+	 * any change, or stat()ed then); another file's is stat()ed when a
+	 * test needs it (need_stat()) */
+	struct xf_state st = {
+		.file = file,
+		.have_stat = (file->flags & XBULK_ENTRY_LIVE) ||
+			     (S_ISDIR(file->bs->bs_mode) && !f->changed &&
+			      !(file->flags & XBULK_ENTRY_LAZY)) ||
+			     (post && !(file->flags & XBULK_ENTRY_LAZY)),
+	};
 	bool dir = S_ISDIR(file->bs->bs_mode);
 	bool at_max = f->maxdepth >= 0 && file->depth >= (unsigned)f->maxdepth;
 	int ret = 0;
@@ -352,10 +399,10 @@ eval_entry(struct xbulk_find *f, const struct xbulk_entry *file, bool post)
 		return 0;		/* -depth: after the contents */
 	if (file->depth >= (unsigned)f->mindepth &&
 	    (f->maxdepth < 0 || file->depth <= (unsigned)f->maxdepth))
-		eval(f, f->root, file, &st);
+		eval(f, f->root, &st);
 	if (dir && (at_max || st.prune))
 		ret = XBULK_WALK_PRUNE;
-	if (st.quit)
+	if (st.quit || f->fatal)
 		ret = XBULK_WALK_STOP;
 	if (f->streams[0]->err)
 		return f->streams[0]->err;
@@ -370,6 +417,24 @@ xbulk_find_visit(void *arg, const struct xbulk_entry *e,
 	struct xbulk_entry unread;
 	int ret;
 
+	/* "{} +" of -execdir runs where find's walk changes depth */
+	if (f->execdir_plus && ((int)e->depth != f->level ||
+				(!e->depth && visit == XBULK_VISIT_PRE)))
+		xf_exec_flush(f, true);
+	f->level = (int)e->depth;
+	/* -delete removed names that a later PATH may list */
+	if (f->deleted && !f->changed && !e->depth &&
+	    visit == XBULK_VISIT_PRE) {
+		f->changed = true;
+		if (f->opts.changed)
+			f->opts.changed(f->opts.arg);
+	}
+	if (f->fatal)
+		return XBULK_WALK_STOP;
+	/* a file that vanished before the walk could stat it: find says so
+	 * and goes on with what it knows (the name) */
+	if ((e->flags & XBULK_ENTRY_LAZY) && e->err)
+		xf_problem(f, e->path, e->err);
 	if (e->flags & XBULK_ENTRY_BAD_INODE) {
 		xf_problem(f, e->path, e->err);
 		return 0;
@@ -383,6 +448,11 @@ xbulk_find_visit(void *arg, const struct xbulk_entry *e,
 		unread.nentries = 1;
 		e = &unread;
 	}
+	/* a directory read when the walk entered it, after a change, that
+	 * could not be (find's FTS_DNR): said, then evaluated with -depth */
+	if ((e->flags & XBULK_ENTRY_UNREADABLE) &&
+	    (e->flags & XBULK_ENTRY_LIVE) && visit == XBULK_VISIT_POST)
+		xf_problem(f, e->path, e->err);
 	ret = eval_entry(f, e, visit == XBULK_VISIT_POST);
 	/* said where find reads it: when it descends (not at -maxdepth,
 	 * not pruned) */
@@ -430,6 +500,9 @@ pre(const struct xbulk_find *f, const struct xf_node *n,
 	case XF_LS:
 	case XF_QUIT:
 		return (struct xf_pre){ V_TRUE, true };
+	case XF_EXEC:
+	case XF_DELETE:
+		return (struct xf_pre){ V_UNKNOWN, true };
 	case XF_PRUNE:			/* no effect on a non-directory */
 		return (struct xf_pre){ V_TRUE, false };
 	default:
@@ -443,5 +516,6 @@ xbulk_find_keep(void *arg, const struct xfs_bulkstat *bs)
 {
 	const struct xbulk_find *f = arg;
 
-	return pre(f, f->root, bs).acts;
+	/* -execdir ... {} + batches by the walk's depth: every entry counts */
+	return f->execdir_plus || pre(f, f->root, bs).acts;
 }

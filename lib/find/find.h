@@ -46,6 +46,8 @@ enum xf_kind {
 	XF_LS,		/* -ls -fls */
 	XF_PRUNE,
 	XF_QUIT,
+	XF_EXEC,	/* -exec -execdir -ok -okdir (exec.c) */
+	XF_DELETE,
 };
 
 enum xf_cmp { XF_CMP_EQ, XF_CMP_LT, XF_CMP_GT };
@@ -60,6 +62,33 @@ enum xf_field {
 
 struct xf_stream;
 struct xf_format;
+
+/* -exec, -execdir, -ok, -okdir (exec.c; freed by xbulk_find_free()). */
+struct xf_exec {
+	struct xf_exec	*next;		/* the expression's, in order */
+	char		**words;	/* CMD ARGS up to the terminator;
+					   '+': without the "{}" */
+	size_t		nwords;
+	const char	*action;	/* "-exec"... for messages */
+	bool		plus;		/* "{} +" */
+	bool		dir;		/* -execdir, -okdir */
+	bool		ok;		/* -ok, -okdir */
+	/* the batch of "{} +" (and the one command line of ';') */
+	size_t		*args;		/* offsets in @chars */
+	size_t		nargs, args_cap;
+	char		*chars;
+	size_t		nchars, chars_cap;
+	size_t		base_chars;	/* of the words */
+	bool		todo;		/* names added */
+	int		wd;		/* -execdir: where the batch runs */
+};
+
+/*
+ * Not a bulkstat field: the node reads what find's stat() gives (find's
+ * need_stat), so on a file whose record may be stale it stats it first
+ * (live.c).  Never passed to the names engine.
+ */
+#define XF_F_STAT	(1u << 31)
 
 struct xf_node {
 	enum xf_kind		kind;
@@ -102,6 +131,7 @@ struct xf_node {
 			struct xf_format	*fmt;	/* PRINTF */
 			char			end;	/* PRINT: '\n' or 0 */
 		} act;
+		struct xf_exec		*exec;	/* EXEC */
 	} u;
 };
 
@@ -164,7 +194,33 @@ struct xbulk_find {
 	char			*linkbuf;	/* readlink results */
 	size_t			linkcap;
 	struct xf_quoted	quoted[XF_QUOTE_SLOTS];
+	bool			follow_paths;	/* -H */
+	bool			paths_given;	/* not the default "." */
+	const char		*files0_from;	/* -files0-from FILE */
+	/* actions that run programs or delete (exec.c, live.c) */
+	bool			explicit_depth;	/* -depth or -d given */
+	bool			has_prune;
+	bool			has_delete;
+	bool			execdir_plus;	/* an -execdir ... {} + */
+	bool			ok_stdin;	/* -ok or -okdir read stdin */
+	bool			changed;	/* a command ran or -delete
+						   unlinked a linked file:
+						   records may be stale */
+	bool			deleted;	/* -delete removed a name */
+	bool			fatal;		/* find's error(EXIT_FAILURE) */
+	int			level;		/* depth of the last visit */
+	struct xf_exec		*execs;		/* every -exec..., in order */
+	struct xf_exec		**execs_tail;
+	size_t			arg_max;	/* bytes of a command line */
+	size_t			arg_count_max;	/* its arguments */
+	struct xbulk_entry	restat;		/* a record stat()ed now */
 };
+
+/* Why -L and -follow are refused (man/xbulk.8 says more). */
+#define XF_NO_FOLLOW(opt)	opt " is not supported: xbulk find answers " \
+	"from one scan of one filesystem and does not follow symbolic " \
+	"links below the PATHs (-H follows the PATHs themselves); for " \
+	opt " use GNU find"
 
 /* parse.c's helpers for the argument parsers (args.c). */
 struct xf_parser {
@@ -326,6 +382,34 @@ int xf_record(struct xbulk_find *f, struct xf_stream *out,
 	      const struct xbulk_entry *file);
 /* --format csv: the header row of every output -print writes to. */
 void xf_record_headers(struct xbulk_find *f);
+
+/* exec.c */
+/* -exec CMD ;, -exec CMD {} +, -execdir, -ok, -okdir: the words up to
+ * the terminator, with find's checks and messages. */
+int xf_parse_exec(struct xf_parser *ps, const char *name,
+		  struct xf_node **out);
+/* Run the command for @file (';'), or add @file to the batch ('+'). */
+bool xf_exec(struct xbulk_find *f, struct xf_exec *x,
+	     const struct xbulk_entry *file);
+/* Run the pending batches: of -exec and -ok (@dirs false) or of
+ * -execdir (@dirs true). */
+void xf_exec_flush(struct xbulk_find *f, bool dirs);
+
+/* A message of a file or command that could not be handled (exit
+ * status 1), through the error hook: "cannot delete 'x': ...". */
+void xf_error(struct xbulk_find *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* live.c: files the expression itself may have changed */
+/* The file's record as find's stat() would give it now: @file's own,
+ * or stat()ed again once a command ran (NULL after a message). */
+const struct xbulk_entry *xf_stat(struct xbulk_find *f,
+				  const struct xbulk_entry *file);
+/* -delete. */
+bool xf_delete(struct xbulk_find *f, const struct xbulk_entry *file);
+/* -empty of a directory: its entries, read now if the tree may have
+ * changed (-1 after a message). */
+int64_t xf_dir_entries(struct xbulk_find *f, const struct xbulk_entry *file);
 
 /* ls.c */
 int xf_ls(struct xbulk_find *f, struct xf_stream *out,

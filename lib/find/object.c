@@ -5,6 +5,7 @@
  */
 #include <regex.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "find.h"
 
@@ -58,10 +59,17 @@ xf_regex_new(struct xbulk_find *f)
 void
 xbulk_find_free(struct xbulk_find *f)
 {
+	struct xf_exec *x;
 	size_t i;
 
 	if (!f)
 		return;
+	for (x = f->execs; x; x = x->next) {	/* the batches */
+		free(x->args);
+		free(x->chars);
+		if (x->wd >= 0)
+			close(x->wd);
+	}
 	for (i = 0; i < f->nstreams; i++)
 		if (f->streams[i])
 			xbulk_out_release(&f->streams[i]->out);
@@ -108,7 +116,26 @@ xbulk_find_maxdepth(const struct xbulk_find *f)
 uint32_t
 xbulk_find_fields(const struct xbulk_find *f)
 {
-	return f->root->fields;
+	return f->root->fields & ~XF_F_STAT;
+}
+
+unsigned int
+xbulk_find_walk_flags(const struct xbulk_find *f)
+{
+	return (f->post || f->execdir_plus ? XBULK_WALK_POST : 0) |
+	       (f->follow_paths ? XBULK_WALK_FOLLOW : 0);
+}
+
+const char *
+xbulk_find_files0_from(const struct xbulk_find *f)
+{
+	return f->files0_from;
+}
+
+bool
+xbulk_find_reads_stdin(const struct xbulk_find *f)
+{
+	return f->ok_stdin;
 }
 
 void

@@ -146,7 +146,8 @@ tokenize(struct xf_parser *ps, struct xf_tokens *t)
 			if (err)
 				return err;
 			if (node->kind == XF_PRINT || node->kind == XF_PRINTF ||
-			    node->kind == XF_LS)
+			    node->kind == XF_LS || node->kind == XF_EXEC ||
+			    node->kind == XF_DELETE)
 				t->has_action = true;
 			err = push_token(t, T_PRIMARY, arg, node);
 		}
@@ -312,16 +313,22 @@ leading_options(struct xf_parser *ps)
 		}
 		if (arg[1] == 'O' && optimisation_level(ps, arg + 2))
 			return -EINVAL;
-		if (!strcmp(arg, "-P") || arg[1] == 'O') {
+		/* the last of -P and -H wins, as in find */
+		if (!strcmp(arg, "-P") || !strcmp(arg, "-H") ||
+		    arg[1] == 'O') {
+			if (arg[1] != 'O')
+				ps->find->follow_paths = arg[1] == 'H';
 			ps->i++;
 			continue;
 		}
-		if (!strcmp(arg, "-H") || !strcmp(arg, "-L") ||
-		    !strcmp(arg, "-D")) {
+		if (!strcmp(arg, "-L")) {
 			ps->status = XBULK_FIND_EXIT_REFUSED;
-			return xf_fail(ps, "%s is not supported: xbulk find "
-				       "never follows symbolic links and has "
-				       "no debug options", arg);
+			return xf_fail(ps, "%s", XF_NO_FOLLOW("-L"));
+		}
+		if (!strcmp(arg, "-D")) {
+			ps->status = XBULK_FIND_EXIT_REFUSED;
+			return xf_fail(ps, "-D is not supported: xbulk find has "
+				       "no debug options");
 		}
 		break;
 	}
@@ -338,6 +345,7 @@ collect_paths(struct xf_parser *ps)
 							  true))
 		ps->i++;
 	f->npaths = (size_t)(ps->i - start);
+	f->paths_given = f->npaths > 0;
 	if (!f->npaths) {
 		static char dot[] = ".";
 
@@ -397,6 +405,18 @@ parse_all(struct xf_parser *ps)
 	}
 	if (!err)
 		err = add_default_print(ps, &root, t.has_action);
+	if (!err && ps->find->has_delete && ps->find->has_prune &&
+	    !ps->find->explicit_depth)
+		err = xf_fail(ps, "The -delete action automatically turns on "
+			      "-depth, but -prune does nothing when -depth is "
+			      "in effect.  If you want to carry on anyway, "
+			      "just explicitly use the -depth option.");
+	if (!err && ps->find->files0_from && ps->find->paths_given)
+		err = xf_fail(ps, "extra operand %s\nfile operands cannot be "
+			      "combined with -files0-from",
+			      xf_quote(ps->find, 0, ps->find->paths[0]));
+	if (!err && ps->find->files0_from)
+		ps->find->npaths = 0;
 	free(t.v);
 	ps->find->root = root;
 	return err;
@@ -437,6 +457,8 @@ xbulk_find_parse(int argc, char **argv, const struct xbulk_find_opts *opts,
 	f->now = f->opts.now;
 	f->warnings = f->opts.warnings;
 	f->maxdepth = -1;
+	f->level = -1;
+	f->execs_tail = &f->execs;
 	f->ls = (struct xf_ls_widths){ 9, 6, 8, 8, 3, 3, 8 };
 	f->blocklog = 12;
 	/* find's cur_day_start before -daystart: a day before now. */

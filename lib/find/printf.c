@@ -259,6 +259,9 @@ xf_format_compile(struct xf_parser *ps, const char *src, uint32_t *fields)
 						    pos - start, &s))
 					goto fail;
 				*fields |= directive_fields(s.conv, s.aux);
+				/* find stats for all but names and depth */
+				if (!strchr("fhpPHd", s.conv))
+					*fields |= XF_F_STAT;
 				if (!add_step(ps, &fmt, &cap, &s))
 					goto fail;
 				pos += n - 1;

@@ -402,5 +402,14 @@ xbulk_names_free(struct xbulk_names *nm)
 	free(nm->mountpoint);
 	free(nm->path);
 	free(nm->stack);
+	if (nm->live_ready) {
+		while (nm->live_reader.blocks) {
+			struct xbn_lblock *next = nm->live_reader.blocks->next;
+
+			free(nm->live_reader.blocks);
+			nm->live_reader.blocks = next;
+		}
+		xbn_reader_fini(&nm->live_reader);
+	}
 	free(nm);
 }

@@ -198,8 +198,8 @@ stat_mount(const struct xbulk_names *nm, uint32_t p, uint64_t off,
 
 /* The type of mount @mnt_id, as /proc/self/mountinfo names it after
  * " - " ("ext4", "tmpfs"), into @buf; "unknown" if it is not there. */
-static void
-mount_fstype(uint64_t mnt_id, char *buf, size_t size)
+void
+xbn_mount_fstype(uint64_t mnt_id, char *buf, size_t size)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
 	char *line = NULL, *sep, *type;
@@ -297,7 +297,7 @@ xbn_mounts_resolve(struct xbulk_names *nm, struct xbn_mountinfo *mi)
 				     m->entry_off);
 		xbulk_bulkstat_from_statx(&m->bs, &stx);
 		m->dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
-		mount_fstype(stx.stx_mnt_id, m->fstype, sizeof(m->fstype));
+		xbn_mount_fstype(stx.stx_mnt_id, m->fstype, sizeof(m->fstype));
 		if (S_ISDIR(stx.stx_mode)) {
 			m->err = count_mounted(nm, m->parent, m->entry_off,
 					       &m->nentries);

@@ -542,7 +542,36 @@ struct xbulk_names {
 	size_t			path_cap;
 	void			*stack;
 	size_t			stack_cap;
+	/* After xbulk_names_changed(): walks read and stat live (live.c) */
+	bool			live;
+	bool			live_ready;	/* live_reader set up */
+	struct xbn_reader	live_reader;
+	struct xfs_bulkstat	restat_bs;
+	char			live_fstype[64];
 };
+
+/* live.c */
+/*
+ * lstat() @path (any length; stat() with @follow) now into @bs
+ * (xbulk_bulkstat_from_statx(), with the XFS fields the build kept read
+ * by bulkstat when it is on this filesystem) and @stx.  Return 0 or
+ * -errno.
+ */
+int xbn_live_stat(struct xbulk_names *nm, const char *path, bool follow,
+		  struct xfs_bulkstat *bs, struct statx *stx);
+/* Is @stx on the scanned mount (not a mount point inside it)? */
+bool xbn_live_ours(const struct xbulk_names *nm, const struct statx *stx);
+/* The filesystem type of @stx's mount ("xfs" for ours). */
+const char *xbn_live_fstype(struct xbulk_names *nm, const struct statx *stx);
+/*
+ * Read directory @path (inode @ino: a directory there now that is another
+ * one is -ENOENT, as fts says) into a listing in fts's order.  Return 0
+ * or -errno of opening or reading it.
+ */
+int xbn_live_read(struct xbulk_names *nm, const char *path, uint64_t ino,
+		  const uint8_t **list, uint64_t *len, uint64_t *n);
+/* mounts.c: the type of mount @mnt_id, as mountinfo names it. */
+void xbn_mount_fstype(uint64_t mnt_id, char *buf, size_t size);
 
 /* A problem found while building, reported once paths are known. */
 struct xbn_problem {

@@ -19,13 +19,20 @@
 #define CANCEL_EVERY	1024
 
 struct frame {
-	uint32_t	dir;
+	uint32_t	dir;		/* XBN_NONE: read live */
 	uint32_t	depth;		/* of the directory */
 	const uint8_t	*e;		/* next entry */
 	const uint8_t	*end;
 	size_t		plen;		/* its path's length */
 	size_t		name_off;	/* its entry's name_off */
+	/* a directory read live: its entry as the walk reached it */
+	uint32_t	flags;
+	uint64_t	dino;
+	struct xfs_bulkstat bs;
 };
+
+/* A directory a live walk enters (no index in the table). */
+#define XBN_LIVE	(XBN_NONE - 1)
 
 struct walk {
 	struct xbulk_names	*nm;
@@ -73,13 +80,17 @@ visit(struct walk *w, struct xbulk_entry *e, enum xbulk_visit v)
 {
 	int ret;
 
-	if ((++w->count % CANCEL_EVERY) == 0 && xbn_cancelled(w->nm->cancel))
+	/* at every entry once commands run (one may have been stopped) */
+	if (((++w->count % CANCEL_EVERY) == 0 || w->nm->live) &&
+	    xbn_cancelled(w->nm->cancel))
 		return -EINTR;
 	e->start = w->start;
 	e->startlen = w->startlen;
 	if (!(e->flags & XBULK_ENTRY_MOUNT)) {
 		e->dev = w->nm->dev;
-		e->blocklog = w->nm->fs->blocklog;
+		/* statx's 512-byte blocks, or the scan's */
+		e->blocklog = e->flags & XBULK_ENTRY_LIVE ? 9 :
+			      w->nm->fs->blocklog;
 		e->fstype = "xfs";
 	}
 	ret = w->fn(w->arg, e, v);
@@ -89,17 +100,61 @@ visit(struct walk *w, struct xbulk_entry *e, enum xbulk_visit v)
 	return ret;
 }
 
+/*
+ * Read directory @e now (the filesystem changed): its frame keeps @e's
+ * record for its POST.  A directory that cannot be read comes again at
+ * once, flagged UNREADABLE and LIVE with the error (find's FTS_DNR: said,
+ * and evaluated with -depth).
+ */
+static int
+enter_live(struct walk *w, struct xbulk_entry *e)
+{
+	struct xbulk_names *nm = w->nm;
+	const uint8_t *list = NULL;
+	uint64_t len = 0, n = 0;
+	struct frame *f;
+	int err;
+
+	err = xbn_live_read(nm, e->path, e->bs->bs_ino, &list, &len, &n);
+	if (err == -EINTR || err == -ENOMEM)
+		return err;
+	if (err) {
+		e->flags |= XBULK_ENTRY_UNREADABLE | XBULK_ENTRY_LIVE;
+		e->err = err;
+		return visit(w, e, XBULK_VISIT_POST);
+	}
+	if (xbn_grow(&nm->stack, &nm->stack_cap, w->sp + 1, sizeof(*f)))
+		return -ENOMEM;
+	f = (struct frame *)nm->stack + w->sp++;
+	f->dir = XBN_NONE;
+	f->depth = e->depth;
+	f->e = list;
+	f->end = list + len;
+	f->plen = e->pathlen;
+	f->name_off = e->name_off;
+	f->flags = e->flags & (XBULK_ENTRY_LIVE | XBULK_ENTRY_LAZY);
+	f->dino = e->dino;
+	f->bs = *e->bs;
+	return 0;
+}
+
 /* Enter directory @d (its entry just visited): push it, or visit its
  * POST now if it has nothing to show. */
 static int
 enter(struct walk *w, uint32_t di, struct xbulk_entry *e, bool prune)
 {
 	struct xbulk_names *nm = w->nm;
-	const struct xbn_dir *d = xbn_dir(&nm->dirs, di);
+	const struct xbn_dir *d = di < XBN_LIVE ? xbn_dir(&nm->dirs, di) :
+			NULL;
 	struct frame *f;
 
 	/* A mount point is a directory with nothing to show */
-	if (prune || !d->list || (d->flags & XBN_DIR_MOUNT))
+	if (prune || (e->flags & XBULK_ENTRY_MOUNT) ||
+	    (d && (d->flags & XBN_DIR_MOUNT)))
+		return w->post ? visit(w, e, XBULK_VISIT_POST) : 0;
+	if (nm->live)
+		return enter_live(w, e);
+	if (!d->list)
 		return w->post ? visit(w, e, XBULK_VISIT_POST) : 0;
 	if (xbn_grow(&nm->stack, &nm->stack_cap, w->sp + 1, sizeof(*f)))
 		return -ENOMEM;
@@ -111,6 +166,52 @@ enter(struct walk *w, uint32_t di, struct xbulk_entry *e, bool prune)
 	f->plen = e->pathlen;
 	f->name_off = e->name_off;
 	return 0;
+}
+
+/*
+ * After xbulk_names_changed(): the entry @de as fts gives it then, its
+ * path already in @e: a directory (or an entry of unknown type)
+ * stat()ed now, LIVE, entered if it is a directory of this mount (@di
+ * XBN_LIVE); another file LAZY, its type from the entry.
+ */
+static void
+live_child(struct walk *w, struct xbulk_entry *e, const uint8_t *de,
+	   uint32_t *di)
+{
+	struct xbulk_names *nm = w->nm;
+	unsigned int dt = xbn_ent_dtype(de);
+	struct statx stx;
+	int err;
+
+	*di = XBN_NONE;
+	e->dtype = dt;
+	e->dino = xbn_ent_ino(de);
+	e->bs = &w->bs;
+	if (dt != DT_DIR && dt != DT_UNKNOWN) {
+		memset(&w->bs, 0, sizeof(w->bs));
+		w->bs.bs_ino = e->dino;
+		w->bs.bs_mode = (uint16_t)DTTOIF(dt);
+		e->flags = XBULK_ENTRY_LAZY;
+		return;
+	}
+	err = xbn_live_stat(nm, e->path, false, &w->bs, &stx);
+	if (err) {		/* gone: its name, no type (FTS_NS) */
+		memset(&w->bs, 0, sizeof(w->bs));
+		w->bs.bs_ino = e->dino;
+		e->flags = XBULK_ENTRY_LAZY;
+		e->err = err;
+		return;
+	}
+	e->flags = XBULK_ENTRY_LIVE;
+	if (S_ISDIR(stx.stx_mode))
+		*di = XBN_LIVE;
+	if (!xbn_live_ours(nm, &stx)) {
+		e->flags |= XBULK_ENTRY_MOUNT;
+		e->dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
+		e->blocklog = 9;
+		e->fstype = xbn_live_fstype(nm, &stx);
+		e->nentries = S_ISDIR(stx.stx_mode);
+	}
 }
 
 /* The entry of the mount @m: what statx says of its root. */
@@ -238,16 +339,24 @@ static int
 leave(struct walk *w, const struct frame *f)
 {
 	struct xbulk_names *nm = w->nm;
-	const struct xbn_dir *d = xbn_dir(&nm->dirs, f->dir);
+	const struct xbn_dir *d = f->dir == XBN_NONE ? NULL :
+				  xbn_dir(&nm->dirs, f->dir);
 	struct xbulk_entry e = {
 		.path = nm->path, .pathlen = f->plen, .name_off = f->name_off,
-		.depth = f->depth, .dino = d->ino,
+		.depth = f->depth, .dino = d ? d->ino : 0,
 	};
 
 	if (!w->post)
 		return 0;
 	nm->path[f->plen] = '\0';
-	dir_entry(w, &e, xbn_lookup(&nm->store, d->ino), d);
+	if (f->dir == XBN_NONE) {	/* read live */
+		e.dino = f->dino;
+		e.flags = f->flags;
+		w->bs = f->bs;
+		e.bs = &w->bs;
+	} else {
+		dir_entry(w, &e, xbn_lookup(&nm->store, d->ino), d);
+	}
 	return visit(w, &e, XBULK_VISIT_POST);
 }
 
@@ -260,7 +369,7 @@ run(struct walk *w)
 		struct frame *f = (struct frame *)nm->stack + w->sp - 1;
 		struct xbulk_entry e = { .bs = NULL };
 		const uint8_t *de = f->e;
-		uint32_t di;
+		uint32_t di = XBN_NONE;
 		int ret;
 
 		if (de >= f->end) {
@@ -273,9 +382,15 @@ run(struct walk *w)
 			continue;
 		}
 		f->e = xbn_ent_next(de);
-		if (!child_entry(w, &e, f, de, &di))
-			continue;
-		ret = child_path(w, &e, f, de);
+		if (nm->live) {
+			ret = child_path(w, &e, f, de);
+			if (!ret)
+				live_child(w, &e, de, &di);
+		} else {
+			if (!child_entry(w, &e, f, de, &di))
+				continue;
+			ret = child_path(w, &e, f, de);
+		}
 		if (!ret)
 			ret = visit(w, &e, XBULK_VISIT_PRE);
 		/* An unreadable inode (no directory record) has nothing to
@@ -315,6 +430,30 @@ find_start(struct xbulk_names *nm, const char *start, unsigned int flags,
 	return 0;
 }
 
+/* A walk after xbulk_names_changed(): the operand stat()ed now. */
+static int
+walk_live(struct walk *w, struct xbulk_entry *e, unsigned int flags)
+{
+	struct statx stx;
+	int ret;
+
+	ret = xbn_live_stat(w->nm, e->path, flags & XBULK_WALK_FOLLOW, &w->bs,
+			    &stx);
+	if (ret)
+		return ret;
+	if (!xbn_live_ours(w->nm, &stx))
+		return -EXDEV;
+	e->bs = &w->bs;
+	e->dino = stx.stx_ino;
+	e->flags = XBULK_ENTRY_LIVE;
+	ret = visit(w, e, XBULK_VISIT_PRE);
+	if (S_ISDIR(stx.stx_mode) && (ret == 0 || ret == XBULK_WALK_PRUNE))
+		ret = enter(w, XBN_LIVE, e, ret == XBULK_WALK_PRUNE);
+	if (!ret)
+		ret = run(w);
+	return ret == XBULK_WALK_STOP || ret < 0 ? ret : 0;
+}
+
 int
 xbulk_names_walk(struct xbulk_names *nm, const char *start,
 		 unsigned int flags, xbulk_walk_fn fn, void *arg)
@@ -330,14 +469,16 @@ xbulk_names_walk(struct xbulk_names *nm, const char *start,
 	size_t len = strlen(start);
 	int ret;
 
-	ret = find_start(nm, start, flags, &slot);
-	if (ret || !slot)
-		return ret;
 	if (xbn_grow((void **)&nm->path, &nm->path_cap, len + 1, 1))
 		return -ENOMEM;
 	memcpy(nm->path, start, len + 1);
 	e.path = nm->path;
 	e.pathlen = len;
+	if (nm->live)
+		return walk_live(&w, &e, flags);
+	ret = find_start(nm, start, flags, &slot);
+	if (ret || !slot)
+		return ret;
 	e.dino = slot->ino;
 	w.mark = ++nm->pass;
 	d = xbn_slot_dir(nm, slot);

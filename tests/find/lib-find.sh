@@ -18,6 +18,27 @@ check()
 	fi
 }
 
+# same PATH... -- EXPR...: find -xdev and xbulk find $XOPT, stdout and
+# stderr together (find's order, "find: " as "xbulk find: "), and the
+# status; then check().  Each reads stdin from $SAME_IN (/dev/null).
+same()
+{
+	local -a paths=()
+
+	while [[ $1 != -- ]]; do
+		paths+=("$1")
+		shift
+	done
+	shift
+	find "${paths[@]}" -xdev "$@" <"${SAME_IN:-/dev/null}" >"$tmp/want" \
+		2>&1 && wrc=0 || wrc=$?
+	sed -i 's/^find: /xbulk find: /' "$tmp/want"
+	# shellcheck disable=SC2086
+	"$XBULK" find $XOPT "${paths[@]}" "$@" <"${SAME_IN:-/dev/null}" \
+		>"$tmp/got" 2>&1 && grc=0 || grc=$?
+	check "find $XOPT ${paths[*]} $*"
+}
+
 # Make the odd tree under $1 (root for chown, mknod; times relative to
 # $XF_NOW so that -mtime and -mmin tests stay away from boundaries).
 # $2 = "deep" adds a path longer than PATH_MAX.

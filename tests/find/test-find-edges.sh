@@ -18,25 +18,6 @@ XBULK=$(realpath "${XBULK:?}")
 xb_require_root_loop
 pass=0 fail=0
 
-# same PATH... -- EXPR...: find -xdev and xbulk find, stdout and
-# stderr together (find's order), and the status
-same()
-{
-	local -a paths=()
-
-	while [[ $1 != -- ]]; do
-		paths+=("$1")
-		shift
-	done
-	shift
-	find "${paths[@]}" -xdev "$@" >"$tmp/want" 2>&1 && wrc=0 || wrc=$?
-	sed -i 's/^find: /xbulk find: /' "$tmp/want"
-	# shellcheck disable=SC2086
-	"$XBULK" find $XOPT "${paths[@]}" "$@" >"$tmp/got" 2>&1 && grc=0 ||
-		grc=$?
-	check "find $XOPT ${paths[*]} $*"
-}
-
 xb_mkfs_mount 512M "-d agcount=4"
 tmp=$XB_TMP
 T=$XB_MNT/t
@@ -96,6 +77,72 @@ head -c 7777 /dev/zero >"$T/d/new3"
 printf '7777\t%s\n' "$T/d/new3" >"$tmp/want"
 "$XBULK" du -b "$T/d/new3" >"$tmp/got" && grc=0 || grc=$?
 check "du -b right after a write"
+
+# The same right after a write for du --apparent-size and --by
+# size-class; and --no-sync: no syncfs, so the size on disk (0) while
+# the data waits for writeback (checked with xfs_io's bulkstat first:
+# if writeback came already, that case is left out)
+head -c 300000 /dev/zero >"$T/d/new4"
+printf '293\t%s\n' "$T/d/new4" >"$tmp/want"
+"$XBULK" du --apparent-size "$T/d/new4" >"$tmp/got" && grc=0 || grc=$?
+check "du --apparent-size right after a write"
+mkdir "$T/sc"
+head -c 300000 /dev/zero >"$T/sc/f"
+printf '293\t1\t<1M\n1\t1\t<4K\n' >"$tmp/want"
+"$XBULK" du --by size-class "$T/sc" | grep -v '^#' | cut -f2-4 \
+	>"$tmp/got" && grc=0 || grc=$?
+check "du --by size-class right after a write"
+echo quux >"$T/nosync"
+ino=$(stat -c %i "$T/nosync")
+if xfs_io -r -c "bulkstat_single $ino" "$T" | grep -q 'bs_size = 0$'; then
+	printf '0\n0\t%s\n' "$T/nosync" >"$tmp/want"
+	{ "$XBULK" find --no-sync "$T/nosync" -printf '%s\n' &&
+	  "$XBULK" du --no-sync -b "$T/nosync"; } >"$tmp/got" && grc=0 ||
+		grc=$?
+	check "find and du --no-sync: the size on disk"
+fi
+printf '5\n' >"$tmp/want"
+"$XBULK" find "$T/nosync" -printf '%s\n' >"$tmp/got" && grc=0 || grc=$?
+check "find without --no-sync: stat()'s size"
+
+# -fls, -fprint0 and -fprint into the scanned filesystem, inside the
+# tree walked: the file is there, empty, as find lists it
+mkdir "$T/fo" && touch "$T/fo/a" "$T/fo/b"
+for act in -fls -fprint0 -fprint; do
+	for XOPT in "-j 1" "-j 2"; do
+		rm -f "$T/fo/out"
+		find "$T/fo" $act "$T/fo/out" >"$tmp/want" 2>&1 && wrc=0 ||
+			wrc=$?
+		sed 's/ [A-Z][a-z][a-z] [ 0-9][0-9] [0-9:]\{4,5\} / DATE /' \
+			"$T/fo/out" >>"$tmp/want"
+		rm -f "$T/fo/out"
+		# shellcheck disable=SC2086
+		"$XBULK" find $XOPT "$T/fo" $act "$T/fo/out" >"$tmp/got" 2>&1 &&
+			grc=0 || grc=$?
+		sed 's/ [A-Z][a-z][a-z] [ 0-9][0-9] [0-9:]\{4,5\} / DATE /' \
+			"$T/fo/out" >>"$tmp/got"
+		check "find $XOPT $act FILE in the tree walked"
+	done
+done
+
+# A 4-level tree at -j 2 under a limit of 8 to 10 open files
+mkdir -p "$T/four"
+for a in 1 2 3; do
+	for b in 1 2 3; do
+		mkdir -p "$T/four/a$a/b$b/c1/d1" "$T/four/a$a/b$b/c2"
+		touch "$T/four/a$a/b$b/c1/d1/f" "$T/four/a$a/b$b/c2/g"
+	done
+done
+find "$T/four" -xdev | sort >"$tmp/want.four"
+for n in 8 9 10; do
+	for run in 1 2 3; do
+		cp "$tmp/want.four" "$tmp/want"
+		wrc=0
+		(ulimit -n $n; "$XBULK" find -j 2 "$T/four") 2>&1 | sort \
+			>"$tmp/got" && grc=0 || grc=$?
+		check "4 levels, ulimit -n $n, -j 2 (run $run)"
+	done
+done
 
 # A low limit of open files: what find does there (16 chains of 17
 # directories of 255-byte names, deeper than PATH_MAX), at -j 1..3

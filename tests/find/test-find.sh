@@ -207,9 +207,7 @@ if [[ -x ${IDMAP_MOUNT:-} ]]; then
 fi
 
 # Refused: exit 2 and a one-line message that says what to do instead
-for a in -exec:"xargs -0" -execdir:"xargs -0" -ok:"xargs -0" \
-	 -okdir:"xargs -0" -delete:"xargs -0" -files0-from:"as arguments" \
-	 -H:"never follows" -L:"never follows" -follow:"never follows"; do
+for a in -L:"use GNU find" -follow:"use GNU find" -D:"no debug options"; do
 	"$XBULK" find ${a%%:*} . 2>"$tmp/got" >/dev/null && grc=0 || grc=$?
 	[[ $(wc -l <"$tmp/got") == 1 ]] && grep -q "${a#*:}" "$tmp/got" &&
 		((grc == 2)) && pass=$((pass + 1)) ||

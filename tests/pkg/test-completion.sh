@@ -147,8 +147,10 @@ test_values()
 		xbulk bulkstat -j 2 /mnt ''
 	expect "find's primaries (a list line of its --help)" "-maxdepth" \
 		xbulk find /mnt -maxd
-	expect "find's refused primaries are not offered" \
-		"-empty -executable" xbulk find /mnt -e
+	expect "find's actions are offered" \
+		"-empty -exec -execdir -executable" xbulk find /mnt -e
+	expect "find's refused options are not offered" "" \
+		xbulk find /mnt -fol
 	expect "du's long options" "--max-depth" xbulk du -s --max-
 	expect "du's -o values" "text jsonl csv" xbulk du -o ''
 	expect "du's --by values" "uid gid projid type ext age size-class" \

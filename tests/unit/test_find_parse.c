@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -19,9 +20,33 @@
 #include "find_harness.h"
 
 static const struct {
-	const char	*args[4];
+	const char	*args[6];
 	const char	*msg;
 } bad[] = {
+	/* the actions: find 4.9's words */
+	{ { "-exec" }, "missing argument to `-exec'" },
+	{ { "-exec", ";" }, "invalid argument `;' to `-exec'" },
+	{ { "-exec", "echo" }, "missing argument to `-exec'" },
+	{ { "-exec", "echo", "+" }, "missing argument to `-exec'" },
+	{ { "-exec", "echo", "{}", "x", "+" }, "missing argument to `-exec'" },
+	{ { "-exec", "echo", "x{}", "+" }, "In '-exec ... {} +' the '{}' must "
+	  "appear by itself, but you specified 'x{}'" },
+	{ { "-execdir", "echo", "{}", "{}", "+" }, "Only one instance of {} "
+	  "is supported with -execdir ... +" },
+	{ { "-exec", "echo", "{}x", "{}", "+" }, "Only one instance of {} is "
+	  "supported with -exec ... +" },
+	{ { "-ok", "echo", "{}", "+" }, "missing argument to `-ok'" },
+	{ { "-okdir", "echo", "{}", "+" }, "missing argument to `-okdir'" },
+	{ { "-delete", "-prune" }, "The -delete action automatically turns on "
+	  "-depth, but -prune does nothing when -depth is in effect.  If you "
+	  "want to carry on anyway, just explicitly use the -depth option." },
+	{ { "-prune", "-o", "-delete" }, "The -delete action automatically "
+	  "turns on -depth, but -prune does nothing when -depth is in effect."
+	  "  If you want to carry on anyway, just explicitly use the -depth "
+	  "option." },
+	{ { "-files0-from" }, "missing argument to `-files0-from'" },
+	{ { "/", "-files0-from", "x" }, "extra operand '/'\nfile operands "
+	  "cannot be combined with -files0-from" },
 	{ { "-foo" }, "unknown predicate `-foo'" },
 	{ { "-name" }, "missing argument to `-name'" },
 	{ { "(", "-print" }, "invalid expression; I was expecting to find a "
@@ -132,11 +157,8 @@ test_refused(void **state)
 	static const struct {
 		const char *arg, *hint;
 	} refused[] = {
-		{ "-exec", "xargs -0" }, { "-execdir", "xargs -0" },
-		{ "-ok", "xargs -0" }, { "-okdir", "xargs -0" },
-		{ "-delete", "xargs -0" }, { "-H", "never follows" },
-		{ "-L", "never follows" }, { "-follow", "never follows" },
-		{ "-files0-from", "as arguments" },
+		{ "-L", "GNU find" }, { "-follow", "GNU find" },
+		{ "-D", "no debug options" },
 	};
 	size_t i;
 
@@ -150,6 +172,50 @@ test_refused(void **state)
 		if (!strstr(h.err, refused[i].hint))
 			fail_msg("%s: '%s'", refused[i].arg, h.err);
 	}
+}
+
+/* -execdir and -okdir refuse a PATH that searches the current
+ * directory, as find does; -exec does not care. */
+static void
+test_execdir_path(void **state)
+{
+	static const struct {
+		const char *path, *msg;
+	} t[] = {
+		{ "/usr/bin:.", "The current directory is included" },
+		{ ":/usr/bin", "The current directory is included" },
+		{ "/usr/bin::/bin", "The current directory is included" },
+		{ "/usr/bin:", "The current directory is included" },
+		{ "/usr/bin:foo", "The relative path 'foo' is included" },
+		{ "bin:/usr/bin", "The relative path 'bin' is included" },
+		{ "/usr/bin:/bin", NULL },
+	};
+	char *saved = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct xfh h;
+		int ret;
+
+		setenv("PATH", t[i].path, 1);
+		ret = xfh_parse(&h, XFH_ARGS("-okdir", "true", ";"));
+		if (t[i].msg) {
+			assert_int_equal(ret, -EINVAL);
+			if (!strstr(h.err, t[i].msg) ||
+			    !strstr(h.err, "with the -okdir action"))
+				fail_msg("%s: '%s'", t[i].path, h.err);
+		} else {
+			assert_int_equal(ret, 0);
+			xfh_free(&h);
+		}
+		assert_int_equal(xfh_parse(&h, XFH_ARGS("-exec", "true", ";")),
+				 0);
+		xfh_free(&h);
+	}
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
 }
 
 /* Regular expressions of up to 4097 nodes (after repetitions) compile,
@@ -346,6 +412,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_expressions),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_execdir_path),
 		cmocka_unit_test(test_regex_size),
 		cmocka_unit_test(test_optimisation_level),
 		cmocka_unit_test(test_help_version),

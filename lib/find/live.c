@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Files the expression itself changes: -delete (find's pred_delete()),
+ * a file's status stat()ed again once a command may have changed it
+ * (find stats a file when a test first needs it), and -empty of a
+ * directory read again then (find's pred_empty() reads it each time).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "find.h"
+
+const struct xbulk_entry *
+xf_stat(struct xbulk_find *f, const struct xbulk_entry *file)
+{
+	int err = f->opts.restat ? f->opts.restat(f->opts.arg, file,
+						  &f->restat) : -ENOSYS;
+
+	if (err) {
+		xf_problem(f, file->path, err);
+		return NULL;
+	}
+	return &f->restat;
+}
+
+/* unlinkat() @path of any length. */
+static int
+unlink_path(const char *path, int flags)
+{
+	const char *rel;
+	int at, err = xbulk_path_at(path, &at, &rel);
+
+	if (err)
+		return err;
+	err = unlinkat(at, rel, flags) ? -errno : 0;
+	if (at >= 0)
+		close(at);
+	return err;
+}
+
+bool
+xf_delete(struct xbulk_find *f, const struct xbulk_entry *file)
+{
+	const struct xfs_bulkstat *bs = file->bs;
+	bool dir = S_ISDIR(bs->bs_mode);
+	int err;
+
+	/* find leaves the PATH "." alone */
+	if (!file->depth && !strcmp(file->path, "."))
+		return true;
+	err = unlink_path(file->path, dir ? AT_REMOVEDIR : 0);
+	if (err == -EISDIR && !dir)
+		err = unlink_path(file->path, AT_REMOVEDIR);
+	if (err) {
+		xf_error(f, "cannot delete %s: %s",
+			 xf_quote(f, 0, file->path), strerror(-err));
+		f->problems++;
+		return false;
+	}
+	f->deleted = true;
+	/* its other names show another link count */
+	if (!dir && (bs->bs_nlink != 1 || (file->flags & XBULK_ENTRY_LAZY)) &&
+	    !f->changed) {
+		f->changed = true;
+		if (f->opts.changed)
+			f->opts.changed(f->opts.arg);
+	}
+	return true;
+}
+
+/* The entries of directory @path but "." and "..", read now. */
+static int64_t
+count_entries(const char *path)
+{
+	char buf[16384];
+	const char *rel;
+	int64_t n = 0;
+	long len = 0, pos;
+	int at, fd, err = xbulk_path_at(path, &at, &rel);
+
+	if (err)
+		return err;
+	fd = openat(at, rel, O_RDONLY | O_DIRECTORY | O_NOATIME | O_CLOEXEC);
+	if (fd < 0 && errno == EPERM)
+		fd = openat(at, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	err = fd < 0 ? -errno : 0;
+	if (at >= 0)
+		close(at);
+	while (!err && (len = getdents64(fd, buf, sizeof(buf))) > 0) {
+		for (pos = 0; pos < len;) {
+			const struct dirent64 *de = (void *)(buf + pos);
+
+			pos += de->d_reclen;
+			if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+				n++;
+		}
+	}
+	if (!err && len < 0)
+		err = -errno;
+	if (fd >= 0)
+		close(fd);
+	return err ? err : n;
+}
+
+int64_t
+xf_dir_entries(struct xbulk_find *f, const struct xbulk_entry *file)
+{
+	int64_t n;
+
+	if (!f->changed && !(file->flags & (XBULK_ENTRY_LIVE |
+					    XBULK_ENTRY_LAZY)))
+		return (int64_t)file->nentries;
+	n = count_entries(file->path);
+	if (n < 0) {
+		xf_problem(f, file->path, (int)n);
+		return -1;
+	}
+	return n;
+}

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * After the caller changed the filesystem (find's -exec, -delete:
+ * xbulk_names_changed()), walks go on as fts would: each directory read
+ * when the walk enters it, each directory stat()ed when the walk reaches
+ * it, other files stat()ed when asked (xbulk_names_restat()).  The
+ * scan's records are not used again: the command may have changed any
+ * of them.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "names.h"
+
+/* Fields statx does not give. */
+#define XFS_ONLY	(XBULK_F_PROJID | XBULK_F_XFLAGS | XBULK_F_EXTENTS | \
+			 XBULK_F_HINTS | XBULK_F_OTHER)
+
+bool
+xbn_live_ours(const struct xbulk_names *nm, const struct statx *stx)
+{
+	return makedev(stx->stx_dev_major, stx->stx_dev_minor) == nm->dev &&
+	       (!(stx->stx_mask & STATX_MNT_ID) || stx->stx_mnt_id == nm->mnt_id);
+}
+
+const char *
+xbn_live_fstype(struct xbulk_names *nm, const struct statx *stx)
+{
+	if (xbn_live_ours(nm, stx))
+		return "xfs";
+	xbn_mount_fstype(stx->stx_mnt_id, nm->live_fstype,
+			 sizeof(nm->live_fstype));
+	return nm->live_fstype;
+}
+
+int
+xbn_live_stat(struct xbulk_names *nm, const char *path, bool follow,
+	      struct xfs_bulkstat *bs, struct statx *stx)
+{
+	struct xfs_bulkstat xb;
+	const char *rel;
+	int at, err = xbulk_path_at(path, &at, &rel);
+
+	if (err)
+		return err;
+	err = statx(at, rel, (follow ? 0 : AT_SYMLINK_NOFOLLOW) |
+		    AT_NO_AUTOMOUNT,
+		    STATX_BASIC_STATS | STATX_BTIME | STATX_MNT_ID, stx) ?
+	      -errno : 0;
+	if (at >= 0)
+		close(at);
+	if (err)
+		return err;
+	xbulk_bulkstat_from_statx(bs, stx);
+	if ((nm->fields & XFS_ONLY) && xbn_live_ours(nm, stx) &&
+	    !xbulk_bulkstat_single(nm->fs, stx->stx_ino, 0, &xb)) {
+		bs->bs_projectid = xb.bs_projectid;
+		bs->bs_xflags = xb.bs_xflags;
+		bs->bs_extents64 = xb.bs_extents64;
+		bs->bs_aextents = xb.bs_aextents;
+		bs->bs_extsize_blks = xb.bs_extsize_blks;
+		bs->bs_cowextsize_blks = xb.bs_cowextsize_blks;
+		bs->bs_forkoff = xb.bs_forkoff;
+		bs->bs_sick = xb.bs_sick;
+		bs->bs_checked = xb.bs_checked;
+		bs->bs_gen = xb.bs_gen;
+	}
+	return 0;
+}
+
+int
+xbn_live_read(struct xbulk_names *nm, const char *path, uint64_t ino,
+	      const uint8_t **list, uint64_t *len, uint64_t *n)
+{
+	struct xbn_dir d = { .ino = ino };
+	const char *rel;
+	int at, fd, err;
+
+	if (!nm->live_ready) {
+		err = xbn_reader_init(&nm->live_reader, nm->cancel);
+		if (err)
+			return err;
+		nm->live_ready = true;
+	}
+	err = xbulk_path_at(path, &at, &rel);
+	if (err)
+		return err;
+	fd = openat(at, rel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NOATIME |
+		    O_CLOEXEC);
+	if (fd < 0 && errno == EPERM)
+		fd = openat(at, rel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			    O_CLOEXEC);
+	err = fd < 0 ? -errno : 0;
+	if (at >= 0)
+		close(at);
+	if (err)
+		return err;
+	err = xbn_read_fd(&nm->live_reader, fd, &d);
+	close(fd);
+	if (err == -ESTALE)
+		return -ENOENT;		/* another directory there now */
+	if (!err && (d.flags & XBN_DIR_UNREADABLE))
+		err = d.err;
+	*list = d.list;
+	*len = d.listlen;
+	*n = d.nentries;
+	return err;
+}
+
+void
+xbulk_names_changed(struct xbulk_names *nm)
+{
+	nm->live = true;
+}
+
+int
+xbulk_names_restat(struct xbulk_names *nm, const struct xbulk_entry *e,
+		   struct xbulk_entry *out)
+{
+	struct statx stx;
+	int err = xbn_live_stat(nm, e->path, false, &nm->restat_bs, &stx);
+
+	if (err)
+		return err;
+	*out = *e;
+	out->bs = &nm->restat_bs;
+	out->flags = XBULK_ENTRY_LIVE |
+		     (xbn_live_ours(nm, &stx) ? 0 : XBULK_ENTRY_MOUNT);
+	out->err = 0;
+	out->dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
+	out->blocklog = 9;
+	out->fstype = xbn_live_fstype(nm, &stx);
+	return 0;
+}

@@ -1,0 +1,222 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# xbulk find's actions against GNU find 4.9 on XFS, at -j 1 and -j 2:
+# -exec and -execdir with ';' and '{} +' (batches, exit statuses,
+# commands killed by a signal or not found, output order), -ok and
+# -okdir (answers from stdin), -delete, -H, -files0-from, the refusals
+# (-L), and trees the expression itself changes (-delete, -exec rm,
+# -execdir mv, a command that creates, removes or chmods files the walk
+# has not reached).  Each such case runs find and xbulk on the same tree
+# made afresh, and compares their output, messages, status and the tree
+# they leave.
+set -euo pipefail
+export TZ=UTC LC_ALL=C
+
+here=$(dirname "$0")
+. "$here/../integration/lib.sh"
+. "$here/lib-find.sh"
+
+XBULK=$(realpath "${XBULK:?}")
+xb_require_root_loop
+pass=0 fail=0
+
+xb_mkfs_mount 512M "-d agcount=4"
+tmp=$XB_TMP
+T=$XB_MNT/t
+mkdir "$T"
+
+# The tree the changing cases start from (made the same way each time:
+# the same names in the same order, so the same readdir order).
+rm_tree()
+{
+	[[ ! -e $T/m ]] || find "$T/m" -type f -exec chattr -i {} + 2>/dev/null ||
+		true
+	rm -rf "$T/m"
+}
+
+mk_tree()
+{
+	rm_tree
+	mkdir -p "$T/m/a/b" "$T/m/c/d" "$T/m/e" "$T/m/empty"
+	touch "$T/m/a/f" "$T/m/a/b/g" "$T/m/c/h" "$T/m/c/d/i" "$T/m/x" \
+		"$T/m/e/y" "$T/m/"$'nl\nname'
+	echo data >"$T/m/e/sized"
+	ln "$T/m/x" "$T/m/a/xl"
+	ln -s a "$T/m/sl"
+	sync -f "$T"
+}
+
+# A chain of 25 directories of 240-byte names, deeper than PATH_MAX
+mk_deep()
+{
+	local i d
+
+	rm -rf "$T/deep"
+	mkdir "$T/deep"
+	(
+		cd "$T/deep"
+		for i in $(seq 1 25); do
+			d=$(printf "d%03d%0236d" "$i" 0)
+			mkdir "$d" && cd "$d" && : >"f$i"
+		done
+	)
+	sync -f "$T"
+}
+
+# changes [PATH...] -- EXPR...: find and then xbulk find on a fresh tree
+# each, in $T (PATH: m); output, messages, status and the tree left must
+# be the same
+changes()
+{
+	local dir
+	local -a paths=()
+
+	while [[ $1 != -- ]]; do
+		paths+=("$1")
+		shift
+	done
+	shift
+	((${#paths[@]})) || paths=(m)
+	for dir in want got; do
+		${MK:-mk_tree}
+		if [[ $dir == want ]]; then
+			(cd "$T" && find "${paths[@]}" -xdev "$@") >"$tmp/$dir" \
+				2>&1 && wrc=0 || wrc=$?
+			sed -i 's/^find: /xbulk find: /' "$tmp/$dir"
+		else
+			# shellcheck disable=SC2086
+			(cd "$T" && "$XBULK" find $XOPT "${paths[@]}" "$@") \
+				>"$tmp/$dir" 2>&1 && grc=0 || grc=$?
+		fi
+		echo "-- tree:" >>"$tmp/$dir"
+		(cd "$T" && find "${paths[0]%%/*}" -printf '%p %y %m %n\n' 2>&1 |
+			sort) >>"$tmp/$dir" || true
+	done
+	check "find $XOPT ${paths[*]} $* (the tree it changes)"
+}
+
+# A tree of names of every kind (lib-find.sh), and a directory of 3000
+# long names: several '+' batches
+XF_NOW=$(date +%s)
+xf_make_tree "$T/n"
+chmod 755 "$T/n/noperm"
+mkdir "$T/big"
+for i in $(seq 1 3000); do
+	: >"$T/big/$(printf 'file%0100d' "$i")"
+done
+printf 'y\nn\nyes\n\nY\nno\ny\n' >"$tmp/answers"
+printf 'n/d1\0\0n/d2\0nosuch\0big/%s' "$(printf 'file%0100d' 7)" \
+	>"$tmp/files0"
+ln -s n "$T/nlink"
+sync -f "$T"
+cd "$T"
+
+for XOPT in "-j 1" "-j 2"; do
+	# ';': once per file, in find's order, false when it fails
+	same n -- -exec printf '[%s]\n' {} \;
+	same n -- -name '*.txt' -exec echo {} {}/x x{}y \;
+	same n -- -print -exec echo {} \; -print
+	same n -- -exec sh -c 'exit 3' \; -o -printf 'failed %p\n'
+	same n -- -name 'sp*' -exec sh -c 'kill -TERM $$' \; -o -name ref -print
+	same n -- -name 'sp*' -exec no-such-command {} \; -o -name ref -print
+	# '{} +': batches as find makes them, true, status 1 on failure
+	same n -- -exec printf '[%s]\n' {} +
+	same big n -- -exec sh -c 'echo $#' x {} +
+	same n -- -exec sh -c 'exit 3' {} + -print
+	same n -- -exec sh -c 'kill -PIPE $$' {} +
+	same n big -- -name 'file*1' -exec sh -c 'echo $# $1' x {} + -quit
+	# -execdir: in the file's directory, "./NAME"; '+' per directory
+	same n -- -execdir printf '%s\n' {} \;
+	same n -- -execdir sh -c 'echo "${PWD#$0}" "$@"' "$T" {} +
+	same n -- -depth -execdir sh -c 'echo "${PWD#$0}" "$@"' "$T" {} +
+	same big -- -execdir sh -c 'echo $# "${PWD#$0}"' "$T" {} +
+	same . ./ n/ n/d1 -- -maxdepth 0 -execdir sh -c 'echo "${PWD#$0}" $1' \
+		"$T" {} \;
+	PATH=.:$PATH same n -- -execdir true \;
+	PATH=$PATH:bin same n -- -okdir true \;
+	# -ok, -okdir: a prompt on stderr, the answer a line of stdin
+	SAME_IN=$tmp/answers same n -- -maxdepth 1 -ok echo {} \;
+	SAME_IN=$tmp/answers same n -- -maxdepth 1 -okdir echo {} \;
+	SAME_IN=$tmp/answers same n -- -maxdepth 1 -ok sh -c \
+		'read x || echo closed' \;
+	# -H: PATHs that are symbolic links are followed, and -newer's
+	same -H nlink -- -maxdepth 1 -name 'd*'
+	same nlink -- -maxdepth 1
+	same -H n -- -maxdepth 1 -newer n/sym-ref
+	same n -- -maxdepth 1 -newer n/sym-ref
+	# -files0-from: its names, find's messages
+	same -- -files0-from "$tmp/files0" -print
+	SAME_IN=$tmp/files0 same -- -files0-from - -name 'c*'
+	SAME_IN=$tmp/files0 same -- -files0-from - -ok echo \;
+	SAME_IN=$tmp/files0 same -- -files0-from "$tmp/files0" -ok echo \;
+	same n -- -files0-from "$tmp/files0"
+	same -- -files0-from /nonexistent
+	same -- -files0-from n
+	same -- -files0-from /dev/null
+	# refused, with a pointer to GNU find (status 2)
+	for o in "-L n" "n -follow"; do
+		# shellcheck disable=SC2086
+		"$XBULK" find $o >"$tmp/got" 2>&1 && grc=0 || grc=$?
+		if ((grc == 2)) && grep -q 'use GNU find' "$tmp/got"; then
+			pass=$((pass + 1))
+		else
+			fail=$((fail + 1))
+			echo "FAIL: find $o: status $grc, $(cat "$tmp/got")"
+		fi
+	done
+
+	# Trees the expression changes
+	changes -- -delete
+	changes -- -name c -delete
+	changes -- -name c -prune -delete
+	changes -- -depth -name c -prune -o -delete
+	changes -- -name a -exec rm -rf {} \;
+	changes -- -name a -exec rm -rf {} \; -o -print
+	changes -- -depth -name a -exec rm -rf {} \; -o -print
+	changes -- -name c -execdir mv {} cc \;
+	changes -- -type f -execdir mv {} {}.new \; -print
+	changes -- -name x -exec rm m/e/y \; -o -print
+	changes -- -name x -exec rm m/e/y \; -o -printf '%s %p\n'
+	changes -- -name x -exec touch m/e/new \; -o -print
+	changes -- -name x -exec mkdir -p m/e/n1/n2 \; -o -print
+	changes -- -name a -exec chmod 700 m/c/h \; -o -perm 700 -print
+	changes -- -exec chmod 600 {} \; -printf '%m %p\n'
+	changes -- -name sized -exec sh -c 'echo more >>{}' \; -printf '%s\n'
+	changes -- -name xl -delete -o -printf '%n %p\n'
+	changes m m/a -- -depth -name b -delete -o -printf '%n %p\n'
+	changes -- -name d -exec rm -r {} \; -o -empty -print
+	changes -- -name e -exec rm -r m/c \; -o -print
+	changes -- -type d -exec sh -c 'rm -f {}/*' \; -o -print
+	# deeper than PATH_MAX: -delete, -execdir, a live walk there
+	MK=mk_deep changes deep -- -name 'f1*' -delete
+	MK=mk_deep changes deep -- -name 'f2*' -execdir rm {} \; -o \
+		-printf '%d %s\n'
+	MK=mk_deep changes deep -- -type f -execdir sh -c 'echo $#' x {} +
+	MK=mk_deep changes deep -- -delete
+	chattr_ok=1
+	mk_tree
+	chattr +i m/c/h 2>/dev/null || chattr_ok=0
+	chattr -i m/c/h 2>/dev/null || true
+	if ((chattr_ok)); then
+		# -delete that fails: find's message, status 1
+		changes -- -name h -exec chattr +i {} \; -o -delete
+	fi
+done
+rm_tree
+
+# The walk changed, -j 2, under a low limit of open files
+mk_tree
+want=$(cd "$T" && find m -xdev -name x -exec rm m/e/y \; -o -print | sort)
+mk_tree
+got=$(cd "$T" && ulimit -n 10 && "$XBULK" find -j 2 m -name x -exec rm m/e/y \; -o -print | sort)
+if [[ $want == "$got" ]]; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+	echo "FAIL: -exec under ulimit -n 10 at -j 2"
+fi
+
+cd /
+echo "$pass passed, $fail failed"
+((fail == 0))
