@@ -222,7 +222,7 @@ xb_cmd_bulkstat_single(int argc, char **argv)
 	if (!ret)
 		ret = xb_open_fs(cmd, argv[optind], abi, &fs);
 	if (!ret && metadir) {
-		ret = xb_set_metadir(cmd, fs);
+		ret = xb_set_metadir(cmd, fs, argv[optind]);
 		if (ret)
 			xbulk_fs_close(fs);
 	}

@@ -83,9 +83,11 @@ unsigned int xb_online_cpus(void);
 int xb_open_fs(const char *cmd, const char *path, enum xbulk_abi abi,
 	       struct xbulk_fs **fs);
 
-/* -m: ask @fs for the metadata directory inodes too; 0 or XB_EXIT_USAGE
- * (with -v 1, which has no flags). */
-int xb_set_metadir(const char *cmd, struct xbulk_fs *fs);
+/* -m: ask @fs for the metadata directory inodes too; 0, XB_EXIT_USAGE
+ * (with -v 1, which has no flags) or XB_EXIT_FAILURE (the kernel rejects
+ * XFS_BULK_IREQ_METADIR: one bulkstat call of the root finds out, before
+ * any output; said on stderr, @path in the message). */
+int xb_set_metadir(const char *cmd, struct xbulk_fs *fs, const char *path);
 
 /* The --help line of -m. */
 #define XB_METADIR_HELP							\

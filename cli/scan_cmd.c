@@ -293,7 +293,7 @@ xb_scan_cmd_main(const struct xb_scan_cmd *cmd, int argc, char **argv)
 	if (ret)
 		return ret;
 	if (o.metadir)
-		ret = xb_set_metadir(cmd->name, fs);
+		ret = xb_set_metadir(cmd->name, fs, o.path);
 	if (ret) {
 		/* the message is printed */
 	} else if (o.scan.has_agno && o.scan.agno >= xbulk_fs_geometry(fs)->agcount) {

@@ -5,10 +5,10 @@
 # (test-xfsio-matrix.sh) cannot compare byte for byte, on one image made
 # by mkfs.xfs 6.13 with parent pointers and a metadata directory:
 #
-#  - bulkstat -m and bulkstat_single -m on a kernel that rejects
-#    XFS_BULK_IREQ_METADIR (before 6.13): strace makes the first bulkstat
-#    call fail with EINVAL, as such a kernel does; xbulk must say so in one
-#    line and exit 1, with no record on stdout.
+#  - bulkstat -m (-j 1 and -j 2) and bulkstat_single -m on a kernel that
+#    rejects XFS_BULK_IREQ_METADIR (before 6.13): strace makes the first
+#    bulkstat call fail with EINVAL, as such a kernel does; xbulk must say
+#    so in one line and exit 1, with no record on stdout.
 #  - xbulk path: for every inode find reaches, the same set of paths as
 #    GNU find PATH -inum (hard links, names with odd bytes, a path past
 #    PATH_MAX), from parent pointers, with -w (the walk), and under a
@@ -78,6 +78,11 @@ check_metadir_rejected()
 
 	rejects bulkstat -m -j 1 "$XB_MNT"
 	rejects bulkstat -m -j 1 -d -n 7 "$XB_MNT"
+	# Two workers: neither may print a record before the rejection is
+	# known (without the check that -m makes first, the other worker's
+	# records reached stdout).
+	rejects bulkstat -m -j 2 "$XB_MNT"
+	rejects bulkstat -m -j 2 -n 7 -o csv "$XB_MNT"
 	meta=$(xb_new xfs_io -c 'bulkstat -m' "$XB_MNT" |
 		sed -n 's/^bs_ino = //p' | sed -n 2p)
 	rejects bulkstat_single -m "$XB_MNT" "$meta" root
