@@ -83,15 +83,20 @@ xb_geometries()
 # line, each tagged "xfsprogs=6.13" (xb_mkfs_mount then runs mkfs 6.13 and
 # xb_xfs_io runs xfs_io 6.13 on the image): its defaults (nrext64=1,
 # rmapbt=1), parent pointers, the metadata directory, file content
-# exchange, and their combinations.  All mount on kernel 6.13 and later.
+# exchange, and every combination of them that mkfs 6.13 makes.  Each
+# line names exchange= itself, as mkfs 6.13 turns exchange on with
+# parent=1 (unless told exchange=0) and refuses metadir=1 without it:
+# parent alone, parent+exchange, exchange alone, metadir+exchange, all
+# three.  All mount on kernel 6.13 and later.
 xb_new_geometries()
 {
 	cat <<-'EOF'
 	xfsprogs=6.13 -d agcount=4
-	xfsprogs=6.13 -d agcount=4 -n parent=1
-	xfsprogs=6.13 -d agcount=4 -m metadir=1
+	xfsprogs=6.13 -d agcount=4 -n parent=1 -i exchange=0
+	xfsprogs=6.13 -d agcount=4 -n parent=1 -i exchange=1
 	xfsprogs=6.13 -d agcount=4 -i exchange=1
-	xfsprogs=6.13 -d agcount=3 -n parent=1 -m metadir=1 -i size=1024
+	xfsprogs=6.13 -d agcount=4 -m metadir=1 -i exchange=1
+	xfsprogs=6.13 -d agcount=3 -n parent=1 -m metadir=1 -i size=1024,exchange=1
 	xfsprogs=6.13 -b size=1024 -d agcount=4 -m metadir=1,rmapbt=0 -i nrext64=0,exchange=1
 	EOF
 }
