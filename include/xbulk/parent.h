@@ -65,9 +65,11 @@ typedef int (*xbulk_parent_fn)(void *arg, uint64_t dir_ino, uint32_t dir_gen,
  *
  * Return: 0; XBULK_PARENTS_ROOT for the root (@fn is not called);
  * -ESTALE if @ino is free or of another generation; -EUCLEAN, -EBADMSG,
- * -EIO if the kernel cannot read it; -EPROTO if an answer breaks the
- * ioctl's contract (a malformed record, or no progress); -ENOMEM; or
- * @fn's error.
+ * -EIO if the kernel cannot read it (its parent pointers are in it:
+ * Linux 6.18 answers ESTALE then, as xfs_nfs_get_inode() turns
+ * EFSCORRUPTED into ESTALE, and a bulkstat of @ino tells the two apart);
+ * -EPROTO if an answer breaks the ioctl's contract (a malformed record,
+ * or no progress); -ENOMEM; or @fn's error.
  */
 int xbulk_parents_each(struct xbulk_parents *p, uint64_t ino, uint32_t gen,
 		       xbulk_parent_fn fn, void *arg);
@@ -94,6 +96,18 @@ typedef int (*xbulk_path_fn)(void *arg, const char *path, size_t len);
  */
 int xbulk_parents_paths(struct xbulk_parents *p, uint64_t ino, uint32_t gen,
 			xbulk_path_fn fn, void *arg);
+
+/**
+ * xbulk_parents_failed_ino() - where the last xbulk_parents_paths() call
+ * of @p that returned an error stopped: the inode it was asked about, or
+ * the directory above it whose parent pointers could not be read or
+ * followed (-ENOENT: it has none; -ESTALE: freed or used again;
+ * -EUCLEAN, -EBADMSG, -EIO: unreadable; -ELOOP: where the cycle closed;
+ * -EPROTO).  After -ENOMEM or an error of the callback, any inode of the
+ * chain.  Directories that failed are remembered by the reader: a later
+ * path through one fails at the same directory.
+ */
+uint64_t xbulk_parents_failed_ino(const struct xbulk_parents *p);
 
 #pragma GCC visibility pop
 

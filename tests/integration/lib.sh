@@ -342,6 +342,28 @@ xb_mkfs_mount()
 	xb_remount "$mount_opts"
 }
 
+# xb_cluster_inodes: inodes per inode cluster of the image at XB_IMG, from
+# its superblock (xb_xfs_db -r reads it mounted too): the unit the kernel
+# reads and verifies at once, so that a zeroed magic number makes every
+# inode of the cluster unreadable.  8 KiB scaled by the inode size over
+# 256 bytes (v5), 8 KiB if the inode alignment is smaller, at least one
+# block's worth.
+xb_cluster_inodes()
+{
+	local sb isize bsize align bytes n
+
+	sb=$(xb_xfs_db -r -c 'sb 0' -c 'print inodesize blocksize inoalignmt' \
+		"$XB_IMG")
+	isize=$(sed -n 's/^inodesize = //p' <<<"$sb")
+	bsize=$(sed -n 's/^blocksize = //p' <<<"$sb")
+	align=$(sed -n 's/^inoalignmt = //p' <<<"$sb")
+	bytes=$((8192 * isize / 256))
+	((align * bsize >= bytes)) || bytes=8192
+	n=$((bytes / isize))
+	((n >= bsize / isize)) || n=$((bsize / isize))
+	echo "$n"
+}
+
 # ---------------------------------------------------------------------------
 # Populating a filesystem
 

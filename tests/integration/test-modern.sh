@@ -299,6 +299,193 @@ check_corrupt()
 }
 
 # ---------------------------------------------------------------------------
+# Damage reports on a parent-pointer filesystem: inodes the kernel cannot
+# read (the magic number zeroed: the kernel refuses the whole inode
+# cluster).  Their parent pointers are in them: GETPARENTS_BY_HANDLE
+# fails (ESTALE on Linux 6.18, xfs_io 6.13's parent says "Stale file
+# handle"), for the damaged inode and for the others of its cluster.  So
+# bulkstat and bulkstat_single name each with the command that looks for
+# its paths, xbulk path -w MNT N, which must find them in their
+# directories when those can be read.  Cluster A holds files of dmg_files
+# only; cluster B holds the directory dmg_dir and some of its files, the
+# others readable: xbulk path names the directory above them that it
+# cannot read, with the command that finds that directory's path.
+
+# The first cluster (of $1 inodes) whose allocated inodes (file $3) are
+# all in file $2 (one inode a line).
+whole_cluster()
+{
+	awk -v ci="$1" 'FILENAME == ARGV[1] { mine[$1] = 1; next }
+		{ c = int($1 / ci); n[c]++; if ($1 in mine) m[c]++ }
+		END { for (c in n) if (n[c] == m[c] && (best == "" || c < best))
+			      best = c
+		      print best }' "$2" "$3"
+}
+
+# Run the xbulk command line $1 as a shell would (xbulk: $XBULK), its
+# stdout into $W/hint.out.
+run_hint()
+{
+	: >"$W/hint.out"
+	[[ $1 == "xbulk path -w "* ]] || return 0
+	eval "\"\$XBULK\"${1#xbulk}" >"$W/hint.out" 2>/dev/null || true
+}
+
+# The command line in the parenthesis of a report of inode $1 in file $2.
+hint_of()
+{
+	sed -n "s/^xbulk [a-z_]*: inode $1: .* (\(xbulk path -w .*\) looks for its paths in the directories)\$/\1/p" \
+		"$2" | head -n 1
+}
+
+check_damage()
+{
+	local M=$XB_MNT ci ca cb a a2 d good child gen v j rc=0 hint bind line
+	local -a named
+
+	ci=$(xb_cluster_inodes)
+	mkdir "$M/dmg_files" "$M/dmg_dir"
+	for ((j = 0; j < 96; j++)); do
+		: >"$M/dmg_files/f$j"
+	done
+	for ((j = 0; j < 96; j++)); do
+		: >"$M/dmg_dir/f$j"
+	done
+	sync
+	d=$(stat -c %i "$M/dmg_dir")
+	find "$M" -printf '%i %p\n' | sort -n >"$W/paths"
+	"$XBULK" bulkstat -j 1 "$M" >"$W/pre.txt"
+	rel_inos "$W/pre.txt" >"$W/inos"
+	find "$M/dmg_files" -mindepth 1 -printf '%i\n' >"$W/in-files"
+	{ echo "$d"; find "$M/dmg_dir" -mindepth 1 -printf '%i\n'; } \
+		>"$W/in-dir"
+	ca=$(whole_cluster "$ci" "$W/in-files" "$W/inos")
+	cb=$((d / ci))
+	[[ $(awk -v c="$cb" -v ci="$ci" 'int($1 / ci) == c' "$W/inos") == \
+	   $(awk -v c="$cb" -v ci="$ci" 'int($1 / ci) == c' "$W/in-dir" |
+	     sort -n) ]] || cb=
+	child=$(awk -v c="$cb" -v ci="$ci" 'NR > 1 && int($1 / ci) != c' \
+		"$W/in-dir" | head -n 1)
+	good=$(awk -v c="$ca" -v ci="$ci" 'int($1 / ci) != c' \
+	       "$W/in-files" | head -n 1)
+	if [[ -z $ca || -z $cb || -z $child || -z $good || $ca == "$cb" ]]
+	then
+		rel_fail "layout: no cluster of dmg_files' files alone ($ca), dmg_dir's cluster ($cb) holds others, or no file outside them ($child, $good); $ci inodes a cluster"
+		return
+	fi
+	awk -v a="$ca" -v b="$cb" -v ci="$ci" \
+		'int($1 / ci) == a || int($1 / ci) == b' "$W/inos" >"$W/named-want"
+	a=$(awk -v c="$ca" -v ci="$ci" 'int($1 / ci) == c' "$W/inos" |
+	    head -n 1)
+	a2=$(awk -v c="$ca" -v ci="$ci" 'int($1 / ci) == c' "$W/inos" |
+	     tail -n 1)
+	echo "  damage: clusters of $ci inodes: $ca (dmg_files' files) and $cb (dmg_dir $d); $(wc -l <"$W/named-want") unreadable"
+	xb_umount
+	for v in "$a" "$d"; do
+		xb_xfs_db -x -c "inode $v" -c 'write -d core.magic 0' \
+			"$XB_IMG" >/dev/null
+	done
+	xb_remount
+
+	# The kernel: no parent pointers of the unreadable inodes.
+	for v in "$a" "$a2" "$d" "$good"; do
+		gen=$(awk -v i="$v" '$1 == "bs_ino" { x = ($3 == i) }
+			x && $1 == "bs_gen" { print $3; exit }' "$W/pre.txt")
+		rc=0
+		xb_new xfs_io -c "parent $v $((gen))" "$M" >"$W/out" \
+			2>"$W/err" || rc=$?
+		if [[ $v == "$good" ]]; then
+			rel_check "xfs_io 6.13 parent of readable inode $v" \
+				"p_ino     = $(stat -c %i "$M/dmg_files")" \
+				"$(head -n 1 "$W/out")"
+		elif [[ ! -s $W/out ]] && grep -q 'Stale file handle' "$W/err"
+		then
+			rel_pass
+		else
+			rel_fail "xfs_io 6.13 parent $v $((gen)) (unreadable): exit status $rc, stdout '$(head -n 1 "$W/out")', stderr '$(head -n 1 "$W/err")'; want ESTALE (if a kernel names it now, the damage reports should use it)"
+		fi
+	done
+
+	# bulkstat: each unreadable inode named once, with the command
+	for j in 1 2; do
+		rc=0
+		"$XBULK" bulkstat -j "$j" "$M" >"$W/out" 2>"$W/err" || rc=$?
+		rel_unreadable bulkstat "$M" "Structure needs cleaning" \
+			"$W/err" | sort -n >"$W/named"
+		if ((rc == 1)) && cmp -s "$W/named" "$W/named-want" &&
+		   [[ $(wc -l <"$W/err") == $(($(wc -l <"$W/named") + 1)) ]] &&
+		   awk 'NR == FNR { bad[$1] = 1; next }
+			/^bs_ino = / { skip = ($3 in bad) } !skip' \
+			"$W/named-want" "$W/pre.txt" | cmp -s - "$W/out"; then
+			rel_pass
+		else
+			rel_fail "xbulk bulkstat -j $j of the damaged filesystem: exit status $rc, $(wc -l <"$W/named") of $(wc -l <"$W/named-want") inodes named with the command, $(wc -l <"$W/err") lines on stderr ('$(head -n 1 "$W/err")'), stdout $(wc -c <"$W/out") bytes"
+		fi
+	done
+	# The command of a victim, as printed: its path.
+	hint=$(hint_of "$a" "$W/err")
+	run_hint "$hint"
+	rel_check "the command of inode $a ('$hint'): its path" \
+		"$(awk -v i="$a" '$1 == i { print $2 }' "$W/paths")" \
+		"$(cat "$W/hint.out")"
+	# xbulk path -w of every inode named: the paths of those whose
+	# directory can be read (dmg_files' files, dmg_dir), none for the
+	# files in dmg_dir's unreadable cluster; exit status 1.
+	mapfile -t named <"$W/named-want"
+	awk -v ci="$ci" -v b="$cb" -v d="$d" '
+		NR == FNR { p[$1] = $2; next }
+		$1 == d || int($1 / ci) != b { printf "%s\n", p[$1] }' \
+		"$W/paths" "$W/named-want" >"$W/exp"
+	rc=0
+	"$XBULK" path -w "$M" "${named[@]}" >"$W/out" 2>"$W/err" || rc=$?
+	if ((rc == 1)) && cmp -s "$W/exp" "$W/out"; then
+		rel_pass
+	else
+		rel_fail "xbulk path -w of the ${#named[@]} unreadable inodes: exit status $rc, $(cmp "$W/exp" "$W/out" 2>&1 | sed 's|.*differ: ||')"
+	fi
+
+	# bulkstat_single: the list goes on; the line as bulkstat's.
+	"$XBULK" bulkstat_single "$M" "$good" root >"$W/exp"
+	rc=0
+	"$XBULK" bulkstat_single "$M" "$good" "$a" root >"$W/out" 2>"$W/err" ||
+		rc=$?
+	line="xbulk bulkstat_single: inode $a: Structure needs cleaning (xbulk path -w $M $a looks for its paths in the directories)"
+	if ((rc == 1)) && cmp -s "$W/exp" "$W/out" &&
+	   [[ $(cat "$W/err") == "$line" ]]; then
+		rel_pass
+	else
+		rel_fail "xbulk bulkstat_single $M $good $a root: exit status $rc, stdout $(cmp "$W/exp" "$W/out" 2>&1 | sed 's|.*differ: ||'), stderr '$(head -n 2 "$W/err")'"
+	fi
+	# Through a mount point the shell must quote: the command works.
+	bind="$XB_TMP/bind with space'quote"
+	mkdir "$bind"
+	mount --bind "$M" "$bind"
+	xb_at_exit "umount '${bind//\'/\'\\\'\'}' 2>/dev/null"
+	rc=0
+	"$XBULK" bulkstat_single "$bind/dmg_files" "$a" >/dev/null \
+		2>"$W/err" || rc=$?
+	hint=$(hint_of "$a" "$W/err")
+	run_hint "$hint"
+	rel_check "bulkstat_single through '$bind': the command of inode $a ('$hint'), run: its path" \
+		"$bind/$(awk -v i="$a" '$1 == i { print $2 }' "$W/paths" |
+			 sed "s|^$M/||")" "$(cat "$W/hint.out")"
+	umount "$bind"
+
+	# Parent pointers: a readable file below the unreadable directory
+	# names it, with the command that finds its path.
+	rc=0
+	"$XBULK" path "$M" "$child" >"$W/out" 2>"$W/err" || rc=$?
+	rel_check "xbulk path $M $child (its directory $d unreadable)" \
+		"1|xbulk path: inode $child: directory inode $d above it: Structure needs cleaning (xbulk path -w $M $d looks for its paths in the directories)" \
+		"$rc|$(cat "$W/err" "$W/out")"
+	run_hint "$(hint_of "$child: directory inode $d above it" "$W/err")"
+	rel_check "the command for directory $d: its path" "$M/dmg_dir" \
+		"$(cat "$W/hint.out")"
+	bad 1 "inode $a: Structure needs cleaning \(its parent pointers are in it; -w finds its names in the directories\)" \
+		"$M" "$a"
+}
+
+# ---------------------------------------------------------------------------
 
 xb_mkfs_mount 1G "xfsprogs=6.13 -d agcount=4 -n parent=1 -m metadir=1"
 W=$XB_TMP/w
@@ -322,6 +509,14 @@ same_as_find walk "$XB_MNT"
 rel_check "the line that says it walks" \
 	"xbulk path: $XB_MNT: no parent pointers (mkfs.xfs -n parent=1): walking the whole tree" \
 	"$WALK_ERR"
+xb_cleanup
+
+# Damage reports, on a new parent-pointer image.
+xb_mkfs_mount 1G "xfsprogs=6.13 -d agcount=4 -n parent=1"
+W=$XB_TMP/w
+mkdir -p "$W"
+REL_TAG="damage"
+check_damage
 REL_TAG=
 xb_cleanup
 rel_done
