@@ -311,15 +311,14 @@ check_corrupt()
 # others readable: xbulk path names the directory above them that it
 # cannot read, with the command that finds that directory's path.
 
-# The first cluster (of $1 inodes) whose allocated inodes (file $3) are
-# all in file $2 (one inode a line).
-whole_cluster()
+# The clusters (of $1 inodes) whose allocated inodes (file $3) are all in
+# file $2 (one inode a line), in order.
+whole_clusters()
 {
 	awk -v ci="$1" 'FILENAME == ARGV[1] { mine[$1] = 1; next }
 		{ c = int($1 / ci); n[c]++; if ($1 in mine) m[c]++ }
-		END { for (c in n) if (n[c] == m[c] && (best == "" || c < best))
-			      best = c
-		      print best }' "$2" "$3"
+		END { for (c in n) if (n[c] == m[c]) print c }' "$2" "$3" |
+		sort -n
 }
 
 # Run the xbulk command line $1 as a shell would (xbulk: $XBULK), its
@@ -340,12 +339,12 @@ hint_of()
 
 check_damage()
 {
-	local M=$XB_MNT ci ca cb a a2 d good child gen v j rc=0 hint bind line
-	local -a named
+	local M=$XB_MNT ci ca cb cc a a2 d good child gen v j rc=0 hint bind line
+	local -a named whole
 
 	ci=$(xb_cluster_inodes)
 	mkdir "$M/dmg_files" "$M/dmg_dir"
-	for ((j = 0; j < 96; j++)); do
+	for ((j = 0; j < 160; j++)); do
 		: >"$M/dmg_files/f$j"
 	done
 	for ((j = 0; j < 96; j++)); do
@@ -359,18 +358,21 @@ check_damage()
 	find "$M/dmg_files" -mindepth 1 -printf '%i\n' >"$W/in-files"
 	{ echo "$d"; find "$M/dmg_dir" -mindepth 1 -printf '%i\n'; } \
 		>"$W/in-dir"
-	ca=$(whole_cluster "$ci" "$W/in-files" "$W/inos")
+	mapfile -t whole < <(whole_clusters "$ci" "$W/in-files" "$W/inos")
+	ca=${whole[0]:-}
+	cc=${whole[1]:-}	# for check_cached
 	cb=$((d / ci))
 	[[ $(awk -v c="$cb" -v ci="$ci" 'int($1 / ci) == c' "$W/inos") == \
 	   $(awk -v c="$cb" -v ci="$ci" 'int($1 / ci) == c' "$W/in-dir" |
 	     sort -n) ]] || cb=
 	child=$(awk -v c="$cb" -v ci="$ci" 'NR > 1 && int($1 / ci) != c' \
 		"$W/in-dir" | head -n 1)
-	good=$(awk -v c="$ca" -v ci="$ci" 'int($1 / ci) != c' \
-	       "$W/in-files" | head -n 1)
-	if [[ -z $ca || -z $cb || -z $child || -z $good || $ca == "$cb" ]]
-	then
-		rel_fail "layout: no cluster of dmg_files' files alone ($ca), dmg_dir's cluster ($cb) holds others, or no file outside them ($child, $good); $ci inodes a cluster"
+	good=$(awk -v a="$ca" -v c="$cc" -v ci="$ci" \
+	       'int($1 / ci) != a && int($1 / ci) != c' "$W/in-files" |
+	       head -n 1)
+	if [[ -z $ca || -z $cc || -z $cb || -z $child || -z $good ||
+	      $ca == "$cb" || $cc == "$cb" ]]; then
+		rel_fail "layout: not two clusters of dmg_files' files alone ($ca, $cc), dmg_dir's cluster ($cb) holds others, or no file outside them ($child, $good); $ci inodes a cluster"
 		return
 	fi
 	awk -v a="$ca" -v b="$cb" -v ci="$ci" \
@@ -483,6 +485,60 @@ check_damage()
 		"$(cat "$W/hint.out")"
 	bad 1 "inode $a: Structure needs cleaning \(its parent pointers are in it; -w finds its names in the directories\)" \
 		"$M" "$a"
+	check_cached "$ci" "$cc"
+}
+
+# A cluster made unreadable under the mounted filesystem (its first
+# inode's magic number zeroed in the image, the buffer cache dropped)
+# while one of its inodes is open, so in the inode cache: that inode is
+# still read by bulkstat and answered by GETPARENTS_BY_HANDLE (xbulk path
+# names it), and the scan names the others of the cluster, not it.
+check_cached()
+{
+	local ci=$1 cc=$2 M=$XB_MNT v held off i rc=0
+
+	v=$(awk -v c="$cc" -v ci="$ci" 'int($1 / ci) == c' "$W/inos" |
+	    head -n 1)
+	held=$(awk -v c="$cc" -v ci="$ci" 'int($1 / ci) == c' "$W/inos" |
+	       tail -n 1)
+	off=$(xb_xfs_db -r -c "convert ino $v byte" "$XB_IMG" |
+	      sed -n 's/.*(\([0-9]*\))$/\1/p')
+	exec 8<"$(awk -v i="$held" '$1 == i { print $2 }' "$W/paths")"
+	# Nothing of it left to write back over the damage
+	xb_at_exit "xfs_freeze -u '$M' 2>/dev/null"
+	xfs_freeze -f "$M"
+	xfs_freeze -u "$M"
+	printf '\0\0' | dd of="$XB_IMG" bs=1 seek="$off" conv=notrunc,fsync \
+		status=none
+	for ((i = 0; i < 20; i++)); do
+		sync
+		echo 3 >/proc/sys/vm/drop_caches
+		"$XBULK" bulkstat_single "$M" "$v" >/dev/null 2>&1 || break
+		sleep 0.2
+	done
+	echo "  cached: inode $v unreadable after $((i + 1)) cache drops"
+	if ((i == 20)); then
+		rel_fail "inode $v still readable after its magic number was zeroed (byte $off of the image) and 20 cache drops"
+		exec 8<&-
+		return
+	fi
+	"$XBULK" bulkstat_single "$M" "$held" >"$W/out" 2>"$W/err" || rc=$?
+	rel_check "bulkstat_single of inode $held, cached in an unreadable cluster" \
+		"0|bs_ino = $held|" "$rc|$(head -n 1 "$W/out")|$(cat "$W/err")"
+	rc=0
+	"$XBULK" path "$M" "$held" >"$W/out" 2>"$W/err" || rc=$?
+	rel_check "xbulk path of inode $held, cached in an unreadable cluster" \
+		"0|$(awk -v i="$held" '$1 == i { print $2 }' "$W/paths")|" \
+		"$rc|$(cat "$W/out")|$(cat "$W/err")"
+	"$XBULK" bulkstat -j 2 "$M" >/dev/null 2>"$W/err" || true
+	rel_unreadable bulkstat "$M" "Structure needs cleaning" "$W/err" |
+		awk -v c="$cc" -v ci="$ci" 'int($1 / ci) == c' | sort -n \
+		>"$W/named"
+	awk -v c="$cc" -v ci="$ci" -v h="$held" \
+		'int($1 / ci) == c && $1 != h' "$W/inos" >"$W/exp"
+	rel_ok "bulkstat -j 2 names of cluster $cc: $(diff "$W/exp" "$W/named" | grep '^[<>]' | head -n 3 | tr '\n' ' ')(want all but the cached inode $held)" \
+		cmp -s "$W/exp" "$W/named"
+	exec 8<&-
 }
 
 # ---------------------------------------------------------------------------
