@@ -118,6 +118,7 @@ xb_path_parents(struct xbulk_fs *fs, const char *path,
 	err = xbulk_parents_open(fs, &p);
 	if (err)
 		return xb_ioctl_error("path", fs, path, "getparents", err);
+	xbulk_parents_set_cancel(p, cancel);
 	err = fstat(xbulk_fs_fd(fs), &st) ? -errno : 0;
 	if (!err)
 		err = xbulk_bulkstat_single(fs, st.st_ino, 0, &bs);
@@ -126,6 +127,8 @@ xb_path_parents(struct xbulk_fs *fs, const char *path,
 					  &top);
 	if (err) {
 		xbulk_parents_free(p);
+		if (*cancel)
+			return xb_signal_exit_status();
 		xb_error("path", "%s: its own path from the root: %s", path,
 			 why(err));
 		return XB_EXIT_FAILURE;
@@ -137,7 +140,7 @@ xb_path_parents(struct xbulk_fs *fs, const char *path,
 			continue;
 		c.t = &t[i];
 		err = xbulk_parents_paths(p, t[i].ino, t[i].gen, collect, &c);
-		if (err == -EPERM || err == -ENOMEM)
+		if (err == -EPERM || err == -ENOMEM || err == -EINTR)
 			break;
 		if (err) {
 			say_why(path, &t[i], xbulk_parents_failed_ino(p), err,

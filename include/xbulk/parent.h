@@ -43,6 +43,15 @@ bool xbulk_fs_has_parents(const struct xbulk_fs *fs);
  */
 int xbulk_parents_open(struct xbulk_fs *fs, struct xbulk_parents **out);
 
+/**
+ * xbulk_parents_set_cancel() - have the calls of @p stop before their next
+ * ioctl once *@cancel is nonzero (a flag that a signal handler sets):
+ * they then return -EINTR, and so does every later call.  NULL (the
+ * default): never.
+ */
+void xbulk_parents_set_cancel(struct xbulk_parents *p,
+			      const volatile int *cancel);
+
 /** xbulk_parents_free() - free a reader; NULL is fine. */
 void xbulk_parents_free(struct xbulk_parents *p);
 
@@ -69,7 +78,8 @@ typedef int (*xbulk_parent_fn)(void *arg, uint64_t dir_ino, uint32_t dir_gen,
  * Linux 6.18 answers ESTALE then, as xfs_nfs_get_inode() turns
  * EFSCORRUPTED into ESTALE, and a bulkstat of @ino tells the two apart);
  * -EPROTO if an answer breaks the ioctl's contract (a malformed record,
- * or no progress); -ENOMEM; or @fn's error.
+ * or no progress); -EINTR once cancelled (xbulk_parents_set_cancel());
+ * -ENOMEM; or @fn's error.
  */
 int xbulk_parents_each(struct xbulk_parents *p, uint64_t ino, uint32_t gen,
 		       xbulk_parent_fn fn, void *arg);
@@ -91,8 +101,8 @@ typedef int (*xbulk_path_fn)(void *arg, const char *path, size_t len);
  * Return: 0 after the last path; -ENOENT if the inode or a directory
  * above it has no parent pointer (an open file already unlinked, or
  * damage); -ELOOP if a directory is its own ancestor (damage); -ESTALE,
- * -EUCLEAN, -EBADMSG, -EIO, -EPROTO as xbulk_parents_each(), for the
- * inode or a directory above it; -ENOMEM; or @fn's error.
+ * -EUCLEAN, -EBADMSG, -EIO, -EPROTO, -EINTR as xbulk_parents_each(), for
+ * the inode or a directory above it; -ENOMEM; or @fn's error.
  */
 int xbulk_parents_paths(struct xbulk_parents *p, uint64_t ino, uint32_t gen,
 			xbulk_path_fn fn, void *arg);

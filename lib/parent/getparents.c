@@ -83,6 +83,12 @@ xbulk_parents_open(struct xbulk_fs *fs, struct xbulk_parents **out)
 }
 
 void
+xbulk_parents_set_cancel(struct xbulk_parents *p, const volatile int *cancel)
+{
+	p->cancel = cancel;
+}
+
+void
 xbulk_parents_free(struct xbulk_parents *p)
 {
 	if (!p)
@@ -163,6 +169,8 @@ xbulk_parents_each(struct xbulk_parents *p, uint64_t ino, uint32_t gen,
 	gph.gph_handle.ha_fid.fid_ino = ino;
 	gp->gp_buffer = (uintptr_t)p->buf;
 	for (calls = 0; calls < MAX_CALLS; calls++) {
+		if (p->cancel && *p->cancel)
+			return -EINTR;
 		prev = gp->gp_cursor;
 		gp->gp_bufsize = p->bufsize;
 		/* A record's length is never 0: mark "no record". */

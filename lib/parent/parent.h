@@ -34,6 +34,7 @@ struct xbulk_parents {
 	uint64_t	root_ino;
 	uint32_t	root_gen;
 	uint64_t	fail_ino;	/* xbulk_parents_failed_ino() */
+	const volatile int *cancel;	/* xbulk_parents_set_cancel() */
 	/* getparents.c: the records of one call */
 	char		*buf;
 	uint32_t	bufsize;

@@ -113,7 +113,7 @@ take_first(void *arg, uint64_t dir_ino, uint32_t dir_gen, const char *name,
  * @ino of generation @gen: remember that for xbulk_parents_failed_ino(),
  * in @ino's slot too (added if it has none: resolve_dir() keeps the table
  * at most half full), and have each slot of the chain point to it.
- * Without memory (-ENOMEM) nothing is added.
+ * Without memory (-ENOMEM) or cancelled (-EINTR) nothing is added.
  */
 static int
 chain_failed(struct xbulk_parents *p, size_t depth, int err, uint64_t ino,
@@ -122,7 +122,7 @@ chain_failed(struct xbulk_parents *p, size_t depth, int err, uint64_t ino,
 	uint32_t at = XBP_TOP;
 
 	p->fail_ino = ino;
-	if (p->dirs && err != -ENOMEM) {
+	if (p->dirs && err != -ENOMEM && err != -EINTR) {
 		at = find_slot(p, ino);
 		if (!p->dirs[at].ino) {
 			p->dirs[at] = (struct xbp_dir){

@@ -15,10 +15,18 @@
 #    subdirectory; the same set as xfs_io 6.13's parent -p for inodes
 #    whose paths are below PATH_MAX; on an image without parent pointers
 #    (mkfs 6.1) the same paths and one line saying that it walks.
+#  - xbulk path's exit status 141 when its reader goes away (130 and 143:
+#    test-signal-phases.sh);
 #  - bad input to xbulk path: one line and the documented exit status for
 #    inode 0, past the end, free, not a number, another generation, an
 #    open file already unlinked, a metadata inode, PATH not a directory;
 #    a corrupt inode: named as unreadable, and with -w its path printed.
+#  - damage reports, on a second parent-pointer image (check_damage,
+#    check_cached): the kernel cannot give the parent pointers of an
+#    unreadable inode, so bulkstat and bulkstat_single name each with the
+#    command that looks for its paths, which finds them; xbulk path names
+#    the unreadable directory above a readable file; an inode of a
+#    damaged cluster that is in the inode cache is still read and named.
 #
 # Skips without xfsprogs 6.13 (scripts/trixie-tools xfsprogs), strace or
 # python3.
@@ -191,7 +199,8 @@ same_as_parent_p()
 
 check_paths()
 {
-	local deep leaf
+	local deep leaf rc=0
+	local -a dirs
 
 	same_as_find parents "$XB_MNT"
 	same_as_find walk "$XB_MNT" -w
@@ -207,6 +216,17 @@ check_paths()
 	else
 		rel_fail "xbulk path of the deep leaf: longest path $deep bytes, want > 4096"
 	fi
+	# Exit status 141: the reader goes away (the chain's directories have
+	# megabytes of paths), without a message.
+	mapfile -t dirs < <(find "$XB_MNT/deep" -type d -printf '%i\n')
+	# (errexit and pipefail are off on the left of ||)
+	{
+		"$XBULK" path "$XB_MNT" "${dirs[@]}" 2>"$W/err" |
+			head -c 10 >/dev/null
+		rc=${PIPESTATUS[0]}
+	} || true
+	rel_check "xbulk path of ${#dirs[@]} deep directories | head -c 10: exit status|stderr" \
+		"141|" "$rc|$(head -c 300 "$W/err")"
 }
 
 # bad STATUS REGEX ARGS...: xbulk path ARGS exits STATUS with one line on
