@@ -78,7 +78,7 @@ metadir_hidden(const struct xbulk_fs *fs)
  */
 static bool
 report_failure(struct xbulk_fs *fs, const char *path, const char *arg,
-	       const struct target *t, int err)
+	       const struct target *t, int err, const char *hint_mnt)
 {
 	bool allocated = true;
 
@@ -112,7 +112,8 @@ report_failure(struct xbulk_fs *fs, const char *path, const char *arg,
 		xb_error(cmd, "inode %s is allocated but not reported by bulkstat (filesystem metadata such as quota or realtime inodes, or an inode the kernel cannot read)",
 			 arg);
 	else
-		xb_error(cmd, "inode %s: %s", arg, strerror(-err));
+		xb_report_unreadable(cmd, t->flags ? NULL : hint_mnt, arg,
+				     t->ino, err);
 	return true;
 }
 
@@ -125,7 +126,7 @@ lookup_all(struct xbulk_fs *fs, const char *path, char **args,
 	struct xbulk_out *out;
 	struct xfs_bulkstat bs;
 	int i, err = 0, status = XB_EXIT_OK;
-	char *p;
+	char *p, *hint_mnt = NULL;
 
 	if (xbulk_out_new(xb_stdout_fd(), 64 * 1024, &out))
 		return XB_EXIT_FAILURE;
@@ -144,7 +145,10 @@ lookup_all(struct xbulk_fs *fs, const char *path, char **args,
 			if (err)
 				break;
 			status = XB_EXIT_FAILURE;
-			if (!report_failure(fs, path, args[i], &t[i], lookup))
+			if (!hint_mnt)
+				hint_mnt = xb_hint_mount(path);
+			if (!report_failure(fs, path, args[i], &t[i], lookup,
+					    hint_mnt))
 				break;
 			continue;
 		}
@@ -161,6 +165,7 @@ lookup_all(struct xbulk_fs *fs, const char *path, char **args,
 	if (!err)
 		err = xbulk_out_flush(out);
 	xbulk_out_free(out);
+	free(hint_mnt);
 	if (err)
 		return xb_write_error(cmd, err);
 	return *cancel ? xb_signal_exit_status() : status;
@@ -222,7 +227,7 @@ xb_cmd_bulkstat_single(int argc, char **argv)
 	if (!ret)
 		ret = xb_open_fs(cmd, argv[optind], abi, &fs);
 	if (!ret && metadir) {
-		ret = xb_set_metadir(cmd, fs);
+		ret = xb_set_metadir(cmd, fs, argv[optind]);
 		if (ret)
 			xbulk_fs_close(fs);
 	}

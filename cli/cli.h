@@ -83,9 +83,11 @@ unsigned int xb_online_cpus(void);
 int xb_open_fs(const char *cmd, const char *path, enum xbulk_abi abi,
 	       struct xbulk_fs **fs);
 
-/* -m: ask @fs for the metadata directory inodes too; 0 or XB_EXIT_USAGE
- * (with -v 1, which has no flags). */
-int xb_set_metadir(const char *cmd, struct xbulk_fs *fs);
+/* -m: ask @fs for the metadata directory inodes too; 0, XB_EXIT_USAGE
+ * (with -v 1, which has no flags) or XB_EXIT_FAILURE (the kernel rejects
+ * XFS_BULK_IREQ_METADIR: one bulkstat call of the root finds out, before
+ * any output; said on stderr, @path in the message). */
+int xb_set_metadir(const char *cmd, struct xbulk_fs *fs, const char *path);
 
 /* The --help line of -m. */
 #define XB_METADIR_HELP							\
@@ -129,6 +131,26 @@ bool xb_sync_fs(const char *cmd, const struct xbulk_fs *fs,
  * parentheses with a leading space; otherwise "".
  */
 const char *xb_dir_open_hint(int err);
+
+/* --- hint.c: how to find the paths of an unreadable inode ------- */
+
+/* @s quoted for a POSIX shell: itself if it has only characters that need
+ * no quoting (and is not empty), else in single quotes ('\'' for a
+ * quote).  malloc'd; NULL if out of memory. */
+char *xb_shell_quote(const char *s);
+
+/* The mount point of the filesystem that holds @path (@path itself when
+ * it cannot be resolved), quoted with xb_shell_quote(); NULL if out of
+ * memory. */
+char *xb_hint_mount(const char *path);
+
+/* "inode WHAT: REASON (xbulk path -w MNT INO looks for its paths in the
+ * directories)" for an inode the kernel cannot read (@err: -EUCLEAN,
+ * -EBADMSG, -EIO); without the parenthesis if @mnt (from
+ * xb_hint_mount()) is NULL.  Parent pointers cannot name the inode: they
+ * are in it. */
+void xb_report_unreadable(const char *cmd, const char *mnt, const char *what,
+			  uint64_t ino, int err);
 
 /* --- formats.c: -o text|jsonl|csv --------------------------------- */
 

@@ -151,10 +151,22 @@ xb_bad_option(const char *cmd, int c, char **argv)
 }
 
 int
-xb_set_metadir(const char *cmd, struct xbulk_fs *fs)
+xb_set_metadir(const char *cmd, struct xbulk_fs *fs, const char *path)
 {
+	struct xfs_bulkstat bs;
+	int err;
+
 	if (xbulk_fs_set_metadir(fs, true))
 		return xb_usage_error(cmd, "-m needs the v5 ioctls; the v1 ones (-v 1) have no flags");
+	/*
+	 * One call before any output: a parallel scan would otherwise meet
+	 * the rejection in one worker after others printed records.  Other
+	 * errors are left to the command's own calls.
+	 */
+	err = xbulk_bulkstat_single(fs, XFS_BULK_IREQ_SPECIAL_ROOT,
+				    XFS_BULK_IREQ_SPECIAL, &bs);
+	if (err == -EOPNOTSUPP)
+		return xb_ioctl_error(cmd, fs, path, "bulkstat", err);
 	return 0;
 }
 

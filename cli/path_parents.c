@@ -59,11 +59,48 @@ why(int err)
 	case -ELOOP:
 		return "the directories above it form a cycle (damage: see xfs_repair -n)";
 	case -ESTALE:
-		return "it or a directory above it was freed meanwhile";
+		return "it was freed meanwhile";
 	case -EPROTO:
 		return "the kernel's parent pointer records break the ioctl's contract";
 	default:
 		return strerror(-err);
+	}
+}
+
+/*
+ * Say why @t has no path: @err at inode @fail (xbulk_parents_failed_ino():
+ * @t itself, or a directory above it, which is named).  An unreadable
+ * directory gets the command that looks for its own paths; *@mnt is
+ * the mount point for it, found the first time.
+ */
+static void
+say_why(const char *path, const struct xb_path_target *t, uint64_t fail,
+	int err, char **mnt)
+{
+	unsigned long long d = fail;
+	bool unreadable = err == -EUCLEAN || err == -EBADMSG || err == -EIO;
+
+	if (fail == t->ino || err == -ELOOP || err == -EPROTO) {
+		xb_error("path", "inode %s: %s%s", t->arg, why(err),
+			 unreadable ? " (its parent pointers are in it; -w finds its names in the directories)" :
+				      "");
+	} else if (err == -ENOENT) {
+		xb_error("path", "inode %s: directory inode %llu above it has no parent pointer (damage: see xfs_repair -n)",
+			 t->arg, d);
+	} else if (err == -ESTALE) {
+		xb_error("path", "inode %s: directory inode %llu above it was freed meanwhile (moved or removed during the run)",
+			 t->arg, d);
+	} else if (!unreadable) {
+		xb_error("path", "inode %s: directory inode %llu above it: %s",
+			 t->arg, d, why(err));
+	} else {
+		char what[256];
+
+		if (!*mnt)
+			*mnt = xb_hint_mount(path);
+		snprintf(what, sizeof(what), "%s: directory inode %llu above it",
+			 t->arg, d);
+		xb_report_unreadable("path", *mnt, what, fail, err);
 	}
 }
 
@@ -74,13 +111,14 @@ xb_path_parents(struct xbulk_fs *fs, const char *path,
 	struct collect c = { .path = path, .base = xb_path_base_len(path) };
 	struct xbulk_parents *p;
 	struct xfs_bulkstat bs;
-	char *top = NULL;
+	char *top = NULL, *mnt = NULL;
 	struct stat st;
 	int i, err;
 
 	err = xbulk_parents_open(fs, &p);
 	if (err)
 		return xb_ioctl_error("path", fs, path, "getparents", err);
+	xbulk_parents_set_cancel(p, cancel);
 	err = fstat(xbulk_fs_fd(fs), &st) ? -errno : 0;
 	if (!err)
 		err = xbulk_bulkstat_single(fs, st.st_ino, 0, &bs);
@@ -89,6 +127,8 @@ xb_path_parents(struct xbulk_fs *fs, const char *path,
 					  &top);
 	if (err) {
 		xbulk_parents_free(p);
+		if (*cancel)
+			return xb_signal_exit_status();
 		xb_error("path", "%s: its own path from the root: %s", path,
 			 why(err));
 		return XB_EXIT_FAILURE;
@@ -100,14 +140,16 @@ xb_path_parents(struct xbulk_fs *fs, const char *path,
 			continue;
 		c.t = &t[i];
 		err = xbulk_parents_paths(p, t[i].ino, t[i].gen, collect, &c);
-		if (err == -EPERM || err == -ENOMEM)
+		if (err == -EPERM || err == -ENOMEM || err == -EINTR)
 			break;
 		if (err) {
-			xb_error("path", "inode %s: %s", t[i].arg, why(err));
+			say_why(path, &t[i], xbulk_parents_failed_ino(p), err,
+				&mnt);
 			t[i].reported = true;
 			err = 0;
 		}
 	}
+	free(mnt);
 	free(top);
 	xbulk_parents_free(p);
 	if (*cancel)

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -31,6 +32,7 @@ struct emit {
 	bool				quiet;
 	uint64_t			*inodes;	/* inumbers: count
 							   them here */
+	char				*hint_mnt;	/* xb_hint_mount() */
 };
 
 /* Longest -d line: six numbers of at most 20 digits and the labels. */
@@ -183,14 +185,16 @@ unknown:
 	return -1;
 }
 
-/* A scan steps past an inode the kernel cannot read: name it. */
+/* A scan steps past an inode the kernel cannot read: name it, and how
+ * to find its paths. */
 static void
 report_bad_inode(void *arg, uint64_t ino, int err)
 {
 	const struct emit *e = arg;
+	char what[24];
 
-	xb_error(e->cmd->name, "inode %llu: %s", (unsigned long long)ino,
-		 strerror(-err));
+	snprintf(what, sizeof(what), "%llu", (unsigned long long)ino);
+	xb_report_unreadable(e->cmd->name, e->hint_mnt, what, ino, err);
 }
 
 /* A scan gives up the rest of an AG the kernel cannot walk: say why. */
@@ -241,7 +245,9 @@ run_scan(const struct xb_scan_cmd *cmd, struct scan_opts *o,
 		return err;
 	if (o->scan.live && cmd->kind == XBULK_KIND_INUMBERS)
 		e.inodes = &o->watch.inodes;
+	e.hint_mnt = xb_hint_mount(o->path);
 	xbulk_scan_run(fs, &o->scan, &res);
+	free(e.hint_mnt);
 	if (xb_watch_end(&o->watch, &res) && res.fail == XBULK_SCAN_OK)
 		return XB_EXIT_FAILURE;
 	switch (res.fail) {
@@ -293,7 +299,7 @@ xb_scan_cmd_main(const struct xb_scan_cmd *cmd, int argc, char **argv)
 	if (ret)
 		return ret;
 	if (o.metadir)
-		ret = xb_set_metadir(cmd->name, fs);
+		ret = xb_set_metadir(cmd->name, fs, o.path);
 	if (ret) {
 		/* the message is printed */
 	} else if (o.scan.has_agno && o.scan.agno >= xbulk_fs_geometry(fs)->agcount) {

@@ -43,6 +43,15 @@ bool xbulk_fs_has_parents(const struct xbulk_fs *fs);
  */
 int xbulk_parents_open(struct xbulk_fs *fs, struct xbulk_parents **out);
 
+/**
+ * xbulk_parents_set_cancel() - have the calls of @p stop before their next
+ * ioctl once *@cancel is nonzero (a flag that a signal handler sets):
+ * they then return -EINTR, and so does every later call.  NULL (the
+ * default): never.
+ */
+void xbulk_parents_set_cancel(struct xbulk_parents *p,
+			      const volatile int *cancel);
+
 /** xbulk_parents_free() - free a reader; NULL is fine. */
 void xbulk_parents_free(struct xbulk_parents *p);
 
@@ -65,9 +74,12 @@ typedef int (*xbulk_parent_fn)(void *arg, uint64_t dir_ino, uint32_t dir_gen,
  *
  * Return: 0; XBULK_PARENTS_ROOT for the root (@fn is not called);
  * -ESTALE if @ino is free or of another generation; -EUCLEAN, -EBADMSG,
- * -EIO if the kernel cannot read it; -EPROTO if an answer breaks the
- * ioctl's contract (a malformed record, or no progress); -ENOMEM; or
- * @fn's error.
+ * -EIO if the kernel cannot read it (its parent pointers are in it:
+ * Linux 6.18 answers ESTALE then, as xfs_nfs_get_inode() turns
+ * EFSCORRUPTED into ESTALE, and a bulkstat of @ino tells the two apart);
+ * -EPROTO if an answer breaks the ioctl's contract (a malformed record,
+ * or no progress); -EINTR once cancelled (xbulk_parents_set_cancel());
+ * -ENOMEM; or @fn's error.
  */
 int xbulk_parents_each(struct xbulk_parents *p, uint64_t ino, uint32_t gen,
 		       xbulk_parent_fn fn, void *arg);
@@ -89,11 +101,23 @@ typedef int (*xbulk_path_fn)(void *arg, const char *path, size_t len);
  * Return: 0 after the last path; -ENOENT if the inode or a directory
  * above it has no parent pointer (an open file already unlinked, or
  * damage); -ELOOP if a directory is its own ancestor (damage); -ESTALE,
- * -EUCLEAN, -EBADMSG, -EIO, -EPROTO as xbulk_parents_each(), for the
- * inode or a directory above it; -ENOMEM; or @fn's error.
+ * -EUCLEAN, -EBADMSG, -EIO, -EPROTO, -EINTR as xbulk_parents_each(), for
+ * the inode or a directory above it; -ENOMEM; or @fn's error.
  */
 int xbulk_parents_paths(struct xbulk_parents *p, uint64_t ino, uint32_t gen,
 			xbulk_path_fn fn, void *arg);
+
+/**
+ * xbulk_parents_failed_ino() - where the last xbulk_parents_paths() call
+ * of @p that returned an error stopped: the inode it was asked about, or
+ * the directory above it whose parent pointers could not be read or
+ * followed (-ENOENT: it has none; -ESTALE: freed or used again;
+ * -EUCLEAN, -EBADMSG, -EIO: unreadable; -ELOOP: where the cycle closed;
+ * -EPROTO).  After -ENOMEM or an error of the callback, any inode of the
+ * chain.  Directories that failed are remembered by the reader: a later
+ * path through one fails at the same directory.
+ */
+uint64_t xbulk_parents_failed_ino(const struct xbulk_parents *p);
 
 #pragma GCC visibility pop
 

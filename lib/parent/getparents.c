@@ -8,7 +8,9 @@
  * gpr_reclen reaches the end of gp_bufsize (which the kernel leaves as
  * it was); a call with no record leaves the buffer untouched; the root
  * answers XFS_GETPARENTS_OFLAG_ROOT with no record; EMSGSIZE if not one
- * record fits; ESTALE for a free inode or another generation.
+ * record fits; ESTALE for a free inode or another generation, and also
+ * for an inode it cannot read (xfs_nfs_get_inode() turns xfs_iget()'s
+ * EFSCORRUPTED into ESTALE), which a bulkstat of the inode tells apart.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -81,6 +83,12 @@ xbulk_parents_open(struct xbulk_fs *fs, struct xbulk_parents **out)
 }
 
 void
+xbulk_parents_set_cancel(struct xbulk_parents *p, const volatile int *cancel)
+{
+	p->cancel = cancel;
+}
+
+void
 xbulk_parents_free(struct xbulk_parents *p)
 {
 	if (!p)
@@ -131,6 +139,18 @@ each_record(struct xbulk_parents *p, xbulk_parent_fn fn, void *arg,
 	return 0;
 }
 
+/* The kernel's ESTALE for @ino: freed or used again, or (bulkstat says
+ * so) unreadable: that error instead. */
+static int
+stale(struct xbulk_parents *p, uint64_t ino)
+{
+	struct xfs_bulkstat bs;
+	int err = xbulk_bulkstat_single(p->fs, ino, 0, &bs);
+
+	return err == -EUCLEAN || err == -EBADMSG || err == -EIO ? err :
+								   -ESTALE;
+}
+
 int
 xbulk_parents_each(struct xbulk_parents *p, uint64_t ino, uint32_t gen,
 		   xbulk_parent_fn fn, void *arg)
@@ -149,12 +169,14 @@ xbulk_parents_each(struct xbulk_parents *p, uint64_t ino, uint32_t gen,
 	gph.gph_handle.ha_fid.fid_ino = ino;
 	gp->gp_buffer = (uintptr_t)p->buf;
 	for (calls = 0; calls < MAX_CALLS; calls++) {
+		if (p->cancel && *p->cancel)
+			return -EINTR;
 		prev = gp->gp_cursor;
 		gp->gp_bufsize = p->bufsize;
 		/* A record's length is never 0: mark "no record". */
 		memset(p->buf, 0, sizeof(struct xfs_getparents_rec));
 		if (ioctl(p->fs->fd, XFS_IOC_GETPARENTS_BY_HANDLE, &gph) < 0)
-			return -errno;
+			return errno == ESTALE ? stale(p, ino) : -errno;
 		if (gp->gp_oflags & XFS_GETPARENTS_OFLAG_ROOT)
 			return XBULK_PARENTS_ROOT;
 		ret = each_record(p, fn, arg, &n);

@@ -15,7 +15,10 @@ struct xbp_dir {
 	uint64_t	ino;		/* 0: empty slot */
 	uint32_t	gen;
 	uint32_t	parent;		/* index of the parent's slot, or
-					   XBP_TOP for the root */
+					   XBP_TOP for the root; failed
+					   (state < 0): the slot of the
+					   directory where the chain failed,
+					   or XBP_TOP for none */
 	uint32_t	name_off;	/* in the name arena */
 	uint16_t	name_len;
 	int16_t		state;		/* XBP_* or a negative errno */
@@ -30,6 +33,8 @@ struct xbulk_parents {
 	uint8_t		fsid[8];	/* ha_fsid of this filesystem */
 	uint64_t	root_ino;
 	uint32_t	root_gen;
+	uint64_t	fail_ino;	/* xbulk_parents_failed_ino() */
+	const volatile int *cancel;	/* xbulk_parents_set_cancel() */
 	/* getparents.c: the records of one call */
 	char		*buf;
 	uint32_t	bufsize;

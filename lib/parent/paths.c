@@ -7,7 +7,10 @@
  * (parent slot, name), so memory grows with the directories seen, not
  * with their paths' lengths; a path is written out from the chain when a
  * caller asks for it.  The loops check their own progress: a chain that
- * comes back to a directory on it is -ELOOP.
+ * comes back to a directory on it is -ELOOP.  A chain that fails is
+ * remembered, with the directory where it failed (an unreadable or freed
+ * directory, one without a parent pointer), for the chains through it
+ * later.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -68,7 +71,8 @@ rehash(struct xbulk_parents *p, size_t depth)
 		map[i] = j;
 	}
 	for (i = 0; i <= p->dirmask; i++) {
-		if (p->dirs[i].ino && p->dirs[i].state == XBP_DONE &&
+		if (p->dirs[i].ino && (p->dirs[i].state == XBP_DONE ||
+				       p->dirs[i].state < 0) &&
 		    p->dirs[i].parent != XBP_TOP)
 			p->dirs[i].parent = map[p->dirs[i].parent];
 	}
@@ -104,13 +108,47 @@ take_first(void *arg, uint64_t dir_ino, uint32_t dir_gen, const char *name,
 	return 1;
 }
 
-/* Mark the slots of a chain that failed with @err. */
+/*
+ * The chain being resolved (@depth slots) failed with @err at directory
+ * @ino of generation @gen: remember that for xbulk_parents_failed_ino(),
+ * in @ino's slot too (added if it has none: resolve_dir() keeps the table
+ * at most half full), and have each slot of the chain point to it.
+ * Without memory (-ENOMEM) or cancelled (-EINTR) nothing is added.
+ */
 static int
-chain_failed(struct xbulk_parents *p, size_t depth, int err)
+chain_failed(struct xbulk_parents *p, size_t depth, int err, uint64_t ino,
+	     uint32_t gen)
 {
-	while (depth-- > 0)
+	uint32_t at = XBP_TOP;
+
+	p->fail_ino = ino;
+	if (p->dirs && err != -ENOMEM && err != -EINTR) {
+		at = find_slot(p, ino);
+		if (!p->dirs[at].ino) {
+			p->dirs[at] = (struct xbp_dir){
+				.ino = ino, .gen = gen, .parent = XBP_TOP,
+				.state = (int16_t)err,
+			};
+			p->ndirs++;
+		}
+	}
+	while (depth-- > 0) {
 		p->dirs[p->stack[depth]].state = (int16_t)err;
+		p->dirs[p->stack[depth]].parent = at;
+	}
 	return err;
+}
+
+/* A chain reached slot @i of a chain that failed: fail as it did, at the
+ * same directory. */
+static int
+chain_failed_before(struct xbulk_parents *p, size_t depth, uint32_t i)
+{
+	const struct xbp_dir *d = &p->dirs[i];
+	const struct xbp_dir *at = d->parent == XBP_TOP ? d :
+			&p->dirs[d->parent];
+
+	return chain_failed(p, depth, d->state, at->ino, at->gen);
 }
 
 /*
@@ -126,11 +164,12 @@ resolve_dir(struct xbulk_parents *p, uint64_t ino, uint32_t gen,
 	uint32_t i, top;
 	int ret;
 
+	*slot = XBP_TOP;	/* (a failure returns a negative errno) */
 	for (;;) {
 		if ((p->ndirs + 1) * 2 > (p->dirs ? p->dirmask + 1 : 0)) {
 			ret = rehash(p, depth);
 			if (ret)
-				return chain_failed(p, depth, ret);
+				return chain_failed(p, depth, ret, ino, gen);
 		}
 		if (ino == p->root_ino) {
 			top = XBP_TOP;
@@ -139,21 +178,22 @@ resolve_dir(struct xbulk_parents *p, uint64_t ino, uint32_t gen,
 		i = find_slot(p, ino);
 		if (p->dirs[i].ino) {
 			if (p->dirs[i].state == XBP_PENDING)
-				return chain_failed(p, depth, -ELOOP);
+				return chain_failed(p, depth, -ELOOP, ino,
+						    gen);
 			if (p->dirs[i].state < 0)
-				return chain_failed(p, depth,
-						    p->dirs[i].state);
+				return chain_failed_before(p, depth, i);
 			if (p->dirs[i].gen != gen)
-				return chain_failed(p, depth, -ESTALE);
+				return chain_failed(p, depth, -ESTALE, ino,
+						    gen);
 			top = i;
 			break;
 		}
 		if (depth >= MAX_DEPTH)
-			return chain_failed(p, depth, -ELOOP);
+			return chain_failed(p, depth, -ELOOP, ino, gen);
 		ret = xbn_grow((void **)&p->stack, &p->stack_cap, depth + 1,
 			   sizeof(*p->stack));
 		if (ret)
-			return chain_failed(p, depth, ret);
+			return chain_failed(p, depth, ret, ino, gen);
 		f.found = false;
 		ret = xbulk_parents_each(p, ino, gen, take_first, &f);
 		if (ret == XBULK_PARENTS_ROOT) {
@@ -166,7 +206,7 @@ resolve_dir(struct xbulk_parents *p, uint64_t ino, uint32_t gen,
 			ret = xbn_grow((void **)&p->names, &p->names_cap,
 				   p->names_len + f.len, 1);
 		if (ret)
-			return chain_failed(p, depth, ret);
+			return chain_failed(p, depth, ret, ino, gen);
 		p->dirs[i] = (struct xbp_dir){
 			.ino = ino, .gen = gen, .state = XBP_PENDING,
 			.name_off = (uint32_t)p->names_len,
@@ -267,6 +307,7 @@ xbulk_parents_paths(struct xbulk_parents *p, uint64_t ino, uint32_t gen,
 	size_t i, len;
 	int ret;
 
+	p->fail_ino = ino;	/* unless a directory above it fails */
 	ret = xbulk_parents_each(p, ino, gen, add_link, &l);
 	if (ret == XBULK_PARENTS_ROOT)
 		return fn(arg, "/", 1);
@@ -283,4 +324,10 @@ xbulk_parents_paths(struct xbulk_parents *p, uint64_t ino, uint32_t gen,
 	free(l.v);
 	free(l.names);
 	return ret;
+}
+
+uint64_t
+xbulk_parents_failed_ino(const struct xbulk_parents *p)
+{
+	return p->fail_ino;
 }

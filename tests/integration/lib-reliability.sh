@@ -203,6 +203,24 @@ rel_inos()
 	sed -n 's/^bs_ino = //p' "$1"
 }
 
+# rel_unreadable CMD MNT REASON FILE: the inodes that stderr FILE names
+# as xbulk CMD reports an inode the kernel cannot read ("inode N: REASON
+# (xbulk path -w MNT N looks for its paths in the directories)"), one a
+# line, in FILE's order; lines of another shape are left out.
+rel_unreadable()
+{
+	local cmd=$1 mnt=$2 why=$3 line ino pre="xbulk $1: inode "
+
+	while IFS= read -r line; do
+		[[ $line == "$pre"* ]] || continue
+		ino=${line#"$pre"}
+		ino=${ino%%:*}
+		if [[ $line == "$pre$ino: $why (xbulk path -w $mnt $ino looks for its paths in the directories)" ]]; then
+			echo "$ino"
+		fi
+	done <"$4"
+}
+
 # rel_is_prefix SHORT LONG: SHORT's bytes are the start of LONG's.
 rel_is_prefix()
 {

@@ -83,15 +83,20 @@ xb_geometries()
 # line, each tagged "xfsprogs=6.13" (xb_mkfs_mount then runs mkfs 6.13 and
 # xb_xfs_io runs xfs_io 6.13 on the image): its defaults (nrext64=1,
 # rmapbt=1), parent pointers, the metadata directory, file content
-# exchange, and their combinations.  All mount on kernel 6.13 and later.
+# exchange, and every combination of them that mkfs 6.13 makes.  Each
+# line names exchange= itself, as mkfs 6.13 turns exchange on with
+# parent=1 (unless told exchange=0) and refuses metadir=1 without it:
+# parent alone, parent+exchange, exchange alone, metadir+exchange, all
+# three.  All mount on kernel 6.13 and later.
 xb_new_geometries()
 {
 	cat <<-'EOF'
 	xfsprogs=6.13 -d agcount=4
-	xfsprogs=6.13 -d agcount=4 -n parent=1
-	xfsprogs=6.13 -d agcount=4 -m metadir=1
+	xfsprogs=6.13 -d agcount=4 -n parent=1 -i exchange=0
+	xfsprogs=6.13 -d agcount=4 -n parent=1 -i exchange=1
 	xfsprogs=6.13 -d agcount=4 -i exchange=1
-	xfsprogs=6.13 -d agcount=3 -n parent=1 -m metadir=1 -i size=1024
+	xfsprogs=6.13 -d agcount=4 -m metadir=1 -i exchange=1
+	xfsprogs=6.13 -d agcount=3 -n parent=1 -m metadir=1 -i size=1024,exchange=1
 	xfsprogs=6.13 -b size=1024 -d agcount=4 -m metadir=1,rmapbt=0 -i nrext64=0,exchange=1
 	EOF
 }
@@ -335,6 +340,28 @@ xb_mkfs_mount()
 		mkfs.xfs -q -f "${opts[@]}" "$XB_IMG"
 	fi
 	xb_remount "$mount_opts"
+}
+
+# xb_cluster_inodes: inodes per inode cluster of the image at XB_IMG, from
+# its superblock (xb_xfs_db -r reads it mounted too): the unit the kernel
+# reads and verifies at once, so that a zeroed magic number makes every
+# inode of the cluster unreadable.  8 KiB scaled by the inode size over
+# 256 bytes (v5), 8 KiB if the inode alignment is smaller, at least one
+# block's worth.
+xb_cluster_inodes()
+{
+	local sb isize bsize align bytes n
+
+	sb=$(xb_xfs_db -r -c 'sb 0' -c 'print inodesize blocksize inoalignmt' \
+		"$XB_IMG")
+	isize=$(sed -n 's/^inodesize = //p' <<<"$sb")
+	bsize=$(sed -n 's/^blocksize = //p' <<<"$sb")
+	align=$(sed -n 's/^inoalignmt = //p' <<<"$sb")
+	bytes=$((8192 * isize / 256))
+	((align * bsize >= bytes)) || bytes=8192
+	n=$((bytes / isize))
+	((n >= bsize / isize)) || n=$((bsize / isize))
+	echo "$n"
 }
 
 # ---------------------------------------------------------------------------

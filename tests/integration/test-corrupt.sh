@@ -17,8 +17,10 @@
 # For -j 1 and 2, with the default batch and with -n 7, and for -j 4:
 #   - exit status 1;
 #   - stderr names each unreadable inode once (`inode N: Structure needs
-#     cleaning`), exactly the allocated inodes of the victims' clusters
-#     and the two bad-CRC inodes, and ends with `PATH: K inodes could not be read`;
+#     cleaning (xbulk path -w MNT N looks for its paths in the
+#     directories)`), exactly the allocated inodes of the victims'
+#     clusters and the two bad-CRC inodes, and ends with `PATH: K inodes
+#     could not be read`;
 #   - stdout is the scan before corruption minus the records of exactly
 #     the named inodes (so all outputs are identical);
 # the same for part of the inode space (-a 2; -s and -e inside unreadable
@@ -42,20 +44,9 @@ T=$XB_TMP
 "$XBULK" inumbers -j 1 "$XB_MNT" >"$T/inumbers-pre.txt"
 
 # Geometry: bits of an AG inode number, inodes per cluster.
-sb=$(xfs_db -r -c 'sb 0' \
-	-c 'print agblklog inopblog inodesize blocksize inoalignmt' "$XB_IMG")
-geo()
-{
-	sed -n "s/^$1 = //p" <<<"$sb"
-}
-agino_log=$(($(geo agblklog) + $(geo inopblog)))
-isize=$(geo inodesize)
-cluster_bytes=$((8192 * isize / 256))
-(($(geo inoalignmt) * $(geo blocksize) >= cluster_bytes)) ||
-	cluster_bytes=8192
-cluster_inodes=$((cluster_bytes / isize))
-((cluster_inodes >= 1 << $(geo inopblog))) ||
-	cluster_inodes=$((1 << $(geo inopblog)))
+agino_log=$(xfs_db -r -c 'sb 0' -c 'print agblklog inopblog' "$XB_IMG" |
+	    awk '{ n += $3 } END { print n }')
+cluster_inodes=$(xb_cluster_inodes)
 echo "agino_log $agino_log, $cluster_inodes inodes per cluster"
 
 # Chunks as "startino allocmask", by AG.
@@ -152,8 +143,9 @@ for j in 1 2 4; do
 			"$XB_MNT" >"$out" 2>"$err" || rc=$?
 		rel_check "[$tag] exit status" 1 "$rc"
 
-		# stderr: one line per unreadable inode, then the count
-		sed -n 's/^xbulk bulkstat: inode \([0-9]*\): Structure needs cleaning$/\1/p' \
+		# stderr: one line per unreadable inode (with the command
+		# that looks for its paths), then the count
+		rel_unreadable bulkstat "$XB_MNT" "Structure needs cleaning" \
 			"$err" | sort -n >"$T/named"
 		rel_check "[$tag] inodes named" "$nexpect" \
 			"$(wc -l <"$T/named")"
@@ -169,7 +161,7 @@ for j in 1 2 4; do
 			"xbulk bulkstat: $XB_MNT: $nexpect inodes could not be read" \
 			"$(tail -n 1 "$err")"
 		rel_check "[$tag] other stderr lines" 0 \
-			"$(grep -vc -e 'Structure needs cleaning$' \
+			"$(grep -vc -e 'Structure needs cleaning (xbulk path -w .* looks for its paths in the directories)$' \
 				-e 'could not be read$' "$err")"
 
 		# stdout: everything else, byte for byte
@@ -202,8 +194,8 @@ range_case()
 		"$T/expect-named" >"$T/want-named"
 	awk -v lo="$lo" -v hi="$hi" '/^bs_ino = / { keep = ($3 >= lo && $3 <= hi) }
 	     keep' "$T/expect.txt" >"$T/want.txt"
-	sed -n 's/^xbulk bulkstat: inode \([0-9]*\): Structure needs cleaning$/\1/p' \
-		"$T/err" | sort -n >"$T/named"
+	rel_unreadable bulkstat "$XB_MNT" "Structure needs cleaning" "$T/err" |
+		sort -n >"$T/named"
 	if [[ -s $T/want-named ]]; then
 		rel_check "[$tag] exit status" 1 "$rc"
 	else
@@ -282,7 +274,7 @@ for v in 5 1; do
 	rel_ok "[bulkstat_single -v $v list] the readable inodes' records differ" \
 		cmp -s "$ref" "$T/single.out"
 	{
-		echo "xbulk bulkstat_single: inode ${victims[0]}: Structure needs cleaning"
+		echo "xbulk bulkstat_single: inode ${victims[0]}: Structure needs cleaning (xbulk path -w $XB_MNT ${victims[0]} looks for its paths in the directories)"
 		[[ $v == 1 ]] && echo "xbulk bulkstat_single: root: the v1 ioctl cannot look up special inodes; use -v 5"
 		echo "xbulk bulkstat_single: inode $free_ino is not allocated"
 		echo "xbulk bulkstat_single: inode $rbm is allocated but not reported by bulkstat (filesystem metadata such as quota or realtime inodes, or an inode the kernel cannot read)"

@@ -4,8 +4,10 @@
 # SIGINT and SIGTERM end the command in every phase, within 100 ms of the
 # running ioctl's return (issue 8): planning (the parallel scan's inumbers
 # pass: xbulk 0.1 went on with it to the end), scanning (serial and
-# parallel), stepping past an unreadable inode, and a bulkstat_single
-# list.  (Writing to a reader that has stopped: test-signals.sh.)
+# parallel), stepping past an unreadable inode, a bulkstat_single list,
+# and xbulk path (its lookups, its walk, its parent pointer reads, on an
+# image of mkfs 6.13 with parent pointers: skipped without xfsprogs
+# 6.13).  (Writing to a reader that has stopped: test-signals.sh.)
 #
 # Each phase is made long and easy to catch with strace's fault
 # injection: every ioctl returns DELAY ms late (`-e inject=ioctl:
@@ -29,6 +31,7 @@ BOUND_MS=2000
 # ioctl numbers as strace prints them: _IOC(_IOC_READ, 0x58, NR, SIZE)
 BULKSTAT='0x58, 0x7f,'
 INUMBERS='0x58, 0x80,'
+GETPARENTS='0x58, 0x3f,'	# XFS_IOC_GETPARENTS_BY_HANDLE
 
 xb_mkfs_mount 1G "-d agcount=4"
 xb_populate "$XB_MNT" 2000
@@ -39,18 +42,19 @@ max_ms=0
 cases=0
 
 # phase TAG SIGNAL WHEN CMD...: run CMD under strace, send SIGNAL once
-# WHEN (a shell condition on $T/strace.log) holds, check the exit.
+# WHEN (a shell condition on $T/strace.log) holds, check the exit.  The
+# system calls traced and made late: PHASE_CALLS (default ioctl).
 phase()
 {
-	local tag=$1 sig=$2 when=$3 i pid xpid ms want
+	local tag=$1 sig=$2 when=$3 i pid xpid ms want sc=${PHASE_CALLS:-ioctl}
 
 	shift 3
 	cases=$((cases + 1))
 	: >"$T/strace.log"
 	# (LeakSanitizer cannot stop the world under ptrace)
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-	strace -f -o "$T/strace.log" -e trace=ioctl \
-		-e inject=ioctl:delay_exit=$((DELAY_MS * 1000)) \
+	strace -f -o "$T/strace.log" -e trace="$sc" \
+		-e inject="$sc":delay_exit=$((DELAY_MS * 1000)) \
 		"$@" >"$T/out" 2>"$T/err" &
 	pid=$!
 	for ((i = 0; i < 3000; i++)); do
@@ -79,7 +83,8 @@ phase()
 	echo "  [$tag] SIG$sig: exit $REL_RC ${ms} ms after the signal (ioctls $DELAY_MS ms late)"
 	# (stepping names the unreadable inodes it passed)
 	rel_check "[$tag] stderr" "" "$(grep -v -e '^strace:' \
-		-e 'inode [0-9]*: Structure needs cleaning$' "$T/err")"
+		-e 'inode [0-9]*: Structure needs cleaning (xbulk path -w .*)$' \
+		"$T/err")"
 }
 
 calls()
@@ -113,6 +118,13 @@ phase "bulkstat_single of ${#inos[@]} inodes" INT \
 	"$XBULK" bulkstat_single "$XB_MNT" "${inos[@]}"
 rel_ok "[bulkstat_single] output is not whole records" \
 	rel_whole_records "$T/out"
+# xbulk path: looking the inodes up, and the walk (its bulkstat scan)
+phase "path of ${#inos[@]} inodes, lookups" TERM \
+	'(($(calls "$BULKSTAT") >= 3))' \
+	"$XBULK" path "$XB_MNT" "${inos[@]}"
+PHASE_CALLS=getdents64 phase "path -w of 3 inodes, reading directories" INT \
+	'(($(calls "getdents64(") >= 3))' \
+	"$XBULK" path -w -j 1 "$XB_MNT" "${inos[@]:0:3}"
 
 # Stepping past an unreadable inode: the inumbers calls after a bulkstat
 # call failed.  Damage one inode of AG 2 (its cluster goes with it).
@@ -129,6 +141,24 @@ for j in 1 2; do
 		 (($(grep -A3 EUCLEAN "$T/strace.log" | grep -c "$INUMBERS") >= 1))' \
 		"$XBULK" bulkstat -j "$j" "$XB_MNT"
 done
+
+# xbulk path reading parent pointers: a file 6 directories deep, then
+# the others (each name one GETPARENTS_BY_HANDLE call the first time).
+if xb_have_new; then
+	xb_mkfs_mount 1G "xfsprogs=6.13 -d agcount=2 -n parent=1"
+	T=$XB_TMP
+	mkdir -p "$XB_MNT/a/b/c/d/e/f"
+	for i in 1 2 3; do
+		: >"$XB_MNT/a/b/c/d/e/f/$i"
+	done
+	mapfile -t deep < <(find "$XB_MNT/a" -type f -printf '%i\n')
+	phase "path of 3 files 6 directories deep, parent pointers" TERM \
+		'(($(calls "$GETPARENTS") >= 3))' \
+		"$XBULK" path "$XB_MNT" "${deep[@]}"
+	rel_check "[path, parent pointers] stdout" "" "$(cat "$T/out")"
+else
+	echo "SKIP (part): xbulk path with parent pointers (xfsprogs 6.13 not installed: scripts/deps as root)"
+fi
 
 rel_result "cases=$cases delay_ms=$DELAY_MS max_ms_after_signal=$max_ms passed=$REL_PASS failed=$REL_FAIL"
 rel_done

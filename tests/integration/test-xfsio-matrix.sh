@@ -35,12 +35,18 @@
 #
 # The whole matrix runs on the old geometries and on the new one with
 # every feature (FULL_NEW); the other new geometries get the core of it
-# (every command, fewer options).  Under the sanitizers: three old
+# (every command, fewer options, -j 1 and -j 2), after a check that the
+# filesystem has the features its mkfs options name.  Under the sanitizers: three old
 # geometries and the core on the one with every feature.  xfs_io's
 # answer to a command is run once per image and reused (the -j cases).
 #
 # -m on the old geometries (no metadata directory: the records of a scan
 # without it) is compared on the first of them only.
+#
+# With MATRIX=new (the xfsio-matrix-613 test) one image made by mkfs 6.1
+# first checks that xfs_io 6.1 and 6.13 print the same bytes for the
+# three commands (-d, -v 1, -a, -s, -e, -q; bulkstat_single of root and
+# of a free inode), as the man page says.
 #
 # Environment: XBULK (the binary, default build/xbulk), ENTRIES (entries
 # per image, default 2500), MATRIX (old: xb_geometries, new:
@@ -357,7 +363,7 @@ check_geometry()
 		scan_args=("" "-d -n 71" "-v 1 -d -n 13" "-s $free -d -n 7")
 		ag_args=("-d")
 		j_args=("" "-s ${inos[nino / 4]} -e $mid -n 13")
-		j_list=(2)
+		j_list=(1 2)
 	fi
 
 	# --- bulkstat and inumbers over the option matrix
@@ -475,6 +481,7 @@ check_metadir()
 	for args in "${m_args[@]}"; do
 		scan bulkstat "-m${args:+ $args}"
 	done
+	scan bulkstat "-m" "-j 1"
 	scan bulkstat "-m" "-j 2"
 
 	# The inodes only -m shows; their records one by one, the others'
@@ -553,6 +560,25 @@ read_geometry()
 	agino_log=$((agblklog + inopblog))
 }
 
+# On a geometry of mkfs 6.13: every feature=0|1 its line names (parent,
+# metadir, exchange, rmapbt, nrext64) is what the mounted filesystem has,
+# as xfs_spaceman 6.13's info (xfs_info) prints it: the combinations are
+# the ones asked for.
+check_features()
+{
+	local want
+
+	xb_new xfs_spaceman -c info "$XB_MNT" >"$XB_TMP/info-613" 2>&1
+	while read -r want; do
+		if grep -qE "(^|[ ,])$want([ ,]|\$)" "$XB_TMP/info-613"; then
+			rel_pass
+		else
+			rel_fail "mkfs.xfs 6.13 $REL_TAG: xfs_info says $(grep -oE "${want%=*}=[0-9]+" "$XB_TMP/info-613" | head -n 1), want $want"
+		fi
+	done < <(grep -oE '(parent|metadir|exchange|rmapbt|nrext64)=[01]' \
+		 <<<"$REL_TAG")
+}
+
 # check_image N: the matrix on the image at XB_MNT, of N entries: all of
 # it on the old geometries and FULL_NEW (the core under the sanitizers),
 # the core on the other new ones.
@@ -567,9 +593,68 @@ check_image()
 	     [[ ${XB_SANITIZE:-none} != none ]]; }; then
 		level=core
 	fi
+	[[ $XB_XFSPROGS == 6.13 ]] && check_features
 	read_geometry
 	check_geometry "$1" "$level"
 }
+
+# ---------------------------------------------------------------------------
+# xfs_io 6.1 and 6.13 print the same bytes (what the man page says, and
+# why xbulk follows both)
+
+# On the image at XB_MNT (made by mkfs 6.1): the three commands over a few
+# options, -d among them; xfs_io 6.1 and 6.13 must print the same bytes
+# on stdout, something, and nothing on stderr.
+check_oracles()
+{
+	local c mid last free
+	local -a inos cmds frees
+
+	W=$XB_TMP/cmp
+	mkdir -p "$W"
+	xfs_io -c bulkstat "$XB_MNT" >"$W/bulkstat"
+	xfs_io -c inumbers "$XB_MNT" >"$W/inumbers"
+	mapfile -t inos < <(sed -n 's/^bs_ino = //p' "$W/bulkstat")
+	mid=${inos[${#inos[@]} / 2]}
+	last=${inos[-1]}
+	mapfile -t frees < <(free_inos)
+	free=${frees[0]:?no free inode in the inode chunks}
+	cmds=("bulkstat" "bulkstat -d -n 71" "bulkstat -v 1 -d -n 13"
+	      "bulkstat -a 1 -d" "bulkstat -s $mid -d -n 7"
+	      "bulkstat -e $mid -d -n 64" "bulkstat -q -d"
+	      "bulkstat -s $((last + 1)) -d"
+	      "inumbers" "inumbers -d -n 2" "inumbers -v 1 -d"
+	      "inumbers -a 1 -d" "inumbers -s $mid -d"
+	      "bulkstat_single -d root ${inos[0]} $mid $last"
+	      "bulkstat_single -v 1 ${inos[1]} $mid" "bulkstat_single $free")
+	for c in "${cmds[@]}"; do
+		xb_xfsprogs 6.1 xfs_io -c "$c" "$XB_MNT" >"$W/io61" \
+			2>"$W/io61.err" || true
+		xb_xfsprogs 6.13 xfs_io -c "$c" "$XB_MNT" >"$W/io613" \
+			2>"$W/io613.err" || true
+		if [[ -s $W/io61 && ! -s $W/io61.err && ! -s $W/io613.err ]] &&
+		   cmp -s "$W/io61" "$W/io613"; then
+			rel_pass
+		else
+			rel_fail "xfs_io 6.1 vs 6.13 -c '$c' $XB_MNT: $(wc -c <"$W/io61") and $(wc -c <"$W/io613") bytes, $(cmp "$W/io61" "$W/io613" 2>&1 | sed 's|.*differ: ||'), stderr '$(head -n 1 "$W/io61.err")' '$(head -n 1 "$W/io613.err")'"
+			rel_show_diff "$W/io61" "$W/io613"
+		fi
+	done
+}
+
+# With the 6.13 matrix (not under the sanitizers: no xbulk in it), on one
+# geometry of mkfs 6.1, unless GEOMETRIES names the images.
+if [[ $MATRIX != old && -z ${GEOMETRIES:-} &&
+      ${XB_SANITIZE:-none} == none ]] && xb_have_new; then
+	REL_TAG="xfs_io 6.1 = 6.13, -d agcount=4 -i size=512"
+	t0=$SECONDS
+	xb_mkfs_mount 1G "-d agcount=4 -i size=512"
+	xb_populate "$XB_MNT" 1500
+	check_oracles
+	xb_cleanup
+	echo "  [$REL_TAG] done in $((SECONDS - t0)) s ($REL_PASS passed, $REL_FAIL failed so far)"
+	REL_TAG=
+fi
 
 # The geometries: xb_geometries (three of them under the sanitizers, as
 # rel_each_image picks) and xb_new_geometries (FULL_NEW alone under the
