@@ -49,7 +49,6 @@ listing_alloc(struct xbn_reader *r, size_t len)
 		bool big = len > LBLOCK_SIZE / 4;
 		size_t got = sizeof(*b) + len;
 
-		/* a big listing gets a block of its own, of its size */
 		b = big ? malloc(got) :
 			  xbn_alloc_block(LBLOCK_SIZE, &got);
 		if (!b)
