@@ -13,7 +13,7 @@
 /* A large buffer: fewer calls for big directories, and XFS reads ahead
  * directory blocks in proportion to it (xfs_dir2_leaf_getdents()). */
 #define DBUF_SIZE	(256U * 1024)
-#define LBLOCK_SIZE	(1U << 20)
+#define LBLOCK_SIZE	XBN_BLOCK_ALIGN
 #define NAME_MAX_XFS	255
 
 int
@@ -46,17 +46,19 @@ listing_alloc(struct xbn_reader *r, size_t len)
 
 	len += XBN_LIST_SLACK;
 	if (!b || b->cap - b->used < len) {
-		size_t cap = len > LBLOCK_SIZE / 4 ? len : LBLOCK_SIZE;
+		bool big = len > LBLOCK_SIZE / 4;
+		size_t got = sizeof(*b) + len;
 
-		b = malloc(sizeof(*b) + cap);
+		b = big ? malloc(got) :
+			  xbn_alloc_block(LBLOCK_SIZE, &got);
 		if (!b)
 			return NULL;
 		b->used = 0;
-		b->cap = cap;
-		r->bytes += sizeof(*b) + cap;
+		b->cap = got - sizeof(*b);
+		r->bytes += got;
 		/* A big listing gets a block of its own, behind the one
 		 * being filled. */
-		if (cap == len && r->blocks) {
+		if (big && r->blocks) {
 			b->next = r->blocks->next;
 			r->blocks->next = b;
 		} else {

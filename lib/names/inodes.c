@@ -13,9 +13,9 @@
  * ours).  The items are then sorted by inode number (LSD radix sort, 11
  * bits a pass, only over the bits inode numbers use), and the store's
  * runs by chunk; the cursor merges the two.  Memory: 16 bytes per name
- * (twice while sorting), sized once from the listings' entry counts and
- * faulted in at once (xbn_populate(): first touches of fresh memory are
- * most of the cost otherwise), and 24 per run.
+ * (twice while sorting), sized once from the listings' entry counts,
+ * in huge pages faulted in at once (xbn_alloc_block(): first touches of
+ * fresh memory are most of the cost otherwise), and 24 per run.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -34,15 +34,13 @@ struct item {
 	uint32_t	off;		/* the entry in its listing */
 };
 
-/* Memory for @n items, faulted in at once. */
+/* Memory for @n items, in huge pages, faulted in at once. */
 static struct item *
 items_alloc(size_t n)
 {
-	struct item *v = malloc((n ? n : 1) * sizeof(*v));
+	size_t got;
 
-	if (v)
-		xbn_populate(v, (n ? n : 1) * sizeof(*v));
-	return v;
+	return xbn_alloc_block((n ? n : 1) * sizeof(struct item), &got);
 }
 
 struct xbn_inodes {

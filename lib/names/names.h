@@ -39,6 +39,18 @@ int xbn_grow(void **buf, size_t *cap, size_t need, size_t unit);
  */
 void xbn_populate(void *p, size_t len);
 
+/* Blocks of xbn_alloc_block() come in multiples of this (a huge page). */
+#define XBN_BLOCK_ALIGN		(2U << 20)
+
+/*
+ * @len bytes (rounded up to XBN_BLOCK_ALIGN) for a store or listing
+ * block, aligned to a huge page, asked to be backed by huge pages
+ * (MADV_HUGEPAGE: one fault per 2 MiB instead of 512) and faulted in
+ * (xbn_populate()); free() frees it.  NULL without memory.  *@got: the
+ * bytes allocated.
+ */
+void *xbn_alloc_block(size_t len, size_t *got);
+
 /* fdbudget.c: fds this process may still open (RLIMIT_NOFILE less those
  * open now). */
 unsigned int xbn_fds_free(void);

@@ -18,7 +18,7 @@
 #include "names.h"
 
 #define BS_OFF(f)	((uint16_t)offsetof(struct xfs_bulkstat, f))
-#define BLOCK_BYTES	(1U << 20)
+#define BLOCK_BYTES	XBN_BLOCK_ALIGN
 #define BLOCK_MIN_SLOTS	1024
 
 /* Fields side by side in struct xfs_bulkstat are copied as one piece. */
@@ -76,6 +76,20 @@ xbn_populate(void *p, size_t len)
 	/* an older kernel says EINVAL: the pages then fault one by one */
 	if (hi > lo)
 		madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+}
+
+void *
+xbn_alloc_block(size_t len, size_t *got)
+{
+	size_t bytes = (len + XBN_BLOCK_ALIGN - 1) & ~(size_t)(XBN_BLOCK_ALIGN - 1);
+	void *p = aligned_alloc(XBN_BLOCK_ALIGN, bytes);
+
+	if (!p)
+		return NULL;
+	madvise(p, bytes, MADV_HUGEPAGE);	/* best effort */
+	xbn_populate(p, bytes);
+	*got = bytes;
+	return p;
 }
 
 int
@@ -203,11 +217,11 @@ xbn_arena_add(struct xbn_store *s, struct xbn_arena *a)
 
 		if (cap < BLOCK_MIN_SLOTS)
 			cap = BLOCK_MIN_SLOTS;
-		bytes = sizeof(*b) + (size_t)cap * s->lay.slot;
-		b = malloc(bytes);
+		b = xbn_alloc_block(sizeof(*b) + (size_t)cap * s->lay.slot,
+				    &bytes);
 		if (!b)
 			return NULL;
-		xbn_populate(b, bytes);
+		cap = (uint32_t)((bytes - sizeof(*b)) / s->lay.slot);
 		b->n = 0;
 		b->cap = cap;
 		b->next = a->blocks;
