@@ -67,6 +67,7 @@ REL_CHURN_LOGS=()
 REL_CHURN=
 REL_MARK=0
 REL_AFTER=0
+REL_TRACER=
 # Seconds a command may take to end after an event before it is called
 # hung: a guard, never what decides a pass (the counts do).
 REL_GUARD=${REL_GUARD:-60}
@@ -289,19 +290,57 @@ rel_mark()
 # machine.)
 rel_signal()
 {
-	local sig=$1 i
+	local sig=$1
 
-	kill -STOP "$REL_PID" 2>/dev/null || return 0
-	for ((i = 0; i < REL_GUARD * 100; i++)); do
-		# every thread stopped (T), none still in a system call
-		! grep -qv '^T' <(awk '{ print $3 }' \
-			/proc/"$REL_PID"/task/*/stat 2>/dev/null) && break
-		sleep 0.01
-	done
+	rel_stop
 	rel_mark
 	kill -"$sig" "$REL_PID" 2>/dev/null || true
 	kill -CONT "$REL_PID" 2>/dev/null || true
 	REL_STOPPED=
+}
+
+# rel_stop: stop the command rel_spawn started (SIGSTOP) and wait until
+# each of its threads has stopped (its system call returned).
+rel_stop()
+{
+	local i
+
+	kill -STOP "$REL_PID" 2>/dev/null || return 0
+	for ((i = 0; i < REL_GUARD * 100; i++)); do
+		! grep -qv '^T' <(awk '{ print $3 }' \
+			/proc/"$REL_PID"/task/*/stat 2>/dev/null) && return 0
+		sleep 0.01
+	done
+}
+
+# rel_trace LOG: attach strace (ioctl calls) to the command rel_spawn
+# started, stopped by rel_stop, all its threads; REL_TRACER is its pid.
+# The command must run without LeakSanitizer (it cannot stop the world
+# under ptrace): rel_spawn OUT ERR env "$(rel_no_lsan)" CMD...
+rel_trace()
+{
+	local i
+
+	strace -f -qq -e trace=ioctl -o "$1" -p "$REL_PID" 2>/dev/null &
+	REL_TRACER=$!
+	for ((i = 0; i < REL_GUARD * 100; i++)); do
+		! grep -q '^TracerPid:[[:space:]]*0$' \
+			/proc/"$REL_PID"/task/*/status 2>/dev/null && return 0
+		sleep 0.01
+	done
+}
+
+# rel_calls LOG: the ioctl calls strace saw start (once it has ended).
+rel_calls()
+{
+	wait "$REL_TRACER" 2>/dev/null || true
+	grep -c 'ioctl(' "$1" | head -n 1 || true
+}
+
+# rel_no_lsan: ASAN_OPTIONS=... with LeakSanitizer off, for env(1).
+rel_no_lsan()
+{
+	echo "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 }
 
 # rel_after [--throttled]: the event has happened to the command
@@ -492,7 +531,7 @@ rel_wait_exit()
 	   [[ $(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) != Z ]]; then
 		echo "  pid $pid still running after ${secs}s: killing it"
 		kill -KILL "$pid" 2>/dev/null
-		wait "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null || true
 		REL_RC=255
 		return 0
 	fi
