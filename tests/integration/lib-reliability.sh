@@ -313,15 +313,17 @@ rel_stop()
 	done
 }
 
-# rel_trace LOG: attach strace (ioctl calls) to the command rel_spawn
-# started, stopped by rel_stop, all its threads; REL_TRACER is its pid.
+# rel_trace LOG [CALLS]: attach strace (CALLS, default ioctl) to the
+# command rel_spawn started, stopped by rel_stop, all its threads;
+# REL_TRACER is its pid.
 # The command must run without LeakSanitizer (it cannot stop the world
 # under ptrace): rel_spawn OUT ERR env "$(rel_no_lsan)" CMD...
 rel_trace()
 {
 	local i
 
-	strace -f -qq -e trace=ioctl -o "$1" -p "$REL_PID" 2>/dev/null &
+	strace -f -qq -e trace="${2:-ioctl}" -o "$1" -p "$REL_PID" \
+		2>/dev/null &
 	REL_TRACER=$!
 	for ((i = 0; i < REL_GUARD * 100; i++)); do
 		! grep -q '^TracerPid:[[:space:]]*0$' \
@@ -330,11 +332,12 @@ rel_trace()
 	done
 }
 
-# rel_calls LOG: the ioctl calls strace saw start (once it has ended).
+# rel_calls LOG [REGEX]: the calls (default ioctl) strace saw start,
+# once it has ended (a call under way when it attached ends "resumed").
 rel_calls()
 {
 	wait "$REL_TRACER" 2>/dev/null || true
-	grep -c 'ioctl(' "$1" | head -n 1 || true
+	grep -E "${2:-ioctl}\(" "$1" | grep -vc 'resumed>' || true
 }
 
 # rel_no_lsan: ASAN_OPTIONS=... with LeakSanitizer off, for env(1).
