@@ -32,11 +32,10 @@
 #             inode lookups of M's filesystem so far (rel_lookups: the
 #             first number of the "ig" line of /sys/fs/xfs/DEV/stats/stats,
 #             one per inode bulkstat returns); right after the event,
-#             rel_after gives the command full speed (or not), waits for
-#             its end
-#             (a generous hang guard, REL_GUARD seconds) and sets
-#             REL_AFTER to the lookups it made since rel_mark, which the
-#             test holds to a bound that follows from the design.
+#             rel_after gives the command full speed (or not), waits
+#             for its end (a generous hang guard, REL_GUARD seconds) and
+#             sets REL_AFTER to the lookups it made since rel_mark, which
+#             the test holds to a bound that follows from the design.
 #             rel_record_bytes FILE: the smallest record of bulkstat text.
 # Records:    rel_whole_records FILE checks that FILE is bulkstat text that
 #             ends on a whole record (25 lines each, first `bs_ino = N`,
@@ -307,6 +306,7 @@ rel_stop()
 
 	kill -STOP "$REL_PID" 2>/dev/null || return 0
 	for ((i = 0; i < REL_GUARD * 100; i++)); do
+		rel_alive "$REL_PID" || return 0
 		! grep -qv '^T' <(awk '{ print $3 }' \
 			/proc/"$REL_PID"/task/*/stat 2>/dev/null) && return 0
 		sleep 0.01
@@ -326,6 +326,7 @@ rel_trace()
 		2>/dev/null &
 	REL_TRACER=$!
 	for ((i = 0; i < REL_GUARD * 100; i++)); do
+		rel_alive "$REL_PID" || return 0
 		! grep -q '^TracerPid:[[:space:]]*0$' \
 			/proc/"$REL_PID"/task/*/status 2>/dev/null && return 0
 		sleep 0.01

@@ -4,15 +4,17 @@
 # SIGINT and SIGTERM during a scan writing to a file, with -j 1, -j 2 and
 # -j 4 (and -n 7): the scan is slowed down (1% of a CPU through a cgroup,
 # see lib-reliability.sh) so that the signal arrives mid-scan; then
-#   - the process stops: its CPU quota is lifted right after the signal
-#     is sent, and the inode lookups it makes from the signal to its exit
+#   - the process stops: the signal is sent while it is stopped (SIGSTOP,
+#     the signal, SIGCONT: its threads meet it at once, rel_signal), its
+#     CPU quota is lifted, and the inode lookups it makes from then to its
+#     exit
 #     (the "ig" count of the filesystem's XFS statistics: one per inode
 #     bulkstat returns) are at most the calls under way, one per thread:
 #     every thread looks at the flag before each call (docs/design.md,
 #     "Cancellation"), and a call returns at most -n records, a parallel
-#     worker's at most its unit's size (inodes / (threads * 8), 64 to
-#     2,048) plus 64.  A scan that went on would look up the rest of the
-#     30,000 inodes, 3 to 2,000 times the bound;
+#     worker's at most its unit's planned size (allocated inodes /
+#     (threads * 8), 64 to 2,048) plus 64.  A scan that went on would
+#     look up the rest of the 30,000 inodes, 6 to 4,000 times the bound;
 #   - status 130 (SIGINT) or 143 (SIGTERM), with nothing on stderr;
 #   - the output ends on a whole record (25 lines each, the last
 #     `\tbs_extents64 = N`) and is a prefix of the full scan, shorter
@@ -37,14 +39,16 @@ rel_init signals
 
 rel_setup "$ENTRIES"
 rel_need_lookups
-inodes=$(grep -c '^bs_ino' "$T/ref.txt")
+# allocated inodes, as the parallel scan counts them (statfs)
+read -r files ffree < <(stat -f -c '%c %d' "$M")
+inodes=$((files - ffree))
 
 cases=0 stopped=0 maxms=0 maxafter=0
 
 # call_bound J N: the most inodes the calls under way at a signal return
-# with -j J -n N: one call per thread, -n records, or a parallel
-# worker's unit (inodes / (J * 8), 64 to 2,048, lib/scan/pscan.c) plus
-# the 64 past its end a call may return.
+# with -j J -n N: one call per thread, of at most -n records, and a
+# parallel worker's at most its planned unit (allocated inodes / (J * 8),
+# 64 to 2,048) plus 64 (icount_max, lib/scan/pscan.c).
 call_bound()
 {
 	local j=$1 n=$2 unit
