@@ -546,8 +546,9 @@ rel_wait_exit()
 # rel_stalled_reader [--throttled] TAG SIG OUT COMMAND...: COMMAND writes
 # to a FIFO whose reader stops reading; once the writer blocks in
 # pipe_write it is sent SIG, then what the pipe held is read into OUT.
-# COMMAND runs at full speed, or with --throttled at 1% of a CPU until the
-# signal (so that a scan is still early when its writer blocks).  Checks
+# COMMAND runs at full speed, or with --throttled at 1% of a CPU to its
+# end (so that a scan is still early when its writer blocks, and its
+# workers share one quota with the writer that the signal wakes).  Checks
 # that the writer did block; sets REL_PID, REL_RC and REL_MS
 # (rel_wait_exit), and REL_AFTER (rel_after: the inode lookups from the
 # signal on).
@@ -575,8 +576,18 @@ rel_stalled_reader()
 		sleep 0.05
 	done
 	rel_check "[$tag] writer blocked in pipe_write" 1 "$blocked"
-	rel_signal "$sig"
-	rel_after
+	# Sent while it runs (not rel_signal): the kernel gives the signal
+	# to the main thread, the blocked writer, whose restarted write then
+	# goes to /dev/null.  Stopped and continued, another thread could
+	# take it, and the writer restart its write on the pipe before the
+	# handler points stdout elsewhere: it would wait for the reader.
+	rel_mark
+	kill -"$sig" "$REL_PID" 2>/dev/null || true
+	if ((throttled)); then
+		rel_after --throttled
+	else
+		rel_after
+	fi
 	cat <&9 >"$out"
 	exec 9<&-
 }

@@ -124,10 +124,12 @@ done
 rel_unthrottle
 
 # A reader that stopped reading: the writer is blocked in write() on a
-# full pipe (the scan throttled until then, so that most of it is still
-# to do).  One signal still ends the command (the handler points stdout
-# at /dev/null, so the restarted write returns), exit 130, the lookups
-# after it within the calls under way;
+# full pipe (the scan throttled, so that most of it is still to do when
+# the writer blocks).  One signal still ends the command (the handler
+# points stdout at /dev/null, so the restarted write returns), exit 130,
+# the lookups after it within the calls under way (the scan stays
+# throttled: the workers share one quota with the writer, which the
+# signal wakes and the scheduler runs within a few slices of theirs);
 # what the reader then finds in the pipe is a prefix of the full scan
 # (its last record may be cut: a write was under way, as when find is
 # killed).
