@@ -24,6 +24,7 @@
  *   xbulk/find.h    GNU find's expression language
  *   xbulk/ids.h     names of owners, groups and projects by id
  *   xbulk/metadir.h the metadata directory tree's inodes (Linux 6.13)
+ *   xbulk/parent.h  an inode's paths from parent pointers (Linux 6.10)
  *   xbulk/snapshot.h snapshots of a filesystem, and what changed
  *
  * These headers are the library's ABI.  libxbulk is built with

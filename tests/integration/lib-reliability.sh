@@ -27,6 +27,16 @@
 #             continues it (best effort: a fast scan may end first).
 #             rel_mid_scan TAG OUT waits until the scan is seen mid-scan;
 #             rel_gone PID TAG checks that it has ended.
+# After an event (a reader gone, a signal, a shutdown): count what the
+#             command did, never how long it took.  rel_mark notes the
+#             inode lookups of M's filesystem so far (rel_lookups: the
+#             first number of the "ig" line of /sys/fs/xfs/DEV/stats/stats,
+#             one per inode bulkstat returns); right after the event,
+#             rel_after gives the command full speed (or not), waits
+#             for its end (a generous hang guard, REL_GUARD seconds) and
+#             sets REL_AFTER to the lookups it made since rel_mark, which
+#             the test holds to a bound that follows from the design.
+#             rel_record_bytes FILE: the smallest record of bulkstat text.
 # Records:    rel_whole_records FILE checks that FILE is bulkstat text that
 #             ends on a whole record (25 lines each, first `bs_ino = N`,
 #             last `\tbs_extents64 = N`); rel_setup N makes an image of N
@@ -54,6 +64,12 @@ REL_REF_BYTES=0
 REL_CHURN_PIDS=()
 REL_CHURN_LOGS=()
 REL_CHURN=
+REL_MARK=0
+REL_AFTER=0
+REL_TRACER=
+# Seconds a command may take to end after an event before it is called
+# hung: a guard, never what decides a pass (the counts do).
+REL_GUARD=${REL_GUARD:-60}
 
 rel_init()
 {
@@ -245,6 +261,129 @@ rel_setup()
 	echo "$(grep -c '^bs_ino' "$T/ref.txt") inodes, $REL_REF_BYTES bytes of text"
 }
 
+# rel_record_bytes FILE: the size of the smallest record of bulkstat text.
+rel_record_bytes()
+{
+	awk '/^bs_ino = / && NR > 1 { if (!min || n < min) min = n; n = 0 }
+	     { n += length($0) + 1 }
+	     END { if (!min || n < min) min = n; print min + 0 }' "$1"
+}
+
+# ---------------------------------------------------------------------------
+# What a command did after an event
+
+# Inode cache lookups so far on M's filesystem: the first number of the
+# "ig" line of its XFS statistics (xs_ig_attempts, counted by every
+# xfs_iget(); bulkstat makes one per inode it returns).
+rel_lookups()
+{
+	local dev
+
+	dev=$(basename "$(findmnt -n -o SOURCE "$M")")
+	awk '/^ig / { print $2 }' "/sys/fs/xfs/$dev/stats/stats"
+}
+
+# Skip the test if the filesystem's statistics cannot be read.
+rel_need_lookups()
+{
+	[[ $(rel_lookups 2>/dev/null) =~ ^[0-9]+$ ]] ||
+		xb_skip "no per-filesystem XFS statistics (/sys/fs/xfs/DEV/stats)"
+}
+
+rel_mark()
+{
+	REL_MARK=$(rel_lookups)
+}
+
+# rel_signal SIG: send SIG to the command rel_spawn started so that what
+# it does after is its own doing, not the scheduler's: it is stopped
+# first (SIGSTOP: each thread stops once its system call returns), the
+# lookups are noted (rel_mark), SIG is sent, then SIGCONT: the first
+# thread to run again dequeues SIG and runs the handler before it
+# returns to the program.  A thread that runs on another CPU meanwhile
+# may start one call before the flag is set, no more.  (Sent while the
+# command runs, SIG would wait for the thread the kernel gave it to get
+# a CPU, while the others scan on: thousands of lookups on a busy
+# machine.)
+rel_signal()
+{
+	local sig=$1
+
+	rel_stop
+	rel_mark
+	kill -"$sig" "$REL_PID" 2>/dev/null || true
+	kill -CONT "$REL_PID" 2>/dev/null || true
+	REL_STOPPED=
+}
+
+# rel_stop: stop the command rel_spawn started (SIGSTOP) and wait until
+# each of its threads has stopped (its system call returned).
+rel_stop()
+{
+	local i
+
+	kill -STOP "$REL_PID" 2>/dev/null || return 0
+	for ((i = 0; i < REL_GUARD * 100; i++)); do
+		rel_alive "$REL_PID" || return 0
+		! grep -qv '^T' <(awk '{ print $3 }' \
+			/proc/"$REL_PID"/task/*/stat 2>/dev/null) && return 0
+		sleep 0.01
+	done
+}
+
+# rel_trace LOG [CALLS]: attach strace (CALLS, default ioctl) to the
+# command rel_spawn started, stopped by rel_stop, all its threads;
+# REL_TRACER is its pid.
+# The command must run without LeakSanitizer (it cannot stop the world
+# under ptrace): rel_spawn OUT ERR env "$(rel_no_lsan)" CMD...
+rel_trace()
+{
+	local i
+
+	strace -f -qq -e trace="${2:-ioctl}" -o "$1" -p "$REL_PID" \
+		2>/dev/null &
+	REL_TRACER=$!
+	for ((i = 0; i < REL_GUARD * 100; i++)); do
+		rel_alive "$REL_PID" || return 0
+		! grep -q '^TracerPid:[[:space:]]*0$' \
+			/proc/"$REL_PID"/task/*/status 2>/dev/null && return 0
+		sleep 0.01
+	done
+}
+
+# rel_calls LOG [REGEX]: the calls (default ioctl) strace saw start,
+# once it has ended (a call under way when it attached ends "resumed").
+rel_calls()
+{
+	wait "$REL_TRACER" 2>/dev/null || true
+	grep -E "${2:-ioctl}\(" "$1" | grep -vc 'resumed>' || true
+}
+
+# rel_no_lsan: ASAN_OPTIONS=... with LeakSanitizer off, for env(1).
+rel_no_lsan()
+{
+	echo "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+}
+
+# rel_after [--throttled]: the event has happened to the command
+# rel_spawn started: full speed (or, with --throttled, still 1% of a CPU),
+# wait for its end (REL_RC, REL_MS: rel_wait_exit, with REL_GUARD as the
+# hang guard), REL_AFTER = its lookups since rel_mark.
+rel_after()
+{
+	[[ ${1:-} == --throttled ]] || rel_unthrottle
+	rel_wait_exit "$REL_PID" "$REL_GUARD"
+	REL_AFTER=$(($(rel_lookups) - REL_MARK))
+}
+
+# rel_check_after TAG BOUND WHY: REL_AFTER is at most BOUND.
+rel_check_after()
+{
+	echo "  [$1] $REL_AFTER inode lookups after the event (bound $2: $3)"
+	rel_ok "[$1] $REL_AFTER inode lookups after the event > $2 ($3)" \
+		test "$REL_AFTER" -le "$2"
+}
+
 # ---------------------------------------------------------------------------
 # Slow scans through a cgroup CPU quota
 
@@ -414,7 +553,7 @@ rel_wait_exit()
 	   [[ $(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) != Z ]]; then
 		echo "  pid $pid still running after ${secs}s: killing it"
 		kill -KILL "$pid" 2>/dev/null
-		wait "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null || true
 		REL_RC=255
 		return 0
 	fi
@@ -422,21 +561,31 @@ rel_wait_exit()
 	wait "$pid" || REL_RC=$?
 }
 
-# rel_stalled_reader TAG SIG OUT COMMAND...: COMMAND writes to a FIFO
-# whose reader stops reading; once the writer blocks in pipe_write it is
-# sent SIG, then what the pipe held is read into OUT.  Checks that the
-# writer did block; sets REL_PID, REL_RC and REL_MS (rel_wait_exit).
+# rel_stalled_reader [--throttled] TAG SIG OUT COMMAND...: COMMAND writes
+# to a FIFO whose reader stops reading; once the writer blocks in
+# pipe_write it is sent SIG, then what the pipe held is read into OUT.
+# COMMAND runs at full speed, or with --throttled at 1% of a CPU to its
+# end (so that a scan is still early when its writer blocks, and its
+# workers share one quota with the writer that the signal wakes).  Checks
+# that the writer did block; sets REL_PID, REL_RC and REL_MS
+# (rel_wait_exit), and REL_AFTER (rel_after: the inode lookups from the
+# signal on).
 rel_stalled_reader()
 {
-	local tag=$1 sig=$2 out=$3 blocked=0 i
+	local throttled=0 tag sig out blocked=0 i
 
+	if [[ $1 == --throttled ]]; then
+		throttled=1
+		shift
+	fi
+	tag=$1 sig=$2 out=$3
 	shift 3
 	rm -f "$T/fifo"
 	mkfifo "$T/fifo"
 	rel_spawn "$T/fifo" "$T/err" "$@"
-	rel_unthrottle
+	((throttled)) || rel_unthrottle
 	exec 9<"$T/fifo"
-	for ((i = 0; i < 200; i++)); do
+	for ((i = 0; i < REL_GUARD * 20; i++)); do
 		if grep -q pipe_write /proc/"$REL_PID"/task/*/wchan 2>/dev/null
 		then
 			blocked=1
@@ -445,8 +594,18 @@ rel_stalled_reader()
 		sleep 0.05
 	done
 	rel_check "[$tag] writer blocked in pipe_write" 1 "$blocked"
-	kill -"$sig" "$REL_PID"
-	rel_wait_exit "$REL_PID" 10
+	# Sent while it runs (not rel_signal): the kernel gives the signal
+	# to the main thread, the blocked writer, whose restarted write then
+	# goes to /dev/null.  Stopped and continued, another thread could
+	# take it, and the writer restart its write on the pipe before the
+	# handler points stdout elsewhere: it would wait for the reader.
+	rel_mark
+	kill -"$sig" "$REL_PID" 2>/dev/null || true
+	if ((throttled)); then
+		rel_after --throttled
+	else
+		rel_after
+	fi
 	cat <&9 >"$out"
 	exec 9<&-
 }

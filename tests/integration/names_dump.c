@@ -15,8 +15,10 @@
  * that drops every other inode); -F keeps those XBULK_F_* fields
  * (default: size); -u prints the unreached inodes, one "ino" and a NUL
  * each, after the walks.  -q walks without printing (to time the engine
- * alone).  -C MS sets the cancel flag MS milliseconds in
- * and reports how long the engine took to stop.  On stderr: one line per
+ * alone).  -C MS sets the cancel flag MS milliseconds in and reports
+ * what the engine did after it: the inode lookups of MNT's filesystem
+ * (the "ig" count of its XFS statistics) and the entries walked, and how
+ * long it took to stop (for humans).  On stderr: one line per
  * problem and a summary line with the result's counters and peak RSS.
  * Exit: 0, 1 on a failure (or a walk error), 2 on usage.
  *
@@ -32,6 +34,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,6 +43,9 @@
 
 static volatile int cancel_flag;
 static struct timespec cancel_at;
+static char stats_path[PATH_MAX];	/* MNT's /sys/fs/xfs/DEV/stats/stats */
+static long long lookups_at_cancel = -1;
+static unsigned long long entries_after_cancel;
 
 static struct {
 	bool	targets;
@@ -57,6 +63,8 @@ print_entry(void *arg, const struct xbulk_entry *e, enum xbulk_visit v)
 	int len;
 
 	(void)arg;
+	if (cancel_flag)
+		entries_after_cancel++;
 	if (g.quiet ||
 	    (g.depth != (v == XBULK_VISIT_POST) && S_ISDIR(e->bs->bs_mode)))
 		return 0;
@@ -115,6 +123,42 @@ keep_none(void *arg, const struct xfs_bulkstat *bs)
 	return false;
 }
 
+/* Find the XFS statistics of the filesystem @mnt is on. */
+static void
+stats_init(const char *mnt)
+{
+	char dev[64], real[PATH_MAX];
+	struct stat st;
+	const char *name;
+
+	if (stat(mnt, &st))
+		return;
+	snprintf(dev, sizeof(dev), "/sys/dev/block/%u:%u", major(st.st_dev),
+		 minor(st.st_dev));
+	if (!realpath(dev, real))
+		return;
+	name = strrchr(real, '/') + 1;
+	snprintf(stats_path, sizeof(stats_path), "/sys/fs/xfs/%s/stats/stats",
+		 name);
+}
+
+/* Inode cache lookups so far (the "ig" line's first number), or -1. */
+static long long
+lookups(void)
+{
+	char line[256];
+	long long n = -1;
+	FILE *f = stats_path[0] ? fopen(stats_path, "re") : NULL;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "ig %lld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
 static void *
 canceller(void *arg)
 {
@@ -123,9 +167,11 @@ canceller(void *arg)
 
 	nanosleep(&ts, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &cancel_at);
+	lookups_at_cancel = lookups();
 	cancel_flag = 1;
 	return NULL;
 }
+
 
 static double
 ms_since(const struct timespec *t)
@@ -135,6 +181,19 @@ ms_since(const struct timespec *t)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (double)(now.tv_sec - t->tv_sec) * 1e3 +
 	       (double)(now.tv_nsec - t->tv_nsec) / 1e6;
+}
+
+/* What the engine did after the cancel, and how long it took to stop. */
+static void
+report_stop(void)
+{
+	long long now = lookups();
+
+	fprintf(stderr, "names_dump: stopped %.1f ms after the cancel: "
+		"lookups_after=%lld entries_after=%llu\n",
+		ms_since(&cancel_at),
+		now < 0 || lookups_at_cancel < 0 ? -1 :
+		now - lookups_at_cancel, entries_after_cancel);
 }
 
 /* The engine's handle of @path against the kernel's. */
@@ -258,6 +317,7 @@ main(int argc, char **argv)
 		return 1;
 	}
 	if (cancel_ms >= 0) {
+		stats_init(argv[optind]);
 		o.cancel = &cancel_flag;
 		pthread_create(&tid, NULL, canceller, &cancel_ms);
 	}
@@ -267,8 +327,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "names_dump: build failed (stage %d): %s\n",
 			r.fail, strerror(-ret));
 		if (cancel_flag)
-			fprintf(stderr, "names_dump: stopped %.1f ms after the "
-				"cancel\n", ms_since(&cancel_at));
+			report_stop();
 		xbulk_fs_close(fs);
 		return ret == -EINTR ? 130 : 1;
 	}
@@ -292,8 +351,7 @@ main(int argc, char **argv)
 			status = 1;
 	}
 	if (cancel_flag)
-		fprintf(stderr, "names_dump: stopped %.1f ms after the "
-			"cancel\n", ms_since(&cancel_at));
+		report_stop();
 	else if (cancel_ms >= 0)
 		fprintf(stderr, "names_dump: finished before the cancel\n");
 	fflush(g.out);

@@ -3,12 +3,18 @@
 #
 # --stats latency percentiles against call times measured from outside:
 # the same scan runs under `strace -T -e trace=ioctl`, and the
-# percentiles xbulk reports (JSON: latency.call_ns) must agree loosely
-# with the same percentiles of strace's bulkstat call times: as many
-# calls, each figure within 2x (plus 2 ms: the tracer's own stops fall
-# inside xbulk's clock, not strace's), min <= p50 <= ... <= max, and the
+# percentiles xbulk reports (JSON: latency.call_ns) are checked against
+# strace's bulkstat call times by what holds on any machine, however
+# loaded: as many calls; min <= p50 <= ... <= max; each figure at least
+# strace's (strace reads its clock while xbulk's call is stopped at its
+# entry and its exit, so each of xbulk's times contains strace's, and so
+# does each rank of them; less the histogram's half bucket, 1/64); and
+# at most what the run allows: the longest call no longer than the whole
+# run, and half the calls (those at or above p50) no longer together
+# than the run times the threads.  (The tracer's stops, which fall
+# inside xbulk's clock, make its figures larger than strace's by an
+# amount only the load decides: no upper bound against strace's.)  The
 # per-inode figures are the call figures over the records per call.
-# Never against a clock: a slow machine slows both sides alike.
 #
 # Environment: XBULK (default the build directory), ENTRIES (default 4000).
 
@@ -43,17 +49,19 @@ pct()
 		print v[k] }' "$1"
 }
 
-# near NAME OURS THEIRS: OURS within [THEIRS / 2 - 2 ms, 2 THEIRS + 2 ms].
-near()
+# atleast NAME OURS THEIRS: OURS >= THEIRS less 1/32 (a histogram
+# bucket is 1/32 of its value wide, XBULK_LAT_SUB_BITS; the midpoint is
+# reported).
+atleast()
 {
-	awk -v a="$2" -v b="$3" 'BEGIN {
-		exit !(a >= b / 2 - 2e6 && a <= 2 * b + 2e6) }' ||
-		{ echo "  $1: xbulk $2 ns, strace $3 ns"; return 1; }
+	echo "  $1: xbulk $2 ns, strace $3 ns"
+	awk -v a="$2" -v b="$3" 'BEGIN { exit !(a >= b - b / 32) }'
 }
 
+# check_run JSON STRACE TAG WALL_NS THREADS
 check_run()
 {
-	local json=$1 st=$2 n p key ok=0
+	local json=$1 st=$2 wall=$4 threads=$5 n p key ok=0
 
 	strace_ns "$st" >"$T/times"
 	n=$(wc -l <"$T/times")
@@ -69,10 +77,18 @@ check_run()
 		else
 			theirs=$(pct "$T/times" "${p#*:}")
 		fi
-		near "$key" "$(jq ".latency.call_ns.$key" "$json")" \
+		atleast "$key" "$(jq ".latency.call_ns.$key" "$json")" \
 			"$theirs" || ok=1
 	done
-	rel_check "$3: percentiles near strace's" 0 "$ok"
+	rel_check "$3: percentiles at least strace's" 0 "$ok"
+	rel_ok "$3: the longest call longer than the run ($wall ns)" jq -e \
+		--argjson w "$wall" '.latency.call_ns.max <= $w' "$json" \
+		>/dev/null
+	rel_ok "$3: half the calls (p50 or more) longer than the run times $threads" \
+		jq -e --argjson w "$wall" \
+		--argjson t "$threads" '.latency.call_ns |
+		 .p50 * ((.count + 1) / 2 | floor) <= $w * $t' "$json" \
+		>/dev/null
 	# Per inode: each call's time over its records; its median lies
 	# between the fastest and slowest call over the most records.
 	rel_ok "$3: per-inode p50 between call min / batch and call max" jq -e \
@@ -94,11 +110,13 @@ main()
 		xb_umount
 		xb_remount
 		# LeakSanitizer cannot run under ptrace (the ASan build)
+		t0=$(date +%s%N)
 		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 		strace -ff -T -e trace=ioctl -o "$T/st.$j" "$XBULK" bulkstat \
 			-q -j $j -n 64 --stats=json --stats-file "$T/s.$j.json" \
 			"$XB_MNT" || rel_fail "bulkstat -j $j under strace"
-		check_run "$T/s.$j.json" "$T/st.$j" "-j $j -n 64"
+		check_run "$T/s.$j.json" "$T/st.$j" "-j $j -n 64" \
+			$(($(date +%s%N) - t0)) "$j"
 	done
 
 	# --interval lines carry each interval's longest call, never more

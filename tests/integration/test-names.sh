@@ -246,31 +246,43 @@ rel_check "no CAP_SYS_ADMIN: exit status" 1 "$REL_RC"
 rel_ok "no CAP_SYS_ADMIN: the scan stage, EPERM" \
 	grep -q 'stage 1): Operation not permitted' "$T/nocap.err"
 
-# --- cancellation: stopped within 100 ms wherever it lands
+# --- cancellation, wherever it lands: what the engine does after the
+# flag is set is at most, per thread, the scan's call under way (4,096
+# records, lib/names/build.c) and, per reader, the subdirectories of the
+# directory it read opened at once (256 by name, the rest by handle:
+# lookups), and one walk's 1,024 entries before it looks again
+# (lib/names/walk.c); how long it took is printed, not judged.  (The
+# reads' stop is counted in getdents calls by test-find-signals.sh, on a
+# larger tree.)
 maxms=0
 for ms in 0 2 5 10 20 40 80; do
 	for j in 1 2; do
+		tag="cancel at $ms ms, -j $j"
 		dump "$T/cancel" -j "$j" -C "$ms" "$M"
-		took=$(sed -n 's/.*stopped \([0-9.]*\) ms after.*/\1/p' \
+		stop=$(sed -n 's/.*stopped \([0-9.]*\) ms after the cancel: lookups_after=\(-*[0-9]*\) entries_after=\([0-9]*\)$/\1 \2 \3/p' \
 			"$T/cancel.err")
 		if [[ $REL_RC == 0 ]] &&
 		   grep -q 'finished before the cancel' "$T/cancel.err"; then
 			rel_pass
 			continue
 		elif [[ $REL_RC != 130 && $REL_RC != 0 ]]; then
-			rel_fail "cancel at $ms ms, -j $j: exit status $REL_RC"
-		elif [[ -z $took ]]; then
-			rel_fail "cancel at $ms ms, -j $j: no timing"
-		elif awk -v t="$took" 'BEGIN { exit !(t > 1000) }'; then
-			rel_fail "cancel at $ms ms, -j $j: stopped after" \
-				"$took ms"
-		else
-			rel_pass
+			rel_fail "$tag: exit status $REL_RC"
+			continue
+		elif [[ -z $stop ]]; then
+			rel_fail "$tag: no figures after the cancel"
+			continue
 		fi
+		read -r took looked walked <<<"$stop"
+		echo "  [$tag] stopped $took ms after it (printed only):" \
+			"$looked lookups, $walked entries walked after it"
+		rel_ok "[$tag] $looked lookups after the cancel" \
+			test "$looked" -ge 0 -a "$looked" -le $((j * (4096 + 256)))
+		rel_ok "[$tag] $walked entries walked after the cancel" \
+			test "$walked" -le 1024
 		took=${took%.*}
 		((took > maxms)) && maxms=$took
 	done
 done
-echo "cancellation: longest stop ${maxms} ms (the target: 100 ms)"
+echo "cancellation: longest stop ${maxms} ms (printed only)"
 
 rel_done

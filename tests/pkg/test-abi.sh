@@ -11,10 +11,16 @@
 # against one of another soname every change is accounted for by the new
 # soname.  Either way the report is printed.
 #
+# Across a soname change abidiff must say so ("SONAME changed from 'OLD'
+# to 'NEW'"), and the report is printed; under the same soname it must
+# report nothing.
+#
 # Environment (tests/pkg/meson.build): TOP (the source tree), LIBXBULK (the built .so, with its
 # debug information), INCLUDE_DIRS (':'-separated: the public headers and
 # the generated xbulk_version.h), ABI_DIR, VERSION, XB_SANITIZE.
-# With --record, writes ABI_DIR/libxbulk-VERSION.abi instead.
+# With --record, writes ABI_DIR/libxbulk-VERSION.abi instead, at release
+# time; it refuses to replace a release's ABI already kept (a release's
+# ABI never changes: bump the version in meson.build first).
 
 set -euo pipefail
 
@@ -78,8 +84,13 @@ main()
 	csoname=$(soname_of "$cur")
 	[[ -n $csoname ]] || fail "no soname in the ABI of $LIBXBULK"
 	if [[ ${1:-} == --record ]]; then
-		cp "$cur" "$ABI_DIR/libxbulk-$VERSION.abi"
-		echo "recorded $ABI_DIR/libxbulk-$VERSION.abi ($csoname)"
+		rel=$ABI_DIR/libxbulk-$VERSION.abi
+		[[ ! -e $rel ]] ||
+			fail "$rel exists: release $VERSION's ABI is kept as" \
+			     "it shipped (bump the version in meson.build" \
+			     "before recording a new release)"
+		cp "$cur" "$rel"
+		echo "recorded $rel ($csoname)"
 		return 0
 	fi
 	for rel in "$ABI_DIR"/libxbulk-*.abi; do
@@ -107,6 +118,14 @@ main()
 			echo "PASS: $name ($rsoname): nothing changed but" \
 			     "additions"
 		else
+			# the change must be seen, and be the soname's
+			if ! grep -qF "SONAME changed from '$rsoname' to" \
+				"$TMP/report" ||
+			   ! grep -qF "to '$csoname'" "$TMP/report"; then
+				cat "$TMP/report"
+				fail "$name: abidiff does not report the soname" \
+				     "change $rsoname -> $csoname"
+			fi
 			echo "PASS: $name: soname $rsoname -> $csoname;" \
 			     "its changes are accounted for by the new soname:"
 			sed 's/^/  /' "$TMP/report"
