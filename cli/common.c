@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -261,15 +262,31 @@ xb_online_cpus(void)
 	return n > XB_MAX_THREADS ? XB_MAX_THREADS : (unsigned int)n;
 }
 
+/* Interrupts the writing thread's write() (ignored by default). */
+#define XB_WAKE_SIGNAL	SIGURG
+
 /* /dev/null, ready for on_stop_signal() (-1 if it could not be opened). */
 static int devnull_fd = -1;
+
+/* The thread that caught the signals first: the one that writes. */
+static pthread_t writer_thread;
+
+/* XB_WAKE_SIGNAL's handler: its arrival is all (it interrupts a write). */
+static void
+on_wake(int signo)
+{
+	(void)signo;
+}
 
 /*
  * Note the signal; the command sees it within 100 ms and exits 128+signo.
  * A write blocked on a full pipe would be restarted (SA_RESTART) and wait
  * for the reader, however long: stdout is pointed at /dev/null, so that
  * the restarted write returns at once.  Nothing written after the signal
- * reaches the reader, as with find or du killed by it.
+ * reaches the reader, as with find or du killed by it.  A process signal
+ * may be taken by any thread (a scan worker, a directory reader): the
+ * writing thread's write is then interrupted by XB_WAKE_SIGNAL, so that
+ * it too is restarted on /dev/null.
  */
 static void
 on_stop_signal(int signo)
@@ -279,6 +296,8 @@ on_stop_signal(int signo)
 	caught_signal = signo;
 	if (devnull_fd >= 0 && !stdout_closed)
 		dup2(devnull_fd, STDOUT_FILENO);
+	if (!pthread_equal(pthread_self(), writer_thread))
+		pthread_kill(writer_thread, XB_WAKE_SIGNAL);
 	errno = saved;
 }
 
@@ -291,8 +310,16 @@ xb_catch_signals(void)
 		.sa_flags = SA_RESTART | SA_RESETHAND,
 	};
 
+	struct sigaction wake = {
+		.sa_handler = on_wake,
+		.sa_flags = SA_RESTART,
+	};
+
 	if (devnull_fd < 0)
 		devnull_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	writer_thread = pthread_self();
+	sigemptyset(&wake.sa_mask);
+	sigaction(XB_WAKE_SIGNAL, &wake, NULL);
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

@@ -59,6 +59,7 @@ REL_CG_KIND=
 REL_THROTTLED=0
 REL_PID=
 REL_STOPPED=
+REL_WORKER=
 REL_NOT_MID=0
 REL_REF_BYTES=0
 REL_CHURN_PIDS=()
@@ -561,23 +562,31 @@ rel_wait_exit()
 	wait "$pid" || REL_RC=$?
 }
 
-# rel_stalled_reader [--throttled] TAG SIG OUT COMMAND...: COMMAND writes
-# to a FIFO whose reader stops reading; once the writer blocks in
-# pipe_write it is sent SIG, then what the pipe held is read into OUT.
-# COMMAND runs at full speed, or with --throttled at 1% of a CPU to its
-# end (so that a scan is still early when its writer blocks, and its
-# workers share one quota with the writer that the signal wakes).  Checks
-# that the writer did block; sets REL_PID, REL_RC and REL_MS
-# (rel_wait_exit), and REL_AFTER (rel_after: the inode lookups from the
-# signal on).
+# rel_stalled_reader [--throttled] [--worker] TAG SIG OUT COMMAND...:
+# COMMAND writes to a FIFO whose reader stops reading; once the writer
+# blocks in pipe_write it is sent SIG, then what the pipe held is read
+# into OUT.  COMMAND runs at full speed, or with --throttled at 1% of a
+# CPU to its end (so that a scan is still early when its writer blocks,
+# and its workers share one quota with the writer that the signal wakes).
+# SIG goes to the process (the kernel gives it to the main thread, the
+# blocked writer), or with --worker to one of its other threads (kill of
+# a thread's id: the kernel gives it to that thread), whose handler must
+# then interrupt the writer's write (cli/common.c); REL_WORKER is the
+# thread id, empty if there was no other thread.  Checks that the writer
+# did block; sets REL_PID, REL_RC and REL_MS (rel_wait_exit), and
+# REL_AFTER (rel_after: the inode lookups from the signal on).
 rel_stalled_reader()
 {
-	local throttled=0 tag sig out blocked=0 i
+	local throttled=0 worker=0 tag sig out blocked=0 i task
 
-	if [[ $1 == --throttled ]]; then
-		throttled=1
+	while [[ $1 == --* ]]; do
+		case $1 in
+		--throttled) throttled=1 ;;
+		--worker) worker=1 ;;
+		--process) ;;
+		esac
 		shift
-	fi
+	done
 	tag=$1 sig=$2 out=$3
 	shift 3
 	rm -f "$T/fifo"
@@ -594,13 +603,14 @@ rel_stalled_reader()
 		sleep 0.05
 	done
 	rel_check "[$tag] writer blocked in pipe_write" 1 "$blocked"
-	# Sent while it runs (not rel_signal): the kernel gives the signal
-	# to the main thread, the blocked writer, whose restarted write then
-	# goes to /dev/null.  Stopped and continued, another thread could
-	# take it, and the writer restart its write on the pipe before the
-	# handler points stdout elsewhere: it would wait for the reader.
+	REL_WORKER=
+	if ((worker)); then
+		for task in /proc/"$REL_PID"/task/*; do
+			[[ ${task##*/} != "$REL_PID" ]] && REL_WORKER=${task##*/}
+		done
+	fi
 	rel_mark
-	kill -"$sig" "$REL_PID" 2>/dev/null || true
+	kill -"$sig" "${REL_WORKER:-$REL_PID}" 2>/dev/null || true
 	if ((throttled)); then
 		rel_after --throttled
 	else

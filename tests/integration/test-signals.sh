@@ -133,11 +133,17 @@ rel_unthrottle
 # what the reader then finds in the pipe is a prefix of the full scan
 # (its last record may be cut: a write was under way, as when find is
 # killed).
-for j in 1 2; do
-	tag="stalled reader, SIGINT, -j $j"
+# Sent to a worker thread (-j 2), the signal must still end the writer's
+# blocked write (else the writer waits for the reader for ever).
+for run in "1 process" "2 process" "2 worker"; do
+	j=${run% *}
+	tag="stalled reader, SIGINT to the ${run#* }, -j $j"
 	cases=$((cases + 1))
-	rel_stalled_reader --throttled "$tag" INT "$T/out" \
+	rel_stalled_reader --throttled "--${run#* }" "$tag" INT "$T/out" \
 		"$XBULK" bulkstat -j "$j" "$M"
+	if [[ $run == *worker ]]; then
+		rel_ok "[$tag] no worker thread found" test -n "$REL_WORKER"
+	fi
 	pid=$REL_PID
 	echo "  [$tag] exit $REL_RC ${REL_MS} ms after the signal" \
 		"(printed only); $(stat -c %s "$T/out") bytes were in the pipe"
