@@ -270,10 +270,8 @@ live(struct diff_cmd *d, struct xbulk_snap *old, const volatile int *cancel)
 	if (d->save) {
 		ret = xbulk_snap_writer_new(d->save, &wo, &w);
 		if (ret) {
-			xb_error("diff", "%s: cannot create: %s", d->save,
-				 strerror(-ret));
 			xbulk_fs_close(fs);
-			return XB_EXIT_TROUBLE;
+			return xb_snap_create_error("diff", d->save, ret);
 		}
 		xb_exclude_writer(&x, st.st_dev, w);
 		xb_exclude_path(&x, st.st_dev, d->save);

@@ -3,15 +3,18 @@
  * xbulk export --sqlite DB: the snapshot as a SQLite database (tables fs,
  * inodes, entries; schema in docs/formats.md), written to DB.tmp in one
  * transaction with the journal off (the file is new: nothing to roll
- * back to), indexed once the rows are in, then renamed to DB.  Prepared
- * statements, one bind per column: about 1 us a row.
+ * back to), indexed once the rows are in, fsynced, then renamed to DB
+ * (only a regular file there is replaced).  Prepared statements, one
+ * bind per column: about 1 us a row.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "export.h"
@@ -165,21 +168,44 @@ fill(struct db *d, struct xbulk_snap *s, char *msg, size_t msgsize,
 	return ret;
 }
 
+/* fsync the directory of @path (the rename in it): 0 or -1 (errno). */
+static int
+fsync_dir(const char *path)
+{
+	char *copy = strdup(path);
+	int fd = copy ? open(dirname(copy), O_RDONLY | O_DIRECTORY |
+			     O_CLOEXEC) : -1;
+	int ret = fd < 0 || fsync(fd) ? -1 : 0;
+
+	if (fd >= 0)
+		close(fd);
+	free(copy);
+	return ret;
+}
+
 int
 xb_export_sqlite(struct xbulk_snap *s, const char *path,
 		 const volatile int *cancel)
 {
 	struct db d = { .blocksize = xbulk_snap_info(s)->blocksize };
 	char msg[512] = "", *tmp;
+	struct stat st;
 	int fd, ret;
 
+	/* only a regular file is replaced (not /dev/null, a FIFO...) */
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		xb_error("export", "%s: %s", path, S_ISDIR(st.st_mode) ?
+			 strerror(EISDIR) : "not a regular file: left as it is");
+		return XB_EXIT_TROUBLE;
+	}
 	if (asprintf(&tmp, "%s.tmp", path) < 0)
 		return XB_EXIT_TROUBLE;
 	unlink(tmp);
 	/* made 0600 as the snapshot (it lists every name); SQLite gives its
-	 * journal the database's mode */
+	 * journal the database's mode.  Kept open to fsync it (SQLite does
+	 * not: synchronous is off) before it is renamed. */
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0 || close(fd)) {
+	if (fd < 0) {
 		snprintf(msg, sizeof(msg), "%s", strerror(errno));
 		ret = -EIO;
 	} else if (sqlite3_open_v2(tmp, &d.db, SQLITE_OPEN_READWRITE, NULL)) {
@@ -195,10 +221,12 @@ xb_export_sqlite(struct xbulk_snap *s, const char *path,
 		snprintf(msg, sizeof(msg), "cannot close the database");
 		ret = -EIO;
 	}
-	if (!ret && rename(tmp, path)) {
+	if (!ret && (fsync(fd) || rename(tmp, path) || fsync_dir(path))) {
 		snprintf(msg, sizeof(msg), "%s", strerror(errno));
 		ret = -errno;
 	}
+	if (fd >= 0)
+		close(fd);
 	if (ret) {
 		unlink(tmp);
 		if (ret != -EINTR)

@@ -63,6 +63,11 @@ int xb_snap_live(const char *cmd, const char *path, struct xbulk_fs *fs,
 int xb_snap_write_all(const char *cmd, const char *file, struct xbulk_snap *s,
 		      struct xbulk_snap_writer *w, const volatile int *cancel);
 
+/* "xbulk CMD: PATH: message" for xbulk_snap_writer_new()'s error @err
+ * (-EEXIST: PATH is no regular file, left alone); returns
+ * XB_EXIT_TROUBLE. */
+int xb_snap_create_error(const char *cmd, const char *path, int err);
+
 /* "xbulk CMD: PATH: message" for a failed snapshot write; returns
  * XB_EXIT_TROUBLE. */
 int xb_snap_write_error(const char *cmd, const char *path, int err);

@@ -150,10 +150,8 @@ xb_cmd_snapshot(int argc, char **argv)
 	if (!ret)
 		ret = xbulk_snap_writer_new(file, &wo, &w);
 	if (ret) {
-		xb_error("snapshot", "%s: cannot create: %s", file,
-			 strerror(-ret));
 		xbulk_fs_close(fs);
-		return XB_EXIT_TROUBLE;
+		return xb_snap_create_error("snapshot", file, ret);
 	}
 	xb_exclude_writer(&x, st.st_dev, w);
 	xb_exclude_path(&x, st.st_dev, file);

@@ -198,8 +198,12 @@ struct xbulk_snap_write_opts {
  * at @path until xbulk_snap_writer_commit() links it there, so an
  * interrupted or failed write never replaces a good snapshot.  Hidden
  * names (.xbulk-snap.PID.N) that a writer killed in that directory
- * left, of a PID that no longer runs, are removed first.
- * Return: 0 or the negative errno of creating it.
+ * left, of a PID that no longer runs, are removed first.  Only a
+ * regular file at @path (or a symlink to one: the link is replaced) is
+ * replaced.
+ * Return: 0, -EISDIR (@path is or ends as a directory), -EEXIST (what
+ * is at @path, or what its symlink leads to, is no regular file), or
+ * the negative errno of creating it.
  */
 int xbulk_snap_writer_new(const char *path,
 			  const struct xbulk_snap_write_opts *o,

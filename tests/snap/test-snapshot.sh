@@ -209,6 +209,24 @@ want_trouble "FILE a directory" "$S: cannot create: Is a directory" \
 	"$XBULK" snapshot "$M" "$S"
 want_trouble "no directory" "$T/no/s: cannot create: No such file" \
 	"$XBULK" snapshot "$M" "$T/no/s"
+want_trouble "FILE ending in /" "$T/newdir/: cannot create: Is a directory" \
+	"$XBULK" snapshot "$M" "$T/newdir/"
+[[ ! -e $T/newdir ]] || xb_die "FILE ending in /: $T/newdir made"
+# only a regular file is replaced: not a device (as /dev/null), a FIFO,
+# nor a symlink to one
+mknod "$T/null" c 1 3
+mkfifo "$T/fifo"
+ln -s null "$T/tonull"
+for f in null fifo tonull; do
+	want_trouble "FILE $f" "$T/$f: not a regular file: left as it is" \
+		"$XBULK" snapshot "$M" "$T/$f"
+	want_trouble "--save $f" "$T/$f: not a regular file: left as it is" \
+		"$XBULK" diff --save "$T/$f" "$S/b" "$M"
+	want_trouble "--sqlite $f" "$T/$f: not a regular file: left as it is" \
+		"$XBULK" export --sqlite "$T/$f" "$S/b"
+done
+[[ -c $T/null && -p $T/fifo && -L $T/tonull ]] ||
+	xb_die "replaced: $(ls -l "$T")"
 mount -t tmpfs -o size=20k none "$T/full"
 xb_at_exit "umount '$T/full' 2>/dev/null"
 cp "$S/other" "$T/full/state"
