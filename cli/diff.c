@@ -130,7 +130,7 @@ set_fmt(struct diff_cmd *d, enum xb_diff_fmt fmt)
 	return 0;
 }
 
-/* The options; 0, an exit status, or -1 after --help. */
+/* The options; 0, an exit status, or -1 for --help. */
 static int
 parse(struct diff_cmd *d, int argc, char **argv)
 {
@@ -143,7 +143,6 @@ parse(struct diff_cmd *d, int argc, char **argv)
 	       (c = getopt_long(argc, argv, ":0hj:o:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			fputs(help, stdout);
 			return -1;
 		case 'j':
 			ret = xb_snap_count("diff", "-j", optarg, 1,
@@ -237,10 +236,8 @@ run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
 			 d->old_path, strerror(-ret));
 		return XB_EXIT_TROUBLE;
 	}
-	if (fflush(d->out.f) || ferror(d->out.f)) {
-		ret = xb_write_error("diff", -errno);
-		return ret == XB_EXIT_PIPE ? ret : XB_EXIT_TROUBLE;
-	}
+	if (fflush(d->out.f) || ferror(d->out.f))
+		return xb_snap_out_error("diff", -errno);
 	/* the path lists feed pipelines run with pipefail: 0 unless trouble */
 	return any && d->out.fmt != XB_DIFF_NUL &&
 	       d->out.fmt != XB_DIFF_DELETED0 ? 1 : 0;
@@ -314,7 +311,10 @@ xb_cmd_diff(int argc, char **argv)
 
 	ret = parse(&d, argc, argv);
 	if (ret)
-		return ret < 0 ? (fflush(stdout) ? XB_EXIT_TROUBLE : 0) : ret;
+		return ret < 0 ? xb_snap_help("diff", help) : ret;
+	/* the changes go there: with it closed, fail before the scan */
+	if (xb_stdout_fd() < 0)
+		return xb_snap_out_error("diff", -EBADF);
 	if (stat(d.new_path, &st)) {
 		xb_error("diff", "%s: %s", d.new_path, strerror(errno));
 		return XB_EXIT_TROUBLE;

@@ -92,8 +92,7 @@ xb_cmd_export(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			fputs(help, stdout);
-			return fflush(stdout) ? XB_EXIT_TROUBLE : 0;
+			return xb_snap_help("export", help);
 		case OPT_SQLITE: db = optarg; break;
 		case OPT_CSV: dir = optarg; break;
 		default: return xb_snap_option("export", c, argv);

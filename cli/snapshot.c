@@ -112,9 +112,7 @@ xb_cmd_snapshot(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":hj:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			fputs(help, stdout);
-			return fflush(stdout) ? xb_write_error("snapshot",
-							       -errno) : 0;
+			return xb_snap_help("snapshot", help);
 		case 'j':
 			ret = xb_snap_count("snapshot", "-j", optarg, 1,
 					    XB_MAX_THREADS, &v);

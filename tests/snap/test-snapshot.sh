@@ -174,6 +174,29 @@ echo "not a snapshot" >"$S/junk"
 want_trouble "not a snapshot" "$S/junk: not an xbulk snapshot" \
 	"$XBULK" export --csv "$T" "$S/junk"
 want_trouble missing "$S/nope: No such file" "$XBULK" diff "$S/nope" "$M"
+mkfifo "$T/fifo0"
+want_trouble "OLD a FIFO" "$T/fifo0: not a regular file" \
+	timeout 60 "$XBULK" diff "$T/fifo0" "$S/b"
+want_trouble "NEW a FIFO" "$T/fifo0: not a regular file" \
+	timeout 60 "$XBULK" diff "$S/b" "$T/fifo0"
+
+# standard output closed (xbulk writes to /dev/null then) or full: the
+# changes are lost, so trouble, and --save puts nothing in place
+for opt in "" -0; do
+	rc=0; "$XBULK" diff $opt --save "$S/closed" "$S/b" "$M" >&- \
+		2>"$T/err" || rc=$?
+	((rc == 2)) && [[ $(cat "$T/err") == \
+		'xbulk diff: write to stdout: Bad file descriptor' ]] &&
+		[[ ! -e $S/closed ]] ||
+		xb_die "diff $opt, stdout closed: $rc $(cat "$T/err")"
+done
+for cmd in snapshot diff export; do
+	rc=0; "$XBULK" $cmd --help >/dev/full 2>"$T/err" || rc=$?
+	((rc == 2)) && [[ $(cat "$T/err") == \
+		"xbulk $cmd: write to stdout: No space left on device" ]] ||
+		xb_die "$cmd --help >/dev/full: $rc $(cat "$T/err")"
+done
+ok
 
 # another filesystem (UUID)
 truncate -s 300M "$T/other.img"
