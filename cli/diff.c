@@ -44,7 +44,8 @@ XB_SNAP_SCAN_HELP
 "   --expand   Also list what lies below a renamed directory (moved).\n"
 "   --atime    A changed atime alone is a change.\n"
 "   --layout   Changed blocks or extents alone are a change.\n"
-"   --force    Compare snapshots of two filesystems (UUIDs differ).\n"
+"   --force    Compare snapshots of two filesystems (UUIDs differ), or\n"
+"              of two directories of one (two mounts: tops differ).\n"
 "   -h, --help Show this help.\n"
 "\n"
 "Exit status: 0 no change, 1 changes, 2 trouble, 130/143 on a signal;\n"
@@ -197,6 +198,8 @@ run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
 	struct xbulk_snap_diff_opts o = {
 		.size = sizeof(o), .flags = d->diff_flags, .cancel = cancel,
 	};
+	const struct xbulk_snap_info *oi = xbulk_snap_info(old);
+	const struct xbulk_snap_info *ni = xbulk_snap_info(new);
 	const struct xbulk_snap_change *c;
 	struct xbulk_snap_diff *diff;
 	char u1[40], u2[40];
@@ -205,11 +208,20 @@ run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
 
 	ret = xbulk_snap_diff_new(old, new, &o, &diff);
 	if (ret == -EXDEV) {
-		xb_uuid_text(u1, xbulk_snap_info(old)->uuid);
-		xb_uuid_text(u2, xbulk_snap_info(new)->uuid);
-		xb_error("diff", "%s: a snapshot of another filesystem "
-			 "(UUID %s; %s is %s); --force compares them anyway",
-			 d->old_path, u1, d->new_path, u2);
+		xb_uuid_text(u1, oi->uuid);
+		xb_uuid_text(u2, ni->uuid);
+		if (strcmp(u1, u2))
+			xb_error("diff", "%s: a snapshot of another filesystem "
+				 "(UUID %s; %s is %s); --force compares them "
+				 "anyway", d->old_path, u1, d->new_path, u2);
+		else
+			xb_error("diff", "%s: a snapshot of another directory "
+				 "(its top is inode %llu, mounted at %s; %s's "
+				 "is inode %llu at %s): paths do not compare; "
+				 "--force compares them anyway", d->old_path,
+				 (unsigned long long)oi->top, oi->mountpoint,
+				 d->new_path, (unsigned long long)ni->top,
+				 ni->mountpoint);
 		return XB_EXIT_TROUBLE;
 	}
 	if (ret) {

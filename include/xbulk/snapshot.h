@@ -306,7 +306,8 @@ enum {
 	XBULK_DIFF_LAYOUT	= 1u << 1,	/* blocks, extents alone too */
 	XBULK_DIFF_EXPAND	= 1u << 2,	/* MOVED: what lies below a
 						   renamed directory */
-	XBULK_DIFF_FORCE	= 1u << 3,	/* another filesystem (UUID) */
+	XBULK_DIFF_FORCE	= 1u << 3,	/* another filesystem (UUID)
+						   or top */
 	/*
 	 * One change per name (for path lists, as xbulk diff -0 and
 	 * --deleted0 make): MOVED as XBULK_DIFF_EXPAND, also for the kept
@@ -332,8 +333,9 @@ struct xbulk_snap_diff;
  * xbulk_snap_diff_new() - compare @old with @new (both stay the
  * caller's; they are read to their end by the diff).  Identity is the
  * inode number and generation; the rules: man/xbulk.8, DIFF.
- * Return: 0; -EXDEV if they are of two filesystems (UUID) and not
- * XBULK_DIFF_FORCE; -EINVAL; -ENOMEM.
+ * Return: 0; -EXDEV if they are of two filesystems (UUID) or of two
+ * tops (mounts of two directories of it: their paths do not compare)
+ * and not XBULK_DIFF_FORCE; -EINVAL; -ENOMEM.
  */
 int xbulk_snap_diff_new(struct xbulk_snap *old, struct xbulk_snap *new,
 			const struct xbulk_snap_diff_opts *o,

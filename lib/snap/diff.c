@@ -106,8 +106,11 @@ xbulk_snap_diff_new(struct xbulk_snap *old, struct xbulk_snap *new,
 	if (!opts || opts->size < sizeof(size_t))
 		return -EINVAL;
 	memcpy(&o, opts, opts->size < sizeof(o) ? opts->size : sizeof(o));
+	/* paths start at the top: another top's do not compare (a bind
+	 * mount of a directory: what lies outside has no names there) */
 	if (!(o.flags & XBULK_DIFF_FORCE) &&
-	    memcmp(old->info.uuid, new->info.uuid, 16))
+	    (memcmp(old->info.uuid, new->info.uuid, 16) ||
+	     old->info.top != new->info.top))
 		return -EXDEV;
 	d = calloc(1, sizeof(*d));
 	if (!d)

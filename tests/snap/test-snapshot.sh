@@ -212,6 +212,20 @@ want_trouble "other fs, live" "$S/b: a snapshot of another filesystem" \
 	"$XBULK" diff "$S/b" "$T/other"
 rc=0; "$XBULK" diff --force "$S/b" "$S/other" >/dev/null || rc=$?
 ((rc == 1)) || xb_die "--force: exit status $rc"
+# another directory of it (a bind mount of a subdirectory: the top
+# differs; all outside it would be unlinked, and listed by --deleted0)
+mkdir "$T/bind"
+mount --bind "$M/w" "$T/bind"
+xb_at_exit "umount '$T/bind' 2>/dev/null"
+want_trouble "other top, live" "$S/b: a snapshot of another directory" \
+	"$XBULK" diff --deleted0 --save "$S/bind" "$S/b" "$T/bind"
+[[ ! -e $S/bind ]] || xb_die "other top: --save put in place"
+"$XBULK" snapshot "$T/bind" "$S/bind"
+umount "$T/bind"
+want_trouble "other top" "$S/bind: a snapshot of another directory" \
+	"$XBULK" diff "$S/bind" "$S/b"
+rc=0; "$XBULK" diff --force "$S/bind" "$S/b" >/dev/null || rc=$?
+((rc == 1)) || xb_die "--force, other top: exit status $rc"
 ok
 
 # NEW not XFS; FILE unwritable; ENOSPC
