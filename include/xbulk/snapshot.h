@@ -256,8 +256,9 @@ enum xbulk_change_kind {
 	XBULK_CHANGE_RENAMED,	/* one name in OLD, another one in NEW */
 	XBULK_CHANGE_MODIFIED,	/* attributes (facets), same names; no
 				   facet: OLD's record was
-				   XBULK_SNAP_CHANGING (racy: the same
-				   record proves nothing) */
+				   XBULK_SNAP_CHANGING and NEW scanned
+				   later (racy: the same record proves
+				   nothing) */
 	XBULK_CHANGE_ENTRIES,	/* a directory changed only through its
 				   entries */
 	XBULK_CHANGE_LINKED,	/* a name added (hard link) */

@@ -34,6 +34,8 @@ struct qent {
 struct xbulk_snap_diff {
 	struct xbulk_snap		*old, *new;
 	uint32_t			flags;
+	bool				later;	/* NEW's scan started
+						   after OLD's */
 	const volatile int		*cancel;
 	const struct xbulk_snap_rec	*a, *b;		/* heads, NULL: end */
 	bool				started;
@@ -118,6 +120,9 @@ xbulk_snap_diff_new(struct xbulk_snap *old, struct xbulk_snap *new,
 	d->old = old;
 	d->new = new;
 	d->flags = o.flags;
+	d->later = new->info.start_sec > old->info.start_sec ||
+		   (new->info.start_sec == old->info.start_sec &&
+		    new->info.start_nsec > old->info.start_nsec);
 	d->cancel = o.cancel;
 	if (o.flags & (XBULK_DIFF_EXPAND | XBULK_DIFF_EVERY_NAME))
 		ret = mark_moved(d);
@@ -156,8 +161,8 @@ next_new(struct xbulk_snap_diff *d)
 	return next_of(d->new, &d->b);
 }
 
-/* The same bytes in both files (the flags byte aside) and OLD's record
- * not changing (see compare()): no change. */
+/* The same bytes in both files (the flags byte aside), OLD's record
+ * not racy (see compare()): no change. */
 static bool
 same_bytes(const struct xbulk_snap_diff *d)
 {
@@ -165,7 +170,7 @@ same_bytes(const struct xbulk_snap_diff *d)
 
 	return d->old->has_raw && d->new->has_raw && !d->old->decoded &&
 	       !d->new->decoded && x->len == y->len && x->len &&
-	       !(x->body[0] & XBULK_SNAP_CHANGING) &&
+	       (!d->later || !(x->body[0] & XBULK_SNAP_CHANGING)) &&
 	       !memcmp(x->body + 1, y->body + 1, x->len - 1);
 }
 
@@ -332,8 +337,8 @@ queue_kept(struct xbulk_snap_diff *d, uint32_t f, bool list)
  * One inode in both, same generation.  OLD's record read while the
  * inode changed (XBULK_SNAP_CHANGING) is racy: a write after that read
  * in the same clock tick left its times as they were (timestamps are
- * the clock's ticks), so the same record in NEW proves nothing; it is
- * listed as modified without facets, as git treats a racily clean
+ * the clock's ticks), so the same record in a later NEW proves nothing;
+ * it is listed as modified without facets, as git treats a racily clean
  * index entry.
  */
 static int
@@ -343,7 +348,7 @@ compare(struct xbulk_snap_diff *d)
 	uint32_t f = snap_facets(a->bs, b->bs, d->flags), i, nrm = 0, nadd = 0;
 	const struct xbulk_snap_link *rm = NULL, *add = NULL;
 	bool every = d->flags & XBULK_DIFF_EVERY_NAME;
-	bool racy = a->flags & XBULK_SNAP_CHANGING;
+	bool racy = d->later && (a->flags & XBULK_SNAP_CHANGING);
 	int ret = 0;
 
 	for (i = 0; i < a->nlinks; i++)

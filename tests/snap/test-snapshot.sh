@@ -264,6 +264,8 @@ if command -v strace >/dev/null; then
 		xb_die "racy record: $rc $(cat "$T/out")"
 	[[ $("$XBULK" diff -0 "$S/racy" "$O" | tr '\0' ' ') == 'x ' ]] ||
 		xb_die "racy record: -0 lacks it"
+	# not against itself (NEW not scanned later)
+	"$XBULK" diff "$S/racy" "$S/racy" || xb_die "racy record: itself"
 	"$XBULK" snapshot "$O" "$S/racy2"
 	rc=0; "$XBULK" diff "$S/racy2" "$O" >"$T/out" || rc=$?
 	((rc == 0)) || xb_die "racy record, then a quiet one: $rc $(cat "$T/out")"
