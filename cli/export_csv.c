@@ -25,6 +25,13 @@ struct csv {
 	uint32_t	blocksize;
 };
 
+/* 0, or the error of a write to @f that failed (ENOSPC...). */
+static int
+stream_error(FILE *f)
+{
+	return !ferror(f) ? 0 : errno ? -errno : -EIO;
+}
+
 static int
 csv_inode(void *arg, const struct xbulk_snap_rec *rec)
 {
@@ -46,7 +53,7 @@ csv_inode(void *arg, const struct xbulk_snap_rec *rec)
 		(unsigned long long)b->bs_xflags,
 		(unsigned long long)b->bs_extents64, b->bs_aextents,
 		b->bs_rdev, rec->flags & XBULK_SNAP_CHANGING ? 1 : 0);
-	return ferror(c->inodes) ? -EIO : 0;
+	return stream_error(c->inodes);
 }
 
 static void
@@ -79,7 +86,7 @@ csv_entry(void *arg, uint64_t ino, const struct xbulk_snap_link *l,
 	fprintf(c->entries, ",%llu,", (unsigned long long)ino);
 	quoted(c->entries, path, strlen(path));
 	fputs("\r\n", c->entries);
-	return ferror(c->entries) ? -EIO : 0;
+	return stream_error(c->entries);
 }
 
 static FILE *

@@ -319,6 +319,8 @@ want_trouble "ENOSPC, --save" "$T/full/state: cannot write the snapshot: No spac
 cmp -s "$S/other" "$T/full/state" || xb_die "ENOSPC: old snapshot changed"
 want_trouble "ENOSPC, sqlite" "$T/full/db: " \
 	"$XBULK" export --sqlite "$T/full/db" "$S/b"
+want_trouble "ENOSPC, csv" "$T/full: No space left on device" \
+	"$XBULK" export --csv "$T/full" "$S/b"
 [[ $(ls -A "$T/full") == state ]] || xb_die "ENOSPC left: $(ls -A "$T/full")"
 cmp -s "$S/good" "$S/b" || xb_die "the old snapshot changed"
 
