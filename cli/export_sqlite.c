@@ -4,8 +4,9 @@
  * inodes, entries; schema in docs/formats.md), written to DB.tmp in one
  * transaction with the journal off (the file is new: nothing to roll
  * back to), indexed once the rows are in, fsynced, then renamed to DB
- * (only a regular file there is replaced).  Prepared statements, one
- * bind per column: about 1 us a row.
+ * (only a regular file there is replaced).  DB.tmp is locked (flock)
+ * while it is written.  Prepared statements, one bind per column: about
+ * 1 us a row.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sqlite3.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -183,12 +185,52 @@ fsync_dir(const char *path)
 	return ret;
 }
 
+/*
+ * Open @tmp, the one file of an export, made 0600 (as the snapshot: it
+ * lists every name; SQLite gives its journal the database's mode), and
+ * lock it (flock): another export to the same database waits for no one
+ * and fails (-EBUSY) instead of removing or renaming the file this one
+ * writes.  What a killed export left there is taken over, emptied.
+ * Returns the fd or -errno.
+ */
+static int
+open_tmp(const char *tmp)
+{
+	struct stat a, b;
+	int fd, i, err;
+
+	for (i = 0; i < 100; i++) {
+		fd = open(tmp, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0)
+			return -errno;
+		if (flock(fd, LOCK_EX | LOCK_NB)) {
+			err = errno == EWOULDBLOCK ? -EBUSY : -errno;
+			close(fd);
+			return err;
+		}
+		/* still at @tmp: not the database an export that held it
+		 * just renamed */
+		if (!fstat(fd, &a) && !stat(tmp, &b) && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino) {
+			err = !S_ISREG(a.st_mode) ? -EEXIST :
+			      fchmod(fd, 0600) || ftruncate(fd, 0) ? -errno : 0;
+			if (!err)
+				return fd;
+			close(fd);
+			return err;
+		}
+		close(fd);
+	}
+	return -EBUSY;
+}
+
 int
 xb_export_sqlite(struct xbulk_snap *s, const char *path,
 		 const volatile int *cancel)
 {
 	struct db d = { .blocksize = xbulk_snap_info(s)->blocksize };
 	char msg[512] = "", *tmp;
+	bool placed = false;
 	struct stat st;
 	int fd, ret;
 
@@ -200,14 +242,14 @@ xb_export_sqlite(struct xbulk_snap *s, const char *path,
 	}
 	if (asprintf(&tmp, "%s.tmp", path) < 0)
 		return XB_EXIT_TROUBLE;
-	unlink(tmp);
-	/* made 0600 as the snapshot (it lists every name); SQLite gives its
-	 * journal the database's mode.  Kept open to fsync it (SQLite does
-	 * not: synchronous is off) before it is renamed. */
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	/* kept open to fsync it (SQLite does not: synchronous is off)
+	 * before it is renamed */
+	fd = open_tmp(tmp);
 	if (fd < 0) {
-		snprintf(msg, sizeof(msg), "%s", strerror(errno));
-		ret = -EIO;
+		snprintf(msg, sizeof(msg), "%s: %s", tmp, fd == -EBUSY ?
+			 "another export is writing it" : fd == -EEXIST ?
+			 "not a regular file" : strerror(-fd));
+		ret = fd;
 	} else if (sqlite3_open_v2(tmp, &d.db, SQLITE_OPEN_READWRITE, NULL)) {
 		snprintf(msg, sizeof(msg), "%s", d.db ? sqlite3_errmsg(d.db) :
 			 strerror(ENOMEM));
@@ -221,17 +263,17 @@ xb_export_sqlite(struct xbulk_snap *s, const char *path,
 		snprintf(msg, sizeof(msg), "cannot close the database");
 		ret = -EIO;
 	}
-	if (!ret && (fsync(fd) || rename(tmp, path) || fsync_dir(path))) {
-		snprintf(msg, sizeof(msg), "%s", strerror(errno));
+	if (!ret && (fsync(fd) || !(placed = !rename(tmp, path)) ||
+		     fsync_dir(path))) {
 		ret = -errno;
+		snprintf(msg, sizeof(msg), "%s", strerror(-ret));
 	}
+	if (ret && fd >= 0 && !placed)
+		unlink(tmp);		/* ours: locked, not renamed */
 	if (fd >= 0)
 		close(fd);
-	if (ret) {
-		unlink(tmp);
-		if (ret != -EINTR)
-			xb_error("export", "%s: %s", path, msg);
-	}
+	if (ret && ret != -EINTR)
+		xb_error("export", "%s: %s", path, msg);
 	free(tmp);
 	return ret ? XB_EXIT_TROUBLE : 0;
 }
