@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sqlite3.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -185,45 +184,6 @@ fsync_dir(const char *path)
 	return ret;
 }
 
-/*
- * Open @tmp, the one file of an export, made 0600 (as the snapshot: it
- * lists every name; SQLite gives its journal the database's mode), and
- * lock it (flock): another export to the same database waits for no one
- * and fails (-EBUSY) instead of removing or renaming the file this one
- * writes.  What a killed export left there is taken over, emptied.
- * Returns the fd or -errno.
- */
-static int
-open_tmp(const char *tmp)
-{
-	struct stat a, b;
-	int fd, i, err;
-
-	for (i = 0; i < 100; i++) {
-		fd = open(tmp, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-		if (fd < 0)
-			return -errno;
-		if (flock(fd, LOCK_EX | LOCK_NB)) {
-			err = errno == EWOULDBLOCK ? -EBUSY : -errno;
-			close(fd);
-			return err;
-		}
-		/* still at @tmp: not the database an export that held it
-		 * just renamed */
-		if (!fstat(fd, &a) && !stat(tmp, &b) && a.st_dev == b.st_dev &&
-		    a.st_ino == b.st_ino) {
-			err = !S_ISREG(a.st_mode) ? -EEXIST :
-			      fchmod(fd, 0600) || ftruncate(fd, 0) ? -errno : 0;
-			if (!err)
-				return fd;
-			close(fd);
-			return err;
-		}
-		close(fd);
-	}
-	return -EBUSY;
-}
-
 int
 xb_export_sqlite(struct xbulk_snap *s, const char *path,
 		 const volatile int *cancel)
@@ -244,11 +204,10 @@ xb_export_sqlite(struct xbulk_snap *s, const char *path,
 		return XB_EXIT_TROUBLE;
 	/* kept open to fsync it (SQLite does not: synchronous is off)
 	 * before it is renamed */
-	fd = open_tmp(tmp);
+	fd = xb_export_open_tmp(AT_FDCWD, tmp);
 	if (fd < 0) {
-		snprintf(msg, sizeof(msg), "%s: %s", tmp, fd == -EBUSY ?
-			 "another export is writing it" : fd == -EEXIST ?
-			 "not a regular file" : strerror(-fd));
+		snprintf(msg, sizeof(msg), "%s: %s", tmp,
+			 xb_export_tmp_error(fd));
 		ret = fd;
 	} else if (sqlite3_open_v2(tmp, &d.db, SQLITE_OPEN_READWRITE, NULL)) {
 		snprintf(msg, sizeof(msg), "%s", d.db ? sqlite3_errmsg(d.db) :

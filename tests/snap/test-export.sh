@@ -63,6 +63,20 @@ exec 9>&-
 	[[ $(sqlite3 "$T/db0" 'select count(*) from entries') == \
 	   $(sqlite3 "$T/db" 'select count(*) from entries') ]] ||
 	xb_die "DB.tmp left: $(ls -l "$T")"
+# ... and --csv's (two exports to one DIR wrote one file through two
+# descriptors)
+mkdir "$T/csv0"
+exec 9>"$T/csv0/.inodes.csv.tmp"
+flock 9
+rc=0; "$XBULK" export --csv "$T/csv0" "$T/snap" 2>"$T/err" || rc=$?
+((rc == 2)) && grep -qx "xbulk export: $T/csv0: .inodes.csv.tmp: another export is writing it" "$T/err" &&
+	[[ $(ls -A "$T/csv0") == .inodes.csv.tmp ]] ||
+	xb_die "a second CSV export: $rc $(cat "$T/err") $(ls -A "$T/csv0")"
+exec 9>&-
+"$XBULK" export --csv "$T/csv0" "$T/snap" &&
+	[[ $(ls -A "$T/csv0" | tr '\n' ' ') == 'entries.csv inodes.csv ' ]] &&
+	cmp -s "$T/csv/inodes.csv" "$T/csv0/inodes.csv" ||
+	xb_die "CSV tmp left: not taken over: $(ls -A "$T/csv0")"
 pass=$((pass + 1))
 
 # entries: one per path find lists
