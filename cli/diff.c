@@ -109,9 +109,9 @@ parse_type(struct diff_cmd *d, const char *arg)
 	size_t n = 0;
 
 	for (; *arg; arg++) {
-		if (*arg == ',')
-			continue;
-		if (!strchr("fdlpscb", *arg) || n + 1 >= sizeof(d->out.types))
+		if (*arg == ',' || memchr(d->out.types, *arg, n))
+			continue;	/* a letter again: once is enough */
+		if (!strchr("fdlpscb", *arg))
 			return xb_usage_error("diff", "--type: unknown type "
 					      "'%c'", *arg);
 		d->out.types[n++] = *arg;
