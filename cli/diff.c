@@ -190,6 +190,36 @@ parse(struct diff_cmd *d, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * OLD (@oi) and NEW (UUID @uuid, top inode @top) are of two filesystems
+ * or two directories of one: without --force, say so and return
+ * XB_EXIT_TROUBLE; else 0.
+ */
+static int
+apart(const struct diff_cmd *d, const struct xbulk_snap_info *oi,
+      const uint8_t *uuid, uint64_t top)
+{
+	char u1[40], u2[40];
+
+	if (d->diff_flags & XBULK_DIFF_FORCE)
+		return 0;
+	xb_uuid_text(u1, oi->uuid);
+	xb_uuid_text(u2, uuid);
+	if (strcmp(u1, u2))
+		xb_error("diff", "%s: a snapshot of another filesystem (UUID "
+			 "%s; %s is %s); --force compares them anyway",
+			 d->old_path, u1, d->new_path, u2);
+	else if (oi->top != top)
+		xb_error("diff", "%s: a snapshot of another directory (its top "
+			 "is inode %llu, mounted at %s; %s's is inode %llu): "
+			 "paths do not compare; --force compares them anyway",
+			 d->old_path, (unsigned long long)oi->top,
+			 oi->mountpoint, d->new_path, (unsigned long long)top);
+	else
+		return 0;
+	return XB_EXIT_TROUBLE;
+}
+
 /* Run the diff and print; 0, 1 (changes), or an exit status. */
 static int
 run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
@@ -198,32 +228,16 @@ run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
 	struct xbulk_snap_diff_opts o = {
 		.size = sizeof(o), .flags = d->diff_flags, .cancel = cancel,
 	};
-	const struct xbulk_snap_info *oi = xbulk_snap_info(old);
-	const struct xbulk_snap_info *ni = xbulk_snap_info(new);
 	const struct xbulk_snap_change *c;
 	struct xbulk_snap_diff *diff;
-	char u1[40], u2[40];
 	bool any = false;
 	int ret;
 
 	ret = xbulk_snap_diff_new(old, new, &o, &diff);
-	if (ret == -EXDEV) {
-		xb_uuid_text(u1, oi->uuid);
-		xb_uuid_text(u2, ni->uuid);
-		if (strcmp(u1, u2))
-			xb_error("diff", "%s: a snapshot of another filesystem "
-				 "(UUID %s; %s is %s); --force compares them "
-				 "anyway", d->old_path, u1, d->new_path, u2);
-		else
-			xb_error("diff", "%s: a snapshot of another directory "
-				 "(its top is inode %llu, mounted at %s; %s's "
-				 "is inode %llu at %s): paths do not compare; "
-				 "--force compares them anyway", d->old_path,
-				 (unsigned long long)oi->top, oi->mountpoint,
-				 d->new_path, (unsigned long long)ni->top,
-				 ni->mountpoint);
-		return XB_EXIT_TROUBLE;
-	}
+	if (ret == -EXDEV)
+		return apart(d, xbulk_snap_info(old),
+			     xbulk_snap_info(new)->uuid,
+			     xbulk_snap_info(new)->top);
 	if (ret) {
 		xb_error("diff", "%s", strerror(-ret));
 		return XB_EXIT_TROUBLE;
@@ -275,6 +289,13 @@ live(struct diff_cmd *d, struct xbulk_snap *old, const volatile int *cancel)
 		xb_error("diff", "%s: %s", d->new_path, strerror(errno));
 		xbulk_fs_close(fs);
 		return XB_EXIT_TROUBLE;
+	}
+	/* before the scan, which may take long */
+	ret = apart(d, xbulk_snap_info(old), xbulk_fs_geometry(fs)->uuid,
+		    st.st_ino);
+	if (ret) {
+		xbulk_fs_close(fs);
+		return ret;
 	}
 	if (d->save) {
 		ret = xbulk_snap_writer_new(d->save, &wo, &w);

@@ -220,6 +220,15 @@ xb_at_exit "umount '$T/bind' 2>/dev/null"
 want_trouble "other top, live" "$S/b: a snapshot of another directory" \
 	"$XBULK" diff --deleted0 --save "$S/bind" "$S/b" "$T/bind"
 [[ ! -e $S/bind ]] || xb_die "other top: --save put in place"
+# ... said before the scan (its syncfs() first), which may take long
+if command -v strace >/dev/null; then
+	for new in "$T/bind" "$T/other"; do
+		want_trouble "apart, before the scan" "$S/b: a snapshot of another" \
+			strace -f -o "$T/strace" -e trace=syncfs \
+			"$XBULK" diff "$S/b" "$new"
+		! grep -q syncfs "$T/strace" || xb_die "$new scanned first"
+	done
+fi
 "$XBULK" snapshot "$T/bind" "$S/bind"
 umount "$T/bind"
 want_trouble "other top" "$S/bind: a snapshot of another directory" \
