@@ -222,11 +222,13 @@ xb_export_sqlite(struct xbulk_snap *s, const char *path,
 		snprintf(msg, sizeof(msg), "cannot close the database");
 		ret = -EIO;
 	}
-	if (!ret && (fsync(fd) || !(placed = !rename(tmp, path)) ||
-		     fsync_dir(path))) {
+	if (!ret && (fsync(fd) || rename(tmp, path)))
 		ret = -errno;
+	placed = fd >= 0 && !ret;
+	if (placed && fsync_dir(path))
+		ret = -errno;
+	if (ret && !*msg)
 		snprintf(msg, sizeof(msg), "%s", strerror(-ret));
-	}
 	if (ret && fd >= 0 && !placed)
 		unlink(tmp);		/* ours: locked, not renamed */
 	if (fd >= 0)
