@@ -114,6 +114,14 @@ void xb_ag_fault_text(const struct xbulk_ag_fault *f, char *buf, size_t size);
 /* Report a failed write to stdout (quietly for EPIPE); exit status. */
 int xb_write_error(const char *cmd, int err);
 
+/* Length of the UTF-8 sequence at @p (NUL-terminated: the NUL is never
+ * part of one), 1 for an ASCII byte, or 0 where the bytes are not UTF-8
+ * as Unicode allows it (overlong forms, surrogates and code points past
+ * U+10FFFF are not). */
+size_t xb_utf8_len(const unsigned char *p);
+/* The @n bytes at @p in base64 (RFC 4648, padded) to @f. */
+void xb_base64(FILE *f, const unsigned char *p, size_t n);
+
 /* The one line that says @n directories went away under a names build. */
 void xb_dirs_gone(const char *cmd, uint64_t n);
 

@@ -331,3 +331,57 @@ xb_signal_exit_status(void)
 {
 	return 128 + caught_signal;
 }
+
+size_t
+xb_utf8_len(const unsigned char *p)
+{
+	/* Unicode's table 3-7: the lead byte gives the length and the
+	 * range of the second byte (no overlong form, surrogate or code
+	 * point past U+10FFFF); the others are 80-BF */
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t len, i;
+
+	if (*p < 0x80)
+		return 1;
+	if (*p < 0xc2 || *p > 0xf4)
+		return 0;
+	len = *p < 0xe0 ? 2 : *p < 0xf0 ? 3 : 4;
+	if (*p == 0xe0)
+		lo = 0xa0;
+	else if (*p == 0xed)
+		hi = 0x9f;
+	else if (*p == 0xf0)
+		lo = 0x90;
+	else if (*p == 0xf4)
+		hi = 0x8f;
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+void
+xb_base64(FILE *f, const unsigned char *p, size_t n)
+{
+	static const char b64[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		"0123456789+/";
+	size_t i;
+
+	for (i = 0; i + 2 < n; i += 3) {
+		unsigned int v = (unsigned int)p[i] << 16 |
+				 (unsigned int)p[i + 1] << 8 | p[i + 2];
+
+		fprintf(f, "%c%c%c%c", b64[v >> 18], b64[(v >> 12) & 63],
+			b64[(v >> 6) & 63], b64[v & 63]);
+	}
+	if (n - i == 1)
+		fprintf(f, "%c%c==", b64[p[i] >> 2], b64[(p[i] & 3) << 4]);
+	else if (n - i == 2)
+		fprintf(f, "%c%c%c=", b64[p[i] >> 2],
+			b64[((p[i] & 3) << 4) | (p[i + 1] >> 4)],
+			b64[(p[i + 1] & 15) << 2]);
+}
+

@@ -44,7 +44,8 @@ XB_SNAP_SCAN_HELP
 "   --expand   Also list what lies below a renamed directory (moved).\n"
 "   --atime    A changed atime alone is a change.\n"
 "   --layout   Changed blocks or extents alone are a change.\n"
-"   --force    Compare snapshots of two filesystems (UUIDs differ).\n"
+"   --force    Compare snapshots of two filesystems (UUIDs differ), or\n"
+"              of two directories of one (two mounts: tops differ).\n"
 "   -h, --help Show this help.\n"
 "\n"
 "Exit status: 0 no change, 1 changes, 2 trouble, 130/143 on a signal;\n"
@@ -108,9 +109,9 @@ parse_type(struct diff_cmd *d, const char *arg)
 	size_t n = 0;
 
 	for (; *arg; arg++) {
-		if (*arg == ',')
-			continue;
-		if (!strchr("fdlpscb", *arg) || n + 1 >= sizeof(d->out.types))
+		if (*arg == ',' || memchr(d->out.types, *arg, n))
+			continue;	/* a letter again: once is enough */
+		if (!strchr("fdlpscb", *arg))
 			return xb_usage_error("diff", "--type: unknown type "
 					      "'%c'", *arg);
 		d->out.types[n++] = *arg;
@@ -130,7 +131,7 @@ set_fmt(struct diff_cmd *d, enum xb_diff_fmt fmt)
 	return 0;
 }
 
-/* The options; 0, an exit status, or -1 after --help. */
+/* The options; 0, an exit status, or -1 for --help. */
 static int
 parse(struct diff_cmd *d, int argc, char **argv)
 {
@@ -143,7 +144,6 @@ parse(struct diff_cmd *d, int argc, char **argv)
 	       (c = getopt_long(argc, argv, ":0hj:o:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			fputs(help, stdout);
 			return -1;
 		case 'j':
 			ret = xb_snap_count("diff", "-j", optarg, 1,
@@ -190,6 +190,36 @@ parse(struct diff_cmd *d, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * OLD (@oi) and NEW (UUID @uuid, top inode @top) are of two filesystems
+ * or two directories of one: without --force, say so and return
+ * XB_EXIT_TROUBLE; else 0.
+ */
+static int
+apart(const struct diff_cmd *d, const struct xbulk_snap_info *oi,
+      const uint8_t *uuid, uint64_t top)
+{
+	char u1[40], u2[40];
+
+	if (d->diff_flags & XBULK_DIFF_FORCE)
+		return 0;
+	xb_uuid_text(u1, oi->uuid);
+	xb_uuid_text(u2, uuid);
+	if (strcmp(u1, u2))
+		xb_error("diff", "%s: a snapshot of another filesystem (UUID "
+			 "%s; %s is %s); --force compares them anyway",
+			 d->old_path, u1, d->new_path, u2);
+	else if (oi->top != top)
+		xb_error("diff", "%s: a snapshot of another directory (its top "
+			 "is inode %llu, mounted at %s; %s's is inode %llu): "
+			 "paths do not compare; --force compares them anyway",
+			 d->old_path, (unsigned long long)oi->top,
+			 oi->mountpoint, d->new_path, (unsigned long long)top);
+	else
+		return 0;
+	return XB_EXIT_TROUBLE;
+}
+
 /* Run the diff and print; 0, 1 (changes), or an exit status. */
 static int
 run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
@@ -200,19 +230,14 @@ run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
 	};
 	const struct xbulk_snap_change *c;
 	struct xbulk_snap_diff *diff;
-	char u1[40], u2[40];
 	bool any = false;
 	int ret;
 
 	ret = xbulk_snap_diff_new(old, new, &o, &diff);
-	if (ret == -EXDEV) {
-		xb_uuid_text(u1, xbulk_snap_info(old)->uuid);
-		xb_uuid_text(u2, xbulk_snap_info(new)->uuid);
-		xb_error("diff", "%s: a snapshot of another filesystem "
-			 "(UUID %s; %s is %s); --force compares them anyway",
-			 d->old_path, u1, d->new_path, u2);
-		return XB_EXIT_TROUBLE;
-	}
+	if (ret == -EXDEV)
+		return apart(d, xbulk_snap_info(old),
+			     xbulk_snap_info(new)->uuid,
+			     xbulk_snap_info(new)->top);
 	if (ret) {
 		xb_error("diff", "%s", strerror(-ret));
 		return XB_EXIT_TROUBLE;
@@ -237,10 +262,8 @@ run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
 			 d->old_path, strerror(-ret));
 		return XB_EXIT_TROUBLE;
 	}
-	if (fflush(d->out.f) || ferror(d->out.f)) {
-		ret = xb_write_error("diff", -errno);
-		return ret == XB_EXIT_PIPE ? ret : XB_EXIT_TROUBLE;
-	}
+	if (fflush(d->out.f) || ferror(d->out.f))
+		return xb_snap_out_error("diff", -errno);
 	/* the path lists feed pipelines run with pipefail: 0 unless trouble */
 	return any && d->out.fmt != XB_DIFF_NUL &&
 	       d->out.fmt != XB_DIFF_DELETED0 ? 1 : 0;
@@ -267,13 +290,18 @@ live(struct diff_cmd *d, struct xbulk_snap *old, const volatile int *cancel)
 		xbulk_fs_close(fs);
 		return XB_EXIT_TROUBLE;
 	}
+	/* before the scan, which may take long */
+	ret = apart(d, xbulk_snap_info(old), xbulk_fs_geometry(fs)->uuid,
+		    st.st_ino);
+	if (ret) {
+		xbulk_fs_close(fs);
+		return ret;
+	}
 	if (d->save) {
 		ret = xbulk_snap_writer_new(d->save, &wo, &w);
 		if (ret) {
-			xb_error("diff", "%s: cannot create: %s", d->save,
-				 strerror(-ret));
 			xbulk_fs_close(fs);
-			return XB_EXIT_TROUBLE;
+			return xb_snap_create_error("diff", d->save, ret);
 		}
 		xb_exclude_writer(&x, st.st_dev, w);
 		xb_exclude_path(&x, st.st_dev, d->save);
@@ -316,7 +344,10 @@ xb_cmd_diff(int argc, char **argv)
 
 	ret = parse(&d, argc, argv);
 	if (ret)
-		return ret < 0 ? (fflush(stdout) ? XB_EXIT_TROUBLE : 0) : ret;
+		return ret < 0 ? xb_snap_help("diff", help) : ret;
+	/* the changes go there: with it closed, fail before the scan */
+	if (xb_stdout_fd() < 0)
+		return xb_snap_out_error("diff", -EBADF);
 	if (stat(d.new_path, &st)) {
 		xb_error("diff", "%s: %s", d.new_path, strerror(errno));
 		return XB_EXIT_TROUBLE;

@@ -97,46 +97,17 @@ put_text(FILE *f, const struct xbulk_snap_change *c)
 	putc('\n', f);
 }
 
-/* Is @s (NUL-terminated) valid UTF-8 without control characters? */
+/* Is @s (NUL-terminated) UTF-8 without control characters? */
 static bool
 plain_utf8(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	size_t len;
 
-	while (*p) {
-		unsigned int n = *p < 0x80 ? 0 : (*p >> 5) == 6 ? 1 :
-				 (*p >> 4) == 14 ? 2 : (*p >> 3) == 30 ? 3 : 9;
-
-		if (n == 9 || (n == 0 && *p < 0x20))
+	for (; *p; p += len)
+		if (*p < 0x20 || !(len = xb_utf8_len(p)))
 			return false;
-		while (n--)
-			if ((*++p >> 6) != 2)
-				return false;
-		p++;
-	}
 	return true;
-}
-
-static void
-put_b64(FILE *f, const char *s)
-{
-	static const char b[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = strlen(s), i;
-
-	for (i = 0; i + 2 < n; i += 3) {
-		unsigned int v = (unsigned int)p[i] << 16 | p[i + 1] << 8 |
-				 p[i + 2];
-
-		fprintf(f, "%c%c%c%c", b[v >> 18], b[v >> 12 & 63],
-			b[v >> 6 & 63], b[v & 63]);
-	}
-	if (n - i == 1)
-		fprintf(f, "%c%c==", b[p[i] >> 2], b[(p[i] & 3) << 4]);
-	else if (n - i == 2)
-		fprintf(f, "%c%c%c=", b[p[i] >> 2],
-			b[((p[i] & 3) << 4) | p[i + 1] >> 4],
-			b[(p[i + 1] & 15) << 2]);
 }
 
 /* "key":"path" (JSON-escaped), or "key":null,"key_b64":"..." when the
@@ -150,7 +121,7 @@ put_json_path(FILE *f, const char *key, const char *p)
 	}
 	if (!plain_utf8(p)) {
 		fprintf(f, ",\"%s\":null,\"%s_b64\":\"", key, key);
-		put_b64(f, p);
+		xb_base64(f, (const unsigned char *)p, strlen(p));
 		putc('"', f);
 		return;
 	}

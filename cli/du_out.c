@@ -14,42 +14,6 @@ static const char *const by_name[DU_BY_NR] = {
 	"uid", "gid", "projid", "type", "ext", "age", "size-class",
 };
 
-/* Length of the valid UTF-8 sequence at @p, or 0. */
-static size_t
-utf8_len(const unsigned char *p)
-{
-	size_t len = *p < 0x80 ? 1 : (*p >> 5) == 6 ? 2
-		   : (*p >> 4) == 14 ? 3 : (*p >> 3) == 30 ? 4 : 0, i;
-
-	for (i = 1; i < len; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	return len;
-}
-
-static void
-base64(FILE *f, const unsigned char *p, size_t n)
-{
-	static const char b64[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-		"0123456789+/";
-	size_t i;
-
-	for (i = 0; i + 2 < n; i += 3) {
-		unsigned int v = (unsigned int)p[i] << 16 |
-				 (unsigned int)p[i + 1] << 8 | p[i + 2];
-
-		fprintf(f, "%c%c%c%c", b64[v >> 18], b64[(v >> 12) & 63],
-			b64[(v >> 6) & 63], b64[v & 63]);
-	}
-	if (n - i == 1)
-		fprintf(f, "%c%c==", b64[p[i] >> 2], b64[(p[i] & 3) << 4]);
-	else if (n - i == 2)
-		fprintf(f, "%c%c%c=", b64[p[i] >> 2],
-			b64[((p[i] & 3) << 4) | (p[i + 1] >> 4)],
-			b64[(p[i + 1] & 15) << 2]);
-}
-
 /*
  * The text of @s, in a JSON string (@json: with JSON's escapes) or a CSV
  * field (quotes doubled); bytes that are not UTF-8 become U+FFFD.  True
@@ -64,7 +28,7 @@ put_text(FILE *f, const char *s, bool json)
 
 	while (*p) {
 		/* the longest run written as it is, in one fwrite() */
-		for (run = p; *p && (len = utf8_len(p)) && *p != '"' &&
+		for (run = p; *p && (len = xb_utf8_len(p)) && *p != '"' &&
 			      !(json && (*p == '\\' || *p < 0x20)); p += len)
 			;
 		if (p > run)
@@ -104,7 +68,7 @@ du_json_string(FILE *f, const char *key, const char *s)
 	fprintf(f, "\"%s\":", key);
 	if (json_value(f, s)) {
 		fprintf(f, ",\"%s_b64\":\"", key);
-		base64(f, (const unsigned char *)s, strlen(s));
+		xb_base64(f, (const unsigned char *)s, strlen(s));
 		fputc('"', f);
 	}
 }
@@ -133,7 +97,7 @@ csv_path_b64(FILE *f, const char *path, bool lossy)
 {
 	fputc(',', f);
 	if (lossy)
-		base64(f, (const unsigned char *)path, strlen(path));
+		xb_base64(f, (const unsigned char *)path, strlen(path));
 	fputs("\r\n", f);
 }
 

@@ -7,9 +7,13 @@
  * Both write under a temporary name and rename when whole.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "export.h"
 
@@ -80,6 +84,45 @@ xb_export_each(struct xbulk_snap *s, const struct xb_export_sink *k, void *arg,
 }
 
 int
+xb_export_open_tmp(int dirfd, const char *name)
+{
+	struct stat a, b;
+	int fd, i, err;
+
+	for (i = 0; i < 100; i++) {
+		fd = openat(dirfd, name, O_RDWR | O_CREAT | O_NOFOLLOW |
+			    O_CLOEXEC, 0600);
+		if (fd < 0)
+			return -errno;
+		if (flock(fd, LOCK_EX | LOCK_NB)) {
+			err = errno == EWOULDBLOCK ? -EBUSY : -errno;
+			close(fd);
+			return err;
+		}
+		/* still at @name: not the file an export that held it just
+		 * renamed */
+		if (!fstat(fd, &a) && !fstatat(dirfd, name, &b, 0) &&
+		    a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+			err = !S_ISREG(a.st_mode) ? -EEXIST :
+			      fchmod(fd, 0600) || ftruncate(fd, 0) ? -errno : 0;
+			if (!err)
+				return fd;
+			close(fd);
+			return err;
+		}
+		close(fd);
+	}
+	return -EBUSY;
+}
+
+const char *
+xb_export_tmp_error(int err)
+{
+	return err == -EBUSY ? "another export is writing it" :
+	       err == -EEXIST ? "not a regular file" : strerror(-err);
+}
+
+int
 xb_cmd_export(int argc, char **argv)
 {
 	const char *db = NULL, *dir = NULL;
@@ -92,8 +135,7 @@ xb_cmd_export(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			fputs(help, stdout);
-			return fflush(stdout) ? XB_EXIT_TROUBLE : 0;
+			return xb_snap_help("export", help);
 		case OPT_SQLITE: db = optarg; break;
 		case OPT_CSV: dir = optarg; break;
 		default: return xb_snap_option("export", c, argv);

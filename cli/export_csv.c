@@ -3,7 +3,8 @@
  * xbulk export --csv DIR: inodes.csv and entries.csv (RFC 4180, a header
  * row, every row led by the filesystem's UUID so that the files of many
  * hosts load as one table), written as .inodes.csv.tmp and
- * .entries.csv.tmp and renamed when both are whole.
+ * .entries.csv.tmp (locked while written: xb_export_open_tmp()) and
+ * renamed when both are whole.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +25,13 @@ struct csv {
 	char		uuid[40];
 	uint32_t	blocksize;
 };
+
+/* 0, or the error of a write to @f that failed (ENOSPC...). */
+static int
+stream_error(FILE *f)
+{
+	return !ferror(f) ? 0 : errno ? -errno : -EIO;
+}
 
 static int
 csv_inode(void *arg, const struct xbulk_snap_rec *rec)
@@ -46,7 +54,7 @@ csv_inode(void *arg, const struct xbulk_snap_rec *rec)
 		(unsigned long long)b->bs_xflags,
 		(unsigned long long)b->bs_extents64, b->bs_aextents,
 		b->bs_rdev, rec->flags & XBULK_SNAP_CHANGING ? 1 : 0);
-	return ferror(c->inodes) ? -EIO : 0;
+	return stream_error(c->inodes);
 }
 
 static void
@@ -79,30 +87,34 @@ csv_entry(void *arg, uint64_t ino, const struct xbulk_snap_link *l,
 	fprintf(c->entries, ",%llu,", (unsigned long long)ino);
 	quoted(c->entries, path, strlen(path));
 	fputs("\r\n", c->entries);
-	return ferror(c->entries) ? -EIO : 0;
+	return stream_error(c->entries);
 }
 
+#define TMP_INODES	".inodes.csv.tmp"
+#define TMP_ENTRIES	".entries.csv.tmp"
+
+/* @name in @dirfd as xb_export_open_tmp() opens it, as a stream; NULL
+ * with *@err set. */
 static FILE *
-open_tmp(int dirfd, const char *name)
+open_tmp(int dirfd, const char *name, int *err)
 {
-	/* 0600 as the snapshot: they list every name */
-	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			0600);
+	int fd = xb_export_open_tmp(dirfd, name);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
 
-	return fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		*err = fd < 0 ? fd : -errno;
+		if (fd >= 0)
+			close(fd);
+	}
+	return f;
 }
 
-/* Flush, fsync and close @f: 0 or a negative errno. */
+/* Flush and fsync @f, kept open (locked) until it is renamed: 0 or a
+ * negative errno. */
 static int
-finish(FILE *f)
+flush(FILE *f)
 {
-	int ret = 0;
-
-	if (fflush(f) || fsync(fileno(f)))
-		ret = -errno;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	return ret;
+	return fflush(f) || fsync(fileno(f)) ? -errno : 0;
 }
 
 int
@@ -112,7 +124,8 @@ xb_export_csv(struct xbulk_snap *s, const char *dir,
 	static const struct xb_export_sink sink = { csv_inode, csv_entry };
 	const struct xbulk_snap_info *info = xbulk_snap_info(s);
 	struct csv c = { .blocksize = info->blocksize };
-	int dirfd, ret = 0, r2;
+	const char *busy = NULL;
+	int dirfd, ret = 0, placed = 0;
 
 	xb_uuid_text(c.uuid, info->uuid);
 	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -120,29 +133,40 @@ xb_export_csv(struct xbulk_snap *s, const char *dir,
 		xb_error("export", "%s: %s", dir, strerror(errno));
 		return XB_EXIT_TROUBLE;
 	}
-	c.inodes = open_tmp(dirfd, ".inodes.csv.tmp");
-	c.entries = c.inodes ? open_tmp(dirfd, ".entries.csv.tmp") : NULL;
-	if (!c.entries)
-		ret = -errno;
+	c.inodes = open_tmp(dirfd, busy = TMP_INODES, &ret);
+	if (c.inodes)
+		c.entries = open_tmp(dirfd, busy = TMP_ENTRIES, &ret);
 	if (!ret) {
+		busy = NULL;
 		fputs(inodes_header, c.inodes);
 		fputs(entries_header, c.entries);
 		ret = xb_export_each(s, &sink, &c, cancel);
 	}
-	if (c.inodes && (r2 = finish(c.inodes)) && !ret)
-		ret = r2;
-	if (c.entries && (r2 = finish(c.entries)) && !ret)
-		ret = r2;
-	if (!ret && (renameat(dirfd, ".inodes.csv.tmp", dirfd, "inodes.csv") ||
-		     renameat(dirfd, ".entries.csv.tmp", dirfd, "entries.csv") ||
-		     fsync(dirfd)))
+	if (!ret)
+		ret = flush(c.inodes);
+	if (!ret)
+		ret = flush(c.entries);
+	if (!ret && !renameat(dirfd, TMP_INODES, dirfd, "inodes.csv"))
+		placed++;
+	if (!ret && placed == 1 &&
+	    !renameat(dirfd, TMP_ENTRIES, dirfd, "entries.csv"))
+		placed++;
+	if (!ret && (placed < 2 || fsync(dirfd)))
 		ret = -errno;
-	if (ret) {
-		unlinkat(dirfd, ".inodes.csv.tmp", 0);
-		unlinkat(dirfd, ".entries.csv.tmp", 0);
-		if (ret != -EINTR)
-			xb_error("export", "%s: %s", dir, strerror(-ret));
-	}
+	/* the files that are still ours: locked, not renamed */
+	if (ret && c.inodes && placed < 1)
+		unlinkat(dirfd, TMP_INODES, 0);
+	if (ret && c.entries && placed < 2)
+		unlinkat(dirfd, TMP_ENTRIES, 0);
+	if (c.inodes && fclose(c.inodes) && !ret)
+		ret = -errno;
+	if (c.entries && fclose(c.entries) && !ret)
+		ret = -errno;
+	if (ret && busy)
+		xb_error("export", "%s: %s: %s", dir, busy,
+			 xb_export_tmp_error(ret));
+	else if (ret && ret != -EINTR)
+		xb_error("export", "%s: %s", dir, strerror(-ret));
 	close(dirfd);
 	return ret ? XB_EXIT_TROUBLE : 0;
 }

@@ -63,6 +63,19 @@ int xb_snap_live(const char *cmd, const char *path, struct xbulk_fs *fs,
 int xb_snap_write_all(const char *cmd, const char *file, struct xbulk_snap *s,
 		      struct xbulk_snap_writer *w, const volatile int *cancel);
 
+/* xb_write_error() (standard output, error @err) with these commands'
+ * exit status: XB_EXIT_PIPE for -EPIPE, else XB_EXIT_TROUBLE. */
+int xb_snap_out_error(const char *cmd, int err);
+
+/* Print @cmd's --help @text: 0, or as xb_snap_out_error() (also when
+ * standard output was closed). */
+int xb_snap_help(const char *cmd, const char *text);
+
+/* "xbulk CMD: PATH: message" for xbulk_snap_writer_new()'s error @err
+ * (-EEXIST: PATH is no regular file, left alone); returns
+ * XB_EXIT_TROUBLE. */
+int xb_snap_create_error(const char *cmd, const char *path, int err);
+
 /* "xbulk CMD: PATH: message" for a failed snapshot write; returns
  * XB_EXIT_TROUBLE. */
 int xb_snap_write_error(const char *cmd, const char *path, int err);

@@ -174,6 +174,33 @@ xb_snap_live(const char *cmd, const char *path, struct xbulk_fs *fs,
 }
 
 int
+xb_snap_out_error(const char *cmd, int err)
+{
+	int ret = xb_write_error(cmd, err);
+
+	return ret == XB_EXIT_PIPE ? ret : XB_EXIT_TROUBLE;
+}
+
+int
+xb_snap_help(const char *cmd, const char *text)
+{
+	if (xb_stdout_fd() < 0)
+		return xb_snap_out_error(cmd, -EBADF);
+	fputs(text, stdout);
+	return fflush(stdout) ? xb_snap_out_error(cmd, -errno) : 0;
+}
+
+int
+xb_snap_create_error(const char *cmd, const char *path, int err)
+{
+	if (err == -EEXIST)
+		xb_error(cmd, "%s: not a regular file: left as it is", path);
+	else
+		xb_error(cmd, "%s: cannot create: %s", path, strerror(-err));
+	return XB_EXIT_TROUBLE;
+}
+
+int
 xb_snap_write_error(const char *cmd, const char *path, int err)
 {
 	xb_error(cmd, "%s: cannot write the snapshot: %s", path,

@@ -112,9 +112,7 @@ xb_cmd_snapshot(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":hj:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			fputs(help, stdout);
-			return fflush(stdout) ? xb_write_error("snapshot",
-							       -errno) : 0;
+			return xb_snap_help("snapshot", help);
 		case 'j':
 			ret = xb_snap_count("snapshot", "-j", optarg, 1,
 					    XB_MAX_THREADS, &v);
@@ -150,10 +148,8 @@ xb_cmd_snapshot(int argc, char **argv)
 	if (!ret)
 		ret = xbulk_snap_writer_new(file, &wo, &w);
 	if (ret) {
-		xb_error("snapshot", "%s: cannot create: %s", file,
-			 strerror(-ret));
 		xbulk_fs_close(fs);
-		return XB_EXIT_TROUBLE;
+		return xb_snap_create_error("snapshot", file, ret);
 	}
 	xb_exclude_writer(&x, st.st_dev, w);
 	xb_exclude_path(&x, st.st_dev, file);

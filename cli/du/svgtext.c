@@ -3,6 +3,7 @@
  * Text in the treemap: names (any bytes) as XML text, and how wide a
  * label will be, so that only labels that fit are drawn.
  */
+#include "../cli.h"
 #include "svg.h"
 
 /*
@@ -30,15 +31,7 @@ static const unsigned short ascii_width[95] = {
 static size_t
 char_len(const unsigned char *p)
 {
-	size_t len = *p < 0x80 ? 1 : (*p >> 5) == 6 ? 2
-		   : (*p >> 4) == 14 ? 3 : (*p >> 3) == 30 ? 4 : 0, i;
-
-	if (len == 1 && *p < 0x20 && *p != '\t')
-		return 0;
-	for (i = 1; i < len; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	return len;
+	return *p < 0x20 && *p != '\t' ? 0 : xb_utf8_len(p);
 }
 
 void

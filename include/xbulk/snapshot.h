@@ -198,8 +198,12 @@ struct xbulk_snap_write_opts {
  * at @path until xbulk_snap_writer_commit() links it there, so an
  * interrupted or failed write never replaces a good snapshot.  Hidden
  * names (.xbulk-snap.PID.N) that a writer killed in that directory
- * left, of a PID that no longer runs, are removed first.
- * Return: 0 or the negative errno of creating it.
+ * left, of a PID that no longer runs, are removed first.  Only a
+ * regular file at @path (or a symlink to one: the link is replaced) is
+ * replaced.
+ * Return: 0, -EISDIR (@path is or ends as a directory), -EEXIST (what
+ * is at @path, or what its symlink leads to, is no regular file), or
+ * the negative errno of creating it.
  */
 int xbulk_snap_writer_new(const char *path,
 			  const struct xbulk_snap_write_opts *o,
@@ -250,7 +254,11 @@ enum xbulk_change_kind {
 	XBULK_CHANGE_CREATED,	/* in NEW only (one per name) */
 	XBULK_CHANGE_DELETED,	/* in OLD only (one per name) */
 	XBULK_CHANGE_RENAMED,	/* one name in OLD, another one in NEW */
-	XBULK_CHANGE_MODIFIED,	/* attributes (facets), same names */
+	XBULK_CHANGE_MODIFIED,	/* attributes (facets), same names; no
+				   facet: OLD's record was
+				   XBULK_SNAP_CHANGING and NEW scanned
+				   later (racy: the same record proves
+				   nothing) */
 	XBULK_CHANGE_ENTRIES,	/* a directory changed only through its
 				   entries */
 	XBULK_CHANGE_LINKED,	/* a name added (hard link) */
@@ -302,7 +310,8 @@ enum {
 	XBULK_DIFF_LAYOUT	= 1u << 1,	/* blocks, extents alone too */
 	XBULK_DIFF_EXPAND	= 1u << 2,	/* MOVED: what lies below a
 						   renamed directory */
-	XBULK_DIFF_FORCE	= 1u << 3,	/* another filesystem (UUID) */
+	XBULK_DIFF_FORCE	= 1u << 3,	/* another filesystem (UUID)
+						   or top */
 	/*
 	 * One change per name (for path lists, as xbulk diff -0 and
 	 * --deleted0 make): MOVED as XBULK_DIFF_EXPAND, also for the kept
@@ -328,8 +337,9 @@ struct xbulk_snap_diff;
  * xbulk_snap_diff_new() - compare @old with @new (both stay the
  * caller's; they are read to their end by the diff).  Identity is the
  * inode number and generation; the rules: man/xbulk.8, DIFF.
- * Return: 0; -EXDEV if they are of two filesystems (UUID) and not
- * XBULK_DIFF_FORCE; -EINVAL; -ENOMEM.
+ * Return: 0; -EXDEV if they are of two filesystems (UUID) or of two
+ * tops (mounts of two directories of it: their paths do not compare)
+ * and not XBULK_DIFF_FORCE; -EINVAL; -ENOMEM.
  */
 int xbulk_snap_diff_new(struct xbulk_snap *old, struct xbulk_snap *new,
 			const struct xbulk_snap_diff_opts *o,

@@ -34,6 +34,8 @@ struct qent {
 struct xbulk_snap_diff {
 	struct xbulk_snap		*old, *new;
 	uint32_t			flags;
+	bool				later;	/* NEW's scan started
+						   after OLD's */
 	const volatile int		*cancel;
 	const struct xbulk_snap_rec	*a, *b;		/* heads, NULL: end */
 	bool				started;
@@ -106,8 +108,11 @@ xbulk_snap_diff_new(struct xbulk_snap *old, struct xbulk_snap *new,
 	if (!opts || opts->size < sizeof(size_t))
 		return -EINVAL;
 	memcpy(&o, opts, opts->size < sizeof(o) ? opts->size : sizeof(o));
+	/* paths start at the top: another top's do not compare (a bind
+	 * mount of a directory: what lies outside has no names there) */
 	if (!(o.flags & XBULK_DIFF_FORCE) &&
-	    memcmp(old->info.uuid, new->info.uuid, 16))
+	    (memcmp(old->info.uuid, new->info.uuid, 16) ||
+	     old->info.top != new->info.top))
 		return -EXDEV;
 	d = calloc(1, sizeof(*d));
 	if (!d)
@@ -115,6 +120,9 @@ xbulk_snap_diff_new(struct xbulk_snap *old, struct xbulk_snap *new,
 	d->old = old;
 	d->new = new;
 	d->flags = o.flags;
+	d->later = new->info.start_sec > old->info.start_sec ||
+		   (new->info.start_sec == old->info.start_sec &&
+		    new->info.start_nsec > old->info.start_nsec);
 	d->cancel = o.cancel;
 	if (o.flags & (XBULK_DIFF_EXPAND | XBULK_DIFF_EVERY_NAME))
 		ret = mark_moved(d);
@@ -153,7 +161,8 @@ next_new(struct xbulk_snap_diff *d)
 	return next_of(d->new, &d->b);
 }
 
-/* The same bytes in both files (the flags byte aside): no change. */
+/* The same bytes in both files (the flags byte aside), OLD's record
+ * not racy (see compare()): no change. */
 static bool
 same_bytes(const struct xbulk_snap_diff *d)
 {
@@ -161,6 +170,7 @@ same_bytes(const struct xbulk_snap_diff *d)
 
 	return d->old->has_raw && d->new->has_raw && !d->old->decoded &&
 	       !d->new->decoded && x->len == y->len && x->len &&
+	       (!d->later || !(x->body[0] & XBULK_SNAP_CHANGING)) &&
 	       !memcmp(x->body + 1, y->body + 1, x->len - 1);
 }
 
@@ -293,13 +303,13 @@ queue_moved(struct xbulk_snap_diff *d)
 
 /*
  * XBULK_DIFF_EVERY_NAME, for the names NEW kept of an inode (those it
- * gained are linked lines): with facets @f, a modified (or entries)
- * line for each (its path in OLD as old_path); without, a moved line
- * for each below a moved directory.  The top and inodes without names
- * get one line.
+ * gained are linked lines): when @list (facets @f, or OLD's record
+ * racy), a modified (or entries) line for each (its path in OLD as
+ * old_path); else a moved line for each below a moved directory.  The
+ * top and inodes without names get one line.
  */
 static int
-queue_kept(struct xbulk_snap_diff *d, uint32_t f)
+queue_kept(struct xbulk_snap_diff *d, uint32_t f, bool list)
 {
 	const struct xbulk_snap_rec *a = d->a, *b = d->b;
 	enum xbulk_change_kind kind = snap_entries_only(a->bs, b->bs, f) ?
@@ -309,13 +319,13 @@ queue_kept(struct xbulk_snap_diff *d, uint32_t f)
 	int ret = 0;
 
 	if (!b->nlinks)
-		return f ? queue(d, kind, f, NULL, NULL) : 0;
+		return list ? queue(d, kind, f, NULL, NULL) : 0;
 	for (i = 0; i < b->nlinks && !ret; i++) {
 		const struct xbulk_snap_link *l = &b->links[i];
 
 		if (!has_link(a->links, a->nlinks, l))
 			continue;
-		if (f)
+		if (list)
 			ret = queue(d, kind, f, l, l);
 		else if (below_moved(d, l->parent))
 			ret = queue(d, XBULK_CHANGE_MOVED, 0, l, l);
@@ -323,7 +333,14 @@ queue_kept(struct xbulk_snap_diff *d, uint32_t f)
 	return ret;
 }
 
-/* One inode in both, same generation. */
+/*
+ * One inode in both, same generation.  OLD's record read while the
+ * inode changed (XBULK_SNAP_CHANGING) is racy: a write after that read
+ * in the same clock tick left its times as they were (timestamps are
+ * the clock's ticks), so the same record in a later NEW proves nothing;
+ * it is listed as modified without facets, as git treats a racily clean
+ * index entry.
+ */
 static int
 compare(struct xbulk_snap_diff *d)
 {
@@ -331,6 +348,7 @@ compare(struct xbulk_snap_diff *d)
 	uint32_t f = snap_facets(a->bs, b->bs, d->flags), i, nrm = 0, nadd = 0;
 	const struct xbulk_snap_link *rm = NULL, *add = NULL;
 	bool every = d->flags & XBULK_DIFF_EVERY_NAME;
+	bool racy = d->later && (a->flags & XBULK_SNAP_CHANGING);
 	int ret = 0;
 
 	for (i = 0; i < a->nlinks; i++)
@@ -362,12 +380,12 @@ compare(struct xbulk_snap_diff *d)
 	}
 	if (every)
 		return ret || (nadd && nadd == b->nlinks) ? ret :
-		       queue_kept(d, f);
-	if (!ret && f)
+		       queue_kept(d, f, f || racy);
+	if (!ret && (f || racy))
 		ret = queue(d, snap_entries_only(a->bs, b->bs, f) ?
 			       XBULK_CHANGE_ENTRIES : XBULK_CHANGE_MODIFIED,
 			    f, NULL, b->nlinks ? &b->links[0] : NULL);
-	if (!ret && !f && !nrm && !nadd && d->moved)
+	if (!ret && !f && !racy && !nrm && !nadd && d->moved)
 		ret = queue_moved(d);
 	return ret;
 }

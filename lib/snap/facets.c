@@ -4,7 +4,8 @@
  * generation): the facets of a change and whether a directory changed
  * only through its entries.  The rules are the man page's (DIFF):
  * content is size or mtime; ctime is a facet only when no other facet
- * explains it (an atime change does); atime and layout (blocks, extents) count only when asked.
+ * explains it (an atime change does not); atime and layout (blocks,
+ * extents) count only when asked.
  */
 #include "snap.h"
 
@@ -33,11 +34,13 @@ snap_facets(const struct xfs_bulkstat *a, const struct xfs_bulkstat *b,
 		f |= XBULK_FACET_XFLAGS;
 	if (a->bs_nlink != b->bs_nlink)
 		f |= XBULK_FACET_NLINK;
-	/* utimensat() of atime alone (touch -a) moves ctime too: still an
-	 * atime change */
+	/* ctime moved and nothing above says why: an xattr set or removed,
+	 * a chmod to the same mode, or utimensat(), which an atime change
+	 * does not explain: touch -a looks the same as touch -d or cp -p
+	 * putting back the times of a write of the same size (a read since
+	 * moves atime on in both) */
 	if (!f && (a->bs_ctime != b->bs_ctime ||
-		   a->bs_ctime_nsec != b->bs_ctime_nsec) &&
-	    a->bs_atime == b->bs_atime && a->bs_atime_nsec == b->bs_atime_nsec)
+		   a->bs_ctime_nsec != b->bs_ctime_nsec))
 		f |= XBULK_FACET_CTIME;
 	if ((flags & XBULK_DIFF_ATIME) &&
 	    (a->bs_atime != b->bs_atime || a->bs_atime_nsec != b->bs_atime_nsec))

@@ -473,7 +473,8 @@ int
 xbulk_snap_open(const char *path, struct xbulk_snap **s, char *why,
 		size_t whysize)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO there is refused, not waited on */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
 	*s = NULL;
 	if (fd < 0)

@@ -221,14 +221,24 @@ xbulk_snap_writer_new(const char *path, const struct xbulk_snap_write_opts *o,
 		goto fail;
 	}
 	w->base = strdup(basename(bcopy));
+	if (!w->base) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	/* a name, not a directory ("", "/", "dir/") */
+	if (!*path || path[strlen(path) - 1] == '/') {
+		ret = *path ? -EISDIR : -ENOENT;
+		goto fail;
+	}
 	w->dirfd = open(dirname(dcopy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (w->dirfd < 0) {
 		ret = -errno;
 		goto fail;
 	}
-	if (!w->base || !*w->base || !strcmp(w->base, "/") ||
-	    (!fstatat(w->dirfd, w->base, &st, 0) && S_ISDIR(st.st_mode))) {
-		ret = w->base ? -EISDIR : -ENOMEM;	/* not over a directory */
+	/* only a regular file is replaced: never a directory, a device
+	 * (/dev/null), a FIFO or a socket, nor a symlink to one */
+	if (!fstatat(w->dirfd, w->base, &st, 0) && !S_ISREG(st.st_mode)) {
+		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST;
 		goto fail;
 	}
 	w->raw = malloc(SNAP_BLOCK_RAW);

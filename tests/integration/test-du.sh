@@ -62,7 +62,8 @@ odd_tree()
 	: >odd/empty
 	# odd names
 	touch odd/$'new\nline' odd/$'tab\there' odd/'sp ace' odd/\"q\' \
-	      odd/'back\slash' odd/-dash odd/$'bad\xffutf8' odd/'*star?'
+	      odd/'back\slash' odd/-dash odd/$'bad\xffutf8' odd/'*star?' \
+	      odd/$'overlong\xc0\xaf' odd/$'surrogate\xed\xa0\x80'
 	mkdir odd/$'dir\nnl'
 	echo x >odd/$'dir\nnl'/in
 	# a path longer than PATH_MAX

@@ -74,6 +74,18 @@ def setup(mnt):
     os.link(at(mnt, 'multi'), at(mnt, 'd2', 'multi2'))
 
 
+def rewrite_same_size(mnt):
+    """Other bytes of the same size, the times put back as touch -d and
+    cp -p do (atime too), then a read (atime on past ctime)."""
+    st = os.lstat(at(mnt, 'd1', 'f4'))
+    put(mnt, 'd1/f4', b'y\n')
+    os.utime(at(mnt, 'd1', 'f4'),
+             ns=(st.st_atime_ns - 10**9, st.st_mtime_ns))
+    time.sleep(0.01)
+    with open(at(mnt, 'd1', 'f4'), 'rb') as f:
+        f.read()
+
+
 def same_ino(got, p1, p2):
     """The '-' line of @p1 and the '+' line of @p2 share the inode."""
     a = [c for c in got if c[0] == '-' and c[2] == p1]
@@ -111,11 +123,13 @@ CASES = [
     ('ctime only: chmod to the same mode',
      lambda m: os.chmod(at(m, 'd1', 'f2'), 0o600),
      [('M', 'd1/f2', None, ('ctime',))], {}),
-    ('atime alone is no change',
-     lambda m: os.utime(at(m, 'd1', 'f1'),
-                        ns=(time.time_ns(),
-                            os.lstat(at(m, 'd1', 'f1')).st_mtime_ns)),
-     [], {'-0': ['d1/f1']}),
+    ('touch -a: the ctime it moves',
+     lambda m: subprocess.run(['touch', '-a', at(m, 'd1', 'f1')],
+                              check=True),
+     [('M', 'd1/f1', None, ('ctime',))], {'+0': ['d1/f1']}),
+    ('a write of the same size, its times put back (touch -d, cp -p)',
+     rewrite_same_size, [('M', 'd1/f4', None, ('ctime',))],
+     {'+0': ['d1/f4']}),
     ('entries and link count: mkdir', lambda m: os.mkdir(at(m, 'd2', 'sub')),
      [('+', 'd2/sub', None, ()), ('E', 'd2', None, ('content', 'nlink'))],
      {}),

@@ -48,6 +48,13 @@ want_trouble()
 	ok
 }
 
+# strace ARGS...: strace, LeakSanitizer off for what it runs (under
+# ptrace it fails, exit status 1: the ASan build)
+traced()
+{
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace "$@"
+}
+
 xb_mkfs_mount 1G "-d agcount=4"
 M=$XB_MNT
 T=$XB_TMP
@@ -122,14 +129,22 @@ grep -qx 'renamed   2' "$T/sum" ||
 	xb_die "--summary"
 ok
 
-# atime alone (touch -a moves ctime too) and layout alone are no change,
-# unless asked for; --type keeps the file types given
+# an atime change alone (a read) and layout alone are no change, unless
+# asked for; the ctime touch -a moves is (k: touch -d putting back the
+# times of a write of the same size looks the same); --type keeps the
+# file types given
 "$XBULK" snapshot "$M" "$S/c"
+a0=$(stat -c %x "$M/w/f1r")
+cat "$M/w/f1r" >/dev/null
+[[ $(stat -c %x "$M/w/f1r") != "$a0" ]] || xb_die "a read left atime (relatime)"
 touch -a "$M/w/f2"
 rc=0; "$XBULK" diff "$S/c" "$M" >"$T/out" || rc=$?
-((rc == 0)) && [[ ! -s $T/out ]] || xb_die "touch -a: $rc $(cat "$T/out")"
+((rc == 1)) && [[ $(cat "$T/out") == 'Mf.......k... w/f2' ]] ||
+	xb_die "touch -a: $rc $(cat "$T/out")"
 "$XBULK" diff --atime "$S/c" "$M" >"$T/out" || true
-grep -qx 'Mf\.\.\.\.\.\.\.\.a\.\. w/f2' "$T/out" || xb_die "--atime: $(cat "$T/out")"
+grep -qx 'Mf\.\.\.\.\.\.\.ka\.\. w/f2' "$T/out" &&
+	grep -qx 'Mf\.\.\.\.\.\.\.\.a\.\. w/f1r' "$T/out" ||
+	xb_die "--atime: $(cat "$T/out")"
 fallocate -n -l 1M "$M/w/f2"
 "$XBULK" diff "$S/c" "$M" >"$T/out" || true
 grep -qx 'Mfc\.\.\.\.\.\.\.\.\.\. w/f2' "$T/out" || xb_die "fallocate: $(cat "$T/out")"
@@ -166,6 +181,29 @@ echo "not a snapshot" >"$S/junk"
 want_trouble "not a snapshot" "$S/junk: not an xbulk snapshot" \
 	"$XBULK" export --csv "$T" "$S/junk"
 want_trouble missing "$S/nope: No such file" "$XBULK" diff "$S/nope" "$M"
+mkfifo "$T/fifo0"
+want_trouble "OLD a FIFO" "$T/fifo0: not a regular file" \
+	timeout 60 "$XBULK" diff "$T/fifo0" "$S/b"
+want_trouble "NEW a FIFO" "$T/fifo0: not a regular file" \
+	timeout 60 "$XBULK" diff "$S/b" "$T/fifo0"
+
+# standard output closed (xbulk writes to /dev/null then) or full: the
+# changes are lost, so trouble, and --save puts nothing in place
+for opt in "" -0; do
+	rc=0; "$XBULK" diff $opt --save "$S/closed" "$S/b" "$M" >&- \
+		2>"$T/err" || rc=$?
+	((rc == 2)) && [[ $(cat "$T/err") == \
+		'xbulk diff: write to stdout: Bad file descriptor' ]] &&
+		[[ ! -e $S/closed ]] ||
+		xb_die "diff $opt, stdout closed: $rc $(cat "$T/err")"
+done
+for cmd in snapshot diff export; do
+	rc=0; "$XBULK" $cmd --help >/dev/full 2>"$T/err" || rc=$?
+	((rc == 2)) && [[ $(cat "$T/err") == \
+		"xbulk $cmd: write to stdout: No space left on device" ]] ||
+		xb_die "$cmd --help >/dev/full: $rc $(cat "$T/err")"
+done
+ok
 
 # another filesystem (UUID)
 truncate -s 300M "$T/other.img"
@@ -181,7 +219,77 @@ want_trouble "other fs, live" "$S/b: a snapshot of another filesystem" \
 	"$XBULK" diff "$S/b" "$T/other"
 rc=0; "$XBULK" diff --force "$S/b" "$S/other" >/dev/null || rc=$?
 ((rc == 1)) || xb_die "--force: exit status $rc"
+# another directory of it (a bind mount of a subdirectory: the top
+# differs; all outside it would be unlinked, and listed by --deleted0)
+mkdir "$T/bind"
+mount --bind "$M/w" "$T/bind"
+xb_at_exit "umount '$T/bind' 2>/dev/null"
+want_trouble "other top, live" "$S/b: a snapshot of another directory" \
+	"$XBULK" diff --deleted0 --save "$S/bind" "$S/b" "$T/bind"
+[[ ! -e $S/bind ]] || xb_die "other top: --save put in place"
+# ... said before the scan (its syncfs() first), which may take long
+if command -v strace >/dev/null; then
+	for new in "$T/bind" "$T/other"; do
+		want_trouble "apart, before the scan" "$S/b: a snapshot of another" \
+			traced -f -o "$T/strace" -e trace=syncfs \
+			"$XBULK" diff "$S/b" "$new"
+		! grep -q syncfs "$T/strace" || xb_die "$new scanned first"
+	done
+fi
+"$XBULK" snapshot "$T/bind" "$S/bind"
+umount "$T/bind"
+want_trouble "other top" "$S/bind: a snapshot of another directory" \
+	"$XBULK" diff "$S/bind" "$S/b"
+rc=0; "$XBULK" diff --force "$S/bind" "$S/b" >/dev/null || rc=$?
+((rc == 1)) || xb_die "--force, other top: exit status $rc"
 ok
+
+# A racy record: written during the scan (after its start), read after
+# the write: marked changing.  Another write after that read in the same
+# clock tick leaves the times (and the record) as they were, so the next
+# diff lists an inode OLD marked even when its record did not change (M,
+# no facet, !).  Here the scan's first bulkstat call after syncfs() is
+# held (strace), the file written once it is held there (the same size:
+# the size a scan sees moves at writeback).
+if command -v strace >/dev/null; then
+	O=$T/other
+	echo racy1 >"$O/x"
+	sync
+	traced -f -o "$T/strace" -e trace=ioctl,syncfs \
+		"$XBULK" snapshot -j 1 "$O" "$S/racy"
+	n=$(awk '/syncfs\(/ { print n + 1; exit } /ioctl\(/ { n++ }' \
+		"$T/strace")
+	# exec: $! is strace's, its child xbulk
+	(export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+	 exec strace -f -o /dev/null \
+		-e inject=ioctl:delay_enter=5000000:when="$n" \
+		"$XBULK" snapshot -j 1 "$O" "$S/racy") &
+	pid=$!
+	# held in XFS_IOC_BULKSTAT (0x8040587f), so past the scan's start
+	sc=()
+	for ((i = 0; i < 600; i++)); do
+		xp=$(cat "/proc/$pid/task/$pid/children" 2>/dev/null) &&
+			[[ -n $xp ]] &&
+			read -r -a sc <"/proc/${xp%% *}/syscall" 2>/dev/null &&
+			[[ ${sc[2]:-} == 0x8040587f ]] && break
+		sleep 0.1
+	done
+	[[ ${sc[2]:-} == 0x8040587f ]] || xb_die "racy: never held in bulkstat"
+	echo racy2 >"$O/x"
+	wait "$pid" || xb_die "racy: snapshot failed"
+	sleep 0.05			# past the tick of the write
+	rc=0; "$XBULK" diff "$S/racy" "$O" >"$T/out" || rc=$?
+	((rc == 1)) && [[ $(cat "$T/out") == 'Mf..........! x' ]] ||
+		xb_die "racy record: $rc $(cat "$T/out")"
+	[[ $("$XBULK" diff -0 "$S/racy" "$O" | tr '\0' ' ') == 'x ' ]] ||
+		xb_die "racy record: -0 lacks it"
+	# not against itself (NEW not scanned later)
+	"$XBULK" diff "$S/racy" "$S/racy" || xb_die "racy record: itself"
+	"$XBULK" snapshot "$O" "$S/racy2"
+	rc=0; "$XBULK" diff "$S/racy2" "$O" >"$T/out" || rc=$?
+	((rc == 0)) || xb_die "racy record, then a quiet one: $rc $(cat "$T/out")"
+	ok
+fi
 
 # NEW not XFS; FILE unwritable; ENOSPC
 mkdir "$T/tmpfs" "$T/ro" "$T/full"
@@ -201,6 +309,24 @@ want_trouble "FILE a directory" "$S: cannot create: Is a directory" \
 	"$XBULK" snapshot "$M" "$S"
 want_trouble "no directory" "$T/no/s: cannot create: No such file" \
 	"$XBULK" snapshot "$M" "$T/no/s"
+want_trouble "FILE ending in /" "$T/newdir/: cannot create: Is a directory" \
+	"$XBULK" snapshot "$M" "$T/newdir/"
+[[ ! -e $T/newdir ]] || xb_die "FILE ending in /: $T/newdir made"
+# only a regular file is replaced: not a device (as /dev/null), a FIFO,
+# nor a symlink to one
+mknod "$T/null" c 1 3
+mkfifo "$T/fifo"
+ln -s null "$T/tonull"
+for f in null fifo tonull; do
+	want_trouble "FILE $f" "$T/$f: not a regular file: left as it is" \
+		"$XBULK" snapshot "$M" "$T/$f"
+	want_trouble "--save $f" "$T/$f: not a regular file: left as it is" \
+		"$XBULK" diff --save "$T/$f" "$S/b" "$M"
+	want_trouble "--sqlite $f" "$T/$f: not a regular file: left as it is" \
+		"$XBULK" export --sqlite "$T/$f" "$S/b"
+done
+[[ -c $T/null && -p $T/fifo && -L $T/tonull ]] ||
+	xb_die "replaced: $(ls -l "$T")"
 mount -t tmpfs -o size=20k none "$T/full"
 xb_at_exit "umount '$T/full' 2>/dev/null"
 cp "$S/other" "$T/full/state"
@@ -212,6 +338,8 @@ want_trouble "ENOSPC, --save" "$T/full/state: cannot write the snapshot: No spac
 cmp -s "$S/other" "$T/full/state" || xb_die "ENOSPC: old snapshot changed"
 want_trouble "ENOSPC, sqlite" "$T/full/db: " \
 	"$XBULK" export --sqlite "$T/full/db" "$S/b"
+want_trouble "ENOSPC, csv" "$T/full: No space left on device" \
+	"$XBULK" export --csv "$T/full" "$S/b"
 [[ $(ls -A "$T/full") == state ]] || xb_die "ENOSPC left: $(ls -A "$T/full")"
 cmp -s "$S/good" "$S/b" || xb_die "the old snapshot changed"
 
