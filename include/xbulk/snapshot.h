@@ -217,9 +217,11 @@ void xbulk_snap_writer_ident(const struct xbulk_snap_writer *w,
 /**
  * xbulk_snap_writer_add() - append @rec, a record of @src (the first call
  * writes the header from xbulk_snap_info(@src)); records must come in
- * increasing inode order.
- * Return: 0; -EINVAL (out of order, or from another snapshot); the
- * negative errno of a write (-ENOSPC, -EIO...).
+ * increasing inode order.  Any number of names (an inode with more than
+ * a record holds takes continuation records), each of 1 to 255 bytes.
+ * Return: 0; -EINVAL (out of order, from another snapshot, or a name of
+ * 0 or more than 255 bytes); the negative errno of a write (-ENOSPC,
+ * -EIO...).
  */
 int xbulk_snap_writer_add(struct xbulk_snap_writer *w,
 			  const struct xbulk_snap *src,

@@ -4,9 +4,11 @@
  * docs/formats.md).  Varints are LEB128 (7 bits a byte, low first, at
  * most 10 bytes); signed values are zigzag-coded first, as protobuf does.
  * Times other than ctime are stored relative to it: a file's four times
- * are mostly equal or close, so each usually costs two bytes.  Every
- * read is bounds-checked: damaged bytes give -EBADMSG, never a read past
- * the record.
+ * are mostly equal or close, so each usually costs two bytes.  An
+ * inode's names go into as many records as they need (a first one and
+ * continuations, each SNAP_REC_MAX bytes at most), which the reader
+ * joins again.  Every read is bounds-checked: damaged bytes give
+ * -EBADMSG, never a read past the record.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -65,15 +67,18 @@ put_reltime(uint8_t *p, int64_t sec, uint32_t nsec, int64_t bsec,
 	return put_var(p, zig((int64_t)nsec - (int64_t)bnsec));
 }
 
-size_t
-snap_encode_rec(uint8_t *dst, uint64_t prev, const struct xbulk_snap_rec *rec)
+/* Bytes name @l of inode @ino takes in a record. */
+static size_t
+link_len(const struct xbulk_snap_link *l, uint64_t ino)
 {
-	const struct xfs_bulkstat *bs = rec->bs;
-	uint8_t body[SNAP_REC_MAX], *p = body, *out = dst;
-	uint32_t i, n = 0;
-	size_t room;
+	return var_len(zig((int64_t)(l->parent - ino))) + var_len(l->namelen) +
+	       l->namelen;
+}
 
-	*p++ = (uint8_t)rec->flags;
+/* The fields of @bs after the flags byte, and the count of names. */
+static uint8_t *
+put_fields(uint8_t *p, const struct xfs_bulkstat *bs, uint32_t nlinks)
+{
 	put_le32(p, bs->bs_gen);
 	p += 4;
 	p = put_var(p, bs->bs_mode);
@@ -96,30 +101,68 @@ snap_encode_rec(uint8_t *dst, uint64_t prev, const struct xbulk_snap_rec *rec)
 			bs->bs_ctime_nsec);
 	p = put_reltime(p, bs->bs_btime, bs->bs_btime_nsec, bs->bs_ctime,
 			bs->bs_ctime_nsec);
-	/* Names that do not fit are left out (over 200 hard links of long
-	 * names: the inode's nlink still says how many there are). */
-	room = SNAP_REC_MAX - 32 - (size_t)(p - body);
-	for (i = 0; i < rec->nlinks; i++) {
-		size_t need = 10 + 2 + rec->links[i].namelen;
+	return put_var(p, nlinks);
+}
 
-		if (need > room)
+/* Most bytes of the flags, the fields and the count: the flags, gen,
+ * 11 varints, ctime's (a varint and 4 bytes), 3 times 2 varints, the
+ * count (a varint of 10 bytes at most). */
+#define HEAD_MAX	(1 + 4 + 11 * 10 + 10 + 4 + 3 * 2 * 10 + 10)
+
+size_t
+snap_encode_rec(uint8_t *dst, uint64_t prev, const struct xbulk_snap_rec *rec,
+		uint32_t *next)
+{
+	const struct xfs_bulkstat *bs = rec->bs;
+	uint8_t head[HEAD_MAX], *p = head, *out = dst;
+	uint64_t delta = bs->bs_ino - prev;
+	uint32_t i = *next, end;
+	size_t room, body;
+
+	/* a continuation's flags say only whether another follows */
+	*p++ = i ? 0 : (uint8_t)(rec->flags & ~SNAP_REC_MORE);
+	if (!i)
+		p = put_fields(p, bs, rec->nlinks);
+	/* the body's length takes 3 bytes at most: SNAP_REC_MAX < 2^21 */
+	body = (size_t)(p - head);
+	room = SNAP_REC_MAX - var_len(delta) - 3 - body;
+	for (end = i; end < rec->nlinks; end++) {
+		size_t n = link_len(&rec->links[end], bs->bs_ino);
+
+		if (n > room)
 			break;
-		room -= need;
-		n++;
+		room -= n;
+		body += n;
 	}
-	p = put_var(p, n);
-	for (i = 0; i < n; i++) {
+	if (end < rec->nlinks)
+		head[0] |= SNAP_REC_MORE;
+	out = put_var(out, delta);
+	out = put_var(out, body);
+	memcpy(out, head, (size_t)(p - head));
+	out += p - head;
+	for (; i < end; i++) {
 		const struct xbulk_snap_link *l = &rec->links[i];
 
-		p = put_var(p, zig((int64_t)(l->parent - bs->bs_ino)));
-		p = put_var(p, l->namelen);
-		memcpy(p, l->name, l->namelen);
-		p += l->namelen;
+		out = put_var(out, zig((int64_t)(l->parent - bs->bs_ino)));
+		out = put_var(out, l->namelen);
+		memcpy(out, l->name, l->namelen);
+		out += l->namelen;
 	}
-	out = put_var(out, bs->bs_ino - prev);
-	out = put_var(out, (uint64_t)(p - body));
-	memcpy(out, body, (size_t)(p - body));
-	return (size_t)(out - dst) + (size_t)(p - body);
+	*next = end;
+	return (size_t)(out - dst);
+}
+
+int
+snap_link_cmp(const void *a, const void *b)
+{
+	const struct xbulk_snap_link *x = a, *y = b;
+	uint32_t n = x->namelen < y->namelen ? x->namelen : y->namelen;
+	int c;
+
+	if (x->parent != y->parent)
+		return x->parent < y->parent ? -1 : 1;
+	c = memcmp(x->name, y->name, n);
+	return c ? c : (x->namelen > y->namelen) - (x->namelen < y->namelen);
 }
 
 size_t
@@ -168,14 +211,41 @@ snap_split(const uint8_t **p, const uint8_t *end, uint64_t prev,
 	uint64_t delta, len;
 
 	if (snap_get_var(p, end, &delta) || snap_get_var(p, end, &len) ||
-	    len > (uint64_t)(end - *p) || len > SNAP_REC_MAX)
+	    len > (uint64_t)(end - *p) || len > SNAP_REC_MAX ||
+	    delta > UINT64_MAX - prev)
 		return -EBADMSG;
-	if (prev && (!delta || delta > UINT64_MAX - prev))
-		return -EBADMSG;	/* not increasing */
 	raw->ino = prev + delta;
 	raw->body = *p;
 	raw->len = len;
 	*p += len;
+	return 0;
+}
+
+int
+snap_join_start(struct snap_raw *raw, uint8_t **buf, size_t *cap)
+{
+	if (xbn_grow((void **)buf, cap, raw->len, 1))
+		return -ENOMEM;
+	memcpy(*buf, raw->body, raw->len);
+	(*buf)[0] &= (uint8_t)~SNAP_REC_MORE;
+	raw->body = *buf;
+	return 0;
+}
+
+int
+snap_join(struct snap_raw *raw, const struct snap_raw *c, uint8_t **buf,
+	  size_t *cap, bool *more)
+{
+	/* the same inode, a name at least (3 bytes), no flag but MORE */
+	if (c->ino != raw->ino || c->len < 1 + 3 ||
+	    (c->body[0] & ~SNAP_REC_MORE))
+		return -EBADMSG;
+	if (xbn_grow((void **)buf, cap, raw->len + c->len - 1, 1))
+		return -ENOMEM;
+	memcpy(*buf + raw->len, c->body + 1, c->len - 1);
+	raw->len += c->len - 1;
+	raw->body = *buf;
+	*more = c->body[0] & SNAP_REC_MORE;
 	return 0;
 }
 
@@ -271,8 +341,9 @@ snap_decode_rec(const struct snap_raw *raw, struct xfs_bulkstat *bs,
 		l->parent = raw->ino + (uint64_t)unzig(par);
 		l->name = (const char *)p;
 		l->namelen = (uint32_t)len;
-		if (!l->parent || memchr(p, '/', len) || memchr(p, '\0', len))
-			return -EBADMSG;
+		if (!l->parent || memchr(p, '/', len) || memchr(p, '\0', len) ||
+		    (i && snap_link_cmp(l - 1, l) > 0))
+			return -EBADMSG;	/* out of order: see has_link() */
 		p += len;
 	}
 	if (p != end)

@@ -253,24 +253,24 @@ queue_all(struct xbulk_snap_diff *d, enum xbulk_change_kind kind,
 	return ret;
 }
 
-static bool
-same_link(const struct xbulk_snap_link *x, const struct xbulk_snap_link *y)
-{
-	return x->parent == y->parent && x->namelen == y->namelen &&
-	       !memcmp(x->name, y->name, x->namelen);
-}
-
-/* Is @l one of the @n names at @v? */
+/* Is @l one of the @n names at @v?  A record's names are in
+ * snap_link_cmp() order (the decoder refuses others, the live scan sorts
+ * them): a binary search, as an inode can have 100,000 names. */
 static bool
 has_link(const struct xbulk_snap_link *v, uint32_t n,
 	 const struct xbulk_snap_link *l)
 {
-	uint32_t i;
+	uint32_t lo = 0, hi = n;
 
-	for (i = 0; i < n; i++)
-		if (same_link(&v[i], l))
-			return true;
-	return false;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (snap_link_cmp(&v[mid], l) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && !snap_link_cmp(&v[lo], l);
 }
 
 /* Is NEW's directory @parent one that moved or lies below one? */

@@ -74,20 +74,6 @@ cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Names of one inode in (parent, name) order: the order a record keeps. */
-static int
-cmp_link(const void *a, const void *b)
-{
-	const struct xbulk_snap_link *x = a, *y = b;
-	uint32_t n = x->namelen < y->namelen ? x->namelen : y->namelen;
-	int c;
-
-	if (x->parent != y->parent)
-		return x->parent < y->parent ? -1 : 1;
-	c = memcmp(x->name, y->name, n);
-	return c ? c : (int)x->namelen - (int)y->namelen;
-}
-
 static int
 live_next(struct xbulk_snap *s)
 {
@@ -114,8 +100,9 @@ live_next(struct xbulk_snap *s)
 		s->links[i].name = in->links[i].name;
 		s->links[i].namelen = in->links[i].namelen;
 	}
+	/* the order a record keeps, and the diff's lookups need */
 	if (in->nlinks > 1)
-		qsort(s->links, in->nlinks, sizeof(*s->links), cmp_link);
+		qsort(s->links, in->nlinks, sizeof(*s->links), snap_link_cmp);
 	s->rec.bs = bs;
 	s->rec.links = s->links;
 	s->rec.nlinks = (uint32_t)in->nlinks;

@@ -6,7 +6,9 @@
  * missing, repeated or out of order is seen too), then reads the
  * directory table.  The records then stream one block at a time (1 MiB
  * of records, read with pread and decompressed into one buffer), each
- * block checked again as it is read.  Damage always gives -EBADMSG with
+ * block checked again as it is read; an inode whose names take
+ * continuation records is joined into one more buffer, as large as its
+ * record whole.  Damage always gives -EBADMSG with
  * one line saying where; no input makes it read out of bounds or loop.
  */
 #include <errno.h>
@@ -39,6 +41,8 @@ struct reader {
 	uint32_t		recs;		/* left in the block */
 	uint64_t		prev;		/* in the block */
 	uint64_t		last;		/* record handed out last */
+	uint8_t			*whole;		/* a record joined from */
+	size_t			wholecap;	/* its continuations */
 	ZSTD_DCtx		*dctx;
 };
 
@@ -367,6 +371,49 @@ load_block(struct reader *r)
 	return 0;
 }
 
+/* The next record of the file into @raw (1), or its end (0). */
+static int
+split_next(struct reader *r, struct snap_raw *raw)
+{
+	int ret;
+
+	if (!r->recs) {
+		if (r->p != r->end)
+			return -EBADMSG;
+		if (!r->left)
+			return 0;
+		ret = load_block(r);
+		if (ret)
+			return ret;
+	}
+	if (snap_split(&r->p, r->end, r->prev, raw))
+		return -EBADMSG;
+	r->prev = raw->ino;
+	r->recs--;
+	return 1;
+}
+
+/* The record at s->raw goes on in continuation records: join them,
+ * into r->whole (the block they are in is read over). */
+static int
+join(struct reader *r)
+{
+	struct snap_raw *raw = &r->s.raw, c;
+	bool more = true;
+	int ret;
+
+	ret = snap_join_start(raw, &r->whole, &r->wholecap);
+	while (!ret && more) {
+		ret = split_next(r, &c);
+		if (ret == 1)
+			ret = snap_join(raw, &c, &r->whole, &r->wholecap,
+					&more);
+		else if (!ret)
+			ret = -EBADMSG;		/* the file ends first */
+	}
+	return ret;
+}
+
 /* The next record's bytes (decoded on demand: snap_decode()). */
 static int
 reader_next(struct xbulk_snap *s)
@@ -374,21 +421,17 @@ reader_next(struct xbulk_snap *s)
 	struct reader *r = (struct reader *)s;
 	int ret;
 
-	if (!r->recs) {
-		if (r->p != r->end)
-			return -EBADMSG;
-		if (!r->left)
-			return r->seen == r->inodes ? 0 : -EBADMSG;
-		ret = load_block(r);
+	ret = split_next(r, &s->raw);
+	if (ret <= 0)
+		return ret < 0 || r->seen == r->inodes ? ret : -EBADMSG;
+	if (r->seen && s->raw.ino <= r->last)
+		return -EBADMSG;	/* not in inode order */
+	if (s->raw.len && (s->raw.body[0] & SNAP_REC_MORE)) {
+		ret = join(r);
 		if (ret)
 			return ret;
 	}
-	if (snap_split(&r->p, r->end, r->prev, &s->raw))
-		return -EBADMSG;
-	if (r->seen && s->raw.ino <= r->last)
-		return -EBADMSG;	/* not in inode order across blocks */
-	r->prev = r->last = s->raw.ino;
-	r->recs--;
+	r->last = s->raw.ino;
 	r->seen++;
 	s->has_raw = true;
 	s->decoded = false;
@@ -404,6 +447,7 @@ reader_close(struct xbulk_snap *s)
 		close(r->fd);
 	free(r->stored);
 	free(r->raw);
+	free(r->whole);
 	ZSTD_freeDCtx(r->dctx);
 }
 

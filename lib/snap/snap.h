@@ -35,9 +35,12 @@
 #define SNAP_TRAILER		128
 /* Raw bytes of records per block: a record never spans blocks. */
 #define SNAP_BLOCK_RAW		(1u << 20)
-/* Most bytes one record takes encoded (a name is at most 255 bytes;
- * more names than fit are dropped by the writer: see codec.c). */
+/* Most bytes one record takes encoded; an inode whose names do not fit
+ * goes on in continuation records (SNAP_REC_MORE), as many as it needs. */
 #define SNAP_REC_MAX		(64 * 1024)
+/* An inode record's flags byte: XBULK_SNAP_* (bit 0), and this bit: the
+ * inode's names go on in the next record, a continuation. */
+#define SNAP_REC_MORE		(1u << 1)
 
 enum snap_blk_kind {
 	SNAP_BLK_INODES	= 1,
@@ -135,22 +138,41 @@ uint64_t snap_hash(const void *p, size_t len, uint64_t seed);
 
 /*
  * An inode record: varint (ino - previous ino in the block; the first
- * of a block: ino), varint body length, the body: u8 flags, u32 gen,
- * then varints mode, nlink, uid, gid, projid, size, blocks, rdev,
- * xflags, extents, aextents; ctime as zigzag seconds and u32 ns; mtime,
- * atime, btime each as zigzag (seconds - ctime's) and zigzag (ns -
- * ctime's); varint count of names, each: zigzag (parent - ino), varint
- * length, the bytes.  The body after its flags byte holds everything a
- * diff compares: equal bytes, equal records.
+ * of a block: ino), varint body length, the body: u8 flags (XBULK_SNAP_*,
+ * SNAP_REC_MORE), u32 gen, then varints mode, nlink, uid, gid, projid,
+ * size, blocks, rdev, xflags, extents, aextents; ctime as zigzag seconds
+ * and u32 ns; mtime, atime, btime each as zigzag (seconds - ctime's) and
+ * zigzag (ns - ctime's); varint count of all the inode's names, then
+ * the names that fit, each: zigzag (parent - ino), varint length, the
+ * bytes; in (parent, name) order (snap_link_cmp()).
+ *
+ * With SNAP_REC_MORE, continuation records follow it, each: varint (0,
+ * the same inode; the first of a block: ino), varint body length, the
+ * body: u8 flags (SNAP_REC_MORE if another follows, no other bit), then
+ * names to the body's end.  The record whole is its first body followed
+ * by the names of its continuations, SNAP_REC_MORE cleared: the same
+ * bytes wherever the blocks split it.  Its body after the flags byte
+ * holds everything a diff compares: equal bytes, equal records.
  *
  * A directory record: varint (ino - previous), varint body length, the
  * body: u32 gen, varint parent (0: none), varint name length, the name.
  */
 
-/* Append @rec to @dst (SNAP_REC_MAX bytes of room), @prev the previous
- * inode of the block (0 for the first); return the bytes written. */
+/*
+ * Append the next record of @rec to @dst (SNAP_REC_MAX bytes of room),
+ * @prev the previous inode of the block (0 for the first): from its
+ * name *@next on, the first record of @rec when *@next is 0, else a
+ * continuation; as many names as fit, *@next moved past them (names of
+ * 1 to 255 bytes: each record holds one at least).  Return the bytes
+ * written; call again while *@next < @rec->nlinks.
+ */
 size_t snap_encode_rec(uint8_t *dst, uint64_t prev,
-		       const struct xbulk_snap_rec *rec);
+		       const struct xbulk_snap_rec *rec, uint32_t *next);
+
+/* The order of an inode's names in its record, as qsort() wants it:
+ * parent, then the name's bytes (memcmp), a name before longer ones it
+ * starts. */
+int snap_link_cmp(const void *a, const void *b);
 
 /* A record being decoded: its bytes and where the body starts. */
 struct snap_raw {
@@ -162,12 +184,24 @@ struct snap_raw {
 /* Read a varint at *@p (before @end): 0 or -EBADMSG. */
 int snap_get_var(const uint8_t **p, const uint8_t *end, uint64_t *v);
 
-/* Split the record at *@p (before @end) off: 0, or -EBADMSG. */
+/* Split the record at *@p (before @end) off, @prev the previous inode of
+ * the block (0: none), its inode number prev + delta: 0, or -EBADMSG.
+ * The caller checks the order (a continuation repeats the inode). */
 int snap_split(const uint8_t **p, const uint8_t *end, uint64_t prev,
 	       struct snap_raw *raw);
 
-/* Decode @raw into @bs (all of it), *@flags and the names (into *@links,
- * grown; they point into @raw).  Return 0, -EBADMSG, -ENOMEM. */
+/* Gather a record whole (SNAP_REC_MORE): snap_join_start() copies its
+ * first @raw into *@buf (of *@cap bytes, grown), each snap_join() adds
+ * the names of continuation @c (of the same inode, checked) and says
+ * whether another follows; @raw then points at the record whole.
+ * 0, -EBADMSG (not a continuation of it), -ENOMEM. */
+int snap_join_start(struct snap_raw *raw, uint8_t **buf, size_t *cap);
+int snap_join(struct snap_raw *raw, const struct snap_raw *c, uint8_t **buf,
+	      size_t *cap, bool *more);
+
+/* Decode @raw, a record whole, into @bs (all of it), *@flags and the
+ * names (into *@links, grown; they point into @raw).  Return 0,
+ * -EBADMSG, -ENOMEM. */
 int snap_decode_rec(const struct snap_raw *raw, struct xfs_bulkstat *bs,
 		    uint32_t *flags, struct xbulk_snap_link **links,
 		    size_t *lcap, uint32_t *nlinks);

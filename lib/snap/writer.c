@@ -2,7 +2,10 @@
 /*
  * Writing a snapshot file: the header, the inode records in blocks of
  * 1 MiB (each compressed with zstd when that makes it smaller, and
- * checksummed), the directory table in blocks after them, and the
+ * checksummed; an inode with more names than a record holds takes
+ * continuation records, in the same block or the next ones, so that
+ * memory stays two blocks whatever the inode), the directory table in
+ * blocks after them, and the
  * trailer that says where everything is.  The file is made with
  * O_TMPFILE in the destination's directory (or under a hidden temporary
  * name where the filesystem has no O_TMPFILE), fsynced, then linked at
@@ -395,13 +398,28 @@ flush_block(struct xbulk_snap_writer *w, enum snap_blk_kind kind)
 	return ret;
 }
 
+/* Names a record can hold: 1 to 255 bytes (as every XFS name). */
+static bool
+names_ok(const struct xbulk_snap_rec *rec)
+{
+	uint32_t i;
+
+	for (i = 0; i < rec->nlinks; i++)
+		if (!rec->links[i].namelen || rec->links[i].namelen > 255)
+			return false;
+	return true;
+}
+
 int
 xbulk_snap_writer_add(struct xbulk_snap_writer *w, const struct xbulk_snap *src,
 		      const struct xbulk_snap_rec *rec)
 {
+	uint32_t next = 0;
+
 	if (w->err)
 		return w->err;
-	if (w->finished || (w->src && w->src != src) || (w->inodes && rec->bs->bs_ino <= w->last))
+	if (w->finished || (w->src && w->src != src) ||
+	    (w->inodes && rec->bs->bs_ino <= w->last) || !names_ok(rec))
 		return -EINVAL;
 	if (!w->src) {
 		w->src = src;
@@ -409,14 +427,19 @@ xbulk_snap_writer_add(struct xbulk_snap_writer *w, const struct xbulk_snap *src,
 		if (w->err)
 			return w->err;
 	}
-	if (w->rawlen + SNAP_REC_MAX > SNAP_BLOCK_RAW) {
-		w->err = flush_block(w, SNAP_BLK_INODES);
-		if (w->err)
-			return w->err;
-	}
-	w->rawlen += snap_encode_rec(w->raw + w->rawlen, w->prev, rec);
-	w->prev = w->last = rec->bs->bs_ino;
-	w->nrecs++;
+	/* its first record, then continuations while names are left */
+	do {
+		if (w->rawlen + SNAP_REC_MAX > SNAP_BLOCK_RAW) {
+			w->err = flush_block(w, SNAP_BLK_INODES);
+			if (w->err)
+				return w->err;
+		}
+		w->rawlen += snap_encode_rec(w->raw + w->rawlen, w->prev, rec,
+					     &next);
+		w->prev = rec->bs->bs_ino;
+		w->nrecs++;
+	} while (next < rec->nlinks);
+	w->last = rec->bs->bs_ino;
 	w->inodes++;
 	w->links += rec->nlinks;
 	return 0;
