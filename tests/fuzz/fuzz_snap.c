@@ -2,12 +2,15 @@
 /*
  * Fuzz target: the snapshot reader (lib/snap/reader.c, codec.c,
  * dirtab.c) and the diff over what it reads.  The input is either a
- * whole snapshot file (first byte not 0xfe: checksums and all, so that
- * the checks before the records are fuzzed) or, after a 0xfe byte, the
- * raw contents of one directory block and one inode block (a u16 length
- * of the first and a u16 record count of each, then the bytes), which
- * the harness wraps into a file with right checksums (docs/formats.md,
- * "Snapshot files"), so that the record decoders are reached.  Every
+ * whole snapshot file (first byte not 0xfe or 0xfd: checksums and all,
+ * so that the checks before the records are fuzzed) or, after a 0xfe
+ * byte, the raw contents of one directory block and one inode block (a
+ * u16 length of the first and a u16 record count of each, then the
+ * bytes), which the harness wraps into a file with right checksums
+ * (docs/formats.md, "Snapshot files"), so that the record decoders are
+ * reached.  After a 0xfd byte the same with a u16 count of inodes for
+ * the trailer after the counts (continuation records make it fewer
+ * than the inode block's records).  Every
  * record is read, every name's path made, and the snapshot diffed with
  * with a second reading of itself, which must find no change.  Nothing
  * may crash, leak, read out of bounds or loop, and every refusal must
@@ -61,23 +64,25 @@ put_block(FILE *f, uint8_t kind, const uint8_t *raw, size_t len, uint32_t n,
 	fwrite(raw, 1, len, f);
 }
 
-/* A file around a directory block and an inode block. */
+/* A file around a directory block and an inode block; @counted: the
+ * trailer's count of inodes is given, not the block's records. */
 static void
-wrap(int fd, const uint8_t *data, size_t size)
+wrap(int fd, const uint8_t *data, size_t size, bool counted)
 {
 	uint8_t hdr[1024] = { 0 }, t[128] = { 0 };
-	size_t dlen, ilen;
-	uint32_t dn, in;
+	size_t dlen, ilen, head = counted ? 8 : 6;
+	uint32_t dn, in, inodes;
 	uint64_t chain, diroff;
 	FILE *f;
 
-	if (size < 6)
+	if (size < head)
 		return;
 	dlen = (size_t)data[0] | (size_t)data[1] << 8;
 	dn = (uint32_t)data[2] | (uint32_t)data[3] << 8;
 	in = (uint32_t)data[4] | (uint32_t)data[5] << 8;
-	data += 6;
-	size -= 6;
+	inodes = counted ? (uint32_t)data[6] | (uint32_t)data[7] << 8 : in;
+	data += head;
+	size -= head;
 	if (dlen > size)
 		dlen = size;
 	ilen = size - dlen;
@@ -99,7 +104,7 @@ wrap(int fd, const uint8_t *data, size_t size)
 	if (dlen && dn)
 		put_block(f, 2, data, dlen, dn, &chain);
 	memcpy(t, "XBLKEND", 8);
-	le64(t + 8, in);
+	le64(t + 8, inodes);
 	le64(t + 24, dn);
 	le64(t + 32, ilen && in);
 	le64(t + 40, dlen && dn);
@@ -156,8 +161,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fd = memfd_create("snap", MFD_CLOEXEC);
 	if (fd < 0)
 		return 0;
-	if (size && data[0] == 0xfe)
-		wrap(fd, data + 1, size - 1);
+	if (size && (data[0] == 0xfe || data[0] == 0xfd))
+		wrap(fd, data + 1, size - 1, data[0] == 0xfd);
 	else if (size && write(fd, data, size) != (ssize_t)size)
 		size = 0;
 	if (xbulk_snap_open_fd(dup(fd), &s, why, sizeof(why))) {
