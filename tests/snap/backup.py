@@ -16,8 +16,18 @@
 # the same paths, types, permission bits, owners, symlink targets, file
 # contents and mtimes, and STATE promoted.
 #
+# With --vanish BIN, rounds 1 and 2 run each recipe with BIN first on
+# PATH: an rsync that makes XB_VANISH, which must be on its list, vanish
+# (XB_VANISH_WHEN) before rsync looks, then between its look and its
+# copy, and writes the real rsync's exit status to XB_VANISH_LOG.  It is
+# the recipe's own s/vanish-WHEN-NAME, written to just before (so
+# listed), as on a busy filesystem.  rsync must have said so (exit status
+# 0 with --ignore-missing-args, then 24), STATE must be promoted all the
+# same, the backup must be the source but for that file's old copy, and
+# the next round must make it the source again.
+#
 #   backup.py --xbulk XBULK --mnt MNT --dir WORK -j N --rounds N
-#             --recipe NAME=SCRIPT...
+#             [--vanish BIN] --recipe NAME=SCRIPT...
 # A recipe runs with XBULK, J (threads), MNT, BACKUP, STATE in its
 # environment.  Exit status 0 when every round of every recipe passed.
 
@@ -211,16 +221,38 @@ def compare(src, dst):
     return errs[:10]
 
 
+# Round index: when the file vanishes, the real rsync's exit status, and
+# in words
+VANISH = {0: ('before', '0', 'before rsync looked'),
+          1: ('during', '24', "between rsync's look and its copy")}
+
+
+def vanishing(s, name, env, work, bin_dir, when):
+    """s/vanish-WHEN-NAME written to (so listed), and the environment that
+    runs BIN's rsync, which makes it vanish."""
+    v = os.path.join(s, f'vanish-{when}-{name}')
+    with open(v, 'ab') as f:
+        f.write(b'written, then gone before rsync copies it\n')
+    return dict(env, PATH=bin_dir + os.pathsep + env['PATH'], XB_VANISH=v,
+                XB_VANISH_WHEN=when,
+                XB_VANISH_LOG=os.path.join(work, 'vanish.log'))
+
+
 def main():
     ap = arguments()
     ap.add_argument('--rounds', type=int, default=5)
     ap.add_argument('--ops', type=int, default=60)
     ap.add_argument('--recipe', action='append', required=True)
+    ap.add_argument('--vanish')
     args = ap.parse_args()
 
     s = os.path.join(args.mnt, 's')
     populate(s)
     seed_tree(args.mnt, 40, 6)
+    for r in args.recipe:
+        for when, _, _ in VANISH.values():
+            write(os.path.join(s, f'vanish-{when}-' + r.split('=', 1)[0]),
+                  b'first\n')
 
     recipes = []
     for r in args.recipe:
@@ -235,7 +267,7 @@ def main():
                         args.mnt, env['STATE']], check=True)
         subprocess.run(['rsync', '-a', args.mnt + '/', env['BACKUP'] + '/'],
                        check=True)
-        recipes.append((name, script, env))
+        recipes.append((name, script, env, work))
 
     for rnd in range(args.rounds):
         if rnd < len(CASES):
@@ -243,7 +275,10 @@ def main():
         plan = Plan(args.mnt, random.Random(rnd + 1), set())
         for _ in range(args.ops):
             plan.op()
-        for name, script, env in recipes:
+        for name, script, env, work in recipes:
+            vanish = VANISH.get(rnd) if args.vanish else None
+            if vanish:
+                env = vanishing(s, name, env, work, args.vanish, vanish[0])
             p = subprocess.run(['bash', script], env=env,
                                capture_output=True, text=True)
             if p.returncode:
@@ -253,12 +288,27 @@ def main():
             if os.path.exists(env['STATE'] + '.new'):
                 print(f'FAIL: {name} round {rnd + 1}: STATE not promoted')
                 return 1
+            want = []
+            if vanish:
+                # the backup keeps the file's old copy until the next
+                # round's diff lists it as deleted
+                with open(env['XB_VANISH_LOG']) as f:
+                    said = f.read().strip()
+                if said != vanish[1]:
+                    print(f'FAIL: {name} round {rnd + 1}: the vanishing '
+                          f'rsync: {said}, not exit status {vanish[1]}')
+                    return 1
+                want = [f"only in the backup: 's/vanish-{vanish[0]}-{name}'"]
             errs = compare(args.mnt, env['BACKUP'])
-            if errs:
+            if errs != want:
                 print(f'FAIL: {name} -j {args.j} round {rnd + 1}: the '
-                      'backup is not the source:\n  ' + '\n  '.join(errs))
+                      'backup is not the source' +
+                      (f' but for {want[0]!r}' if want else '') + ':\n  ' +
+                      '\n  '.join(errs or ['(it is the source)']))
                 return 1
-            print(f'PASS: {name} -j {args.j} round {rnd + 1}')
+            print(f'PASS: {name} -j {args.j} round {rnd + 1}' +
+                  (f' (a listed file vanished {vanish[2]})' if vanish
+                   else ''))
     return 0
 
 

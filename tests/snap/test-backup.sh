@@ -6,7 +6,11 @@
 # ssh to a local subshell and -j put in), and the same steps with the
 # deletions first; over rounds of changes that include every case that
 # once lost data, each backup directory must equal the source tree, at
-# -j 1 and -j 2.  SNAP_MUTATE=all runs more rounds and operations.
+# -j 1 and -j 2.  In rounds 1 and 2 a listed file vanishes before rsync
+# copies it (an rsync first on PATH removes it before it runs the real
+# one, then fails its open under strace: exit status 24): the recipe
+# must still promote STATE, and the next round must make the backup the
+# source again.  SNAP_MUTATE=all runs more rounds and operations.
 #
 # Environment: XBULK; SNAP_MUTATE.
 
@@ -34,11 +38,12 @@ awk '/^An incremental backup/ { on = 1 }
 	    -e 's|/mnt/|"$MNT"/|; s|/mnt |"$MNT" |' \
 	    -e 's|STATE\.new|@NEW@|g; s|STATE|"$STATE"|g; s|@NEW@|"$STATE.new"|g' \
 	    -e 's|xbulk diff|"$XBULK" diff -j "$J"|g' >"$T/readme.sh"
+# its rsync: "{ rsync ... \", "... || [ $? = 24 ]; } &&"
+rsync=$(sed -n '/^	{ rsync /,/ || \[ \$? = 24 \]; } &&$/p' "$T/readme.sh")
 grep -q -- '-0 |$' "$T/readme.sh" && grep -q -- '--deleted0 |$' "$T/readme.sh" &&
-	grep -q '^	rsync .*"\$BACKUP"/ &&$' "$T/readme.sh" &&
+	[[ $rsync == *' --ignore-missing-args '*' "$BACKUP"/ || [ $? = 24 ]; } &&' ]] &&
 	! grep -Eq 'ssh|/srv|backup:' "$T/readme.sh" ||
 	xb_die "the README's backup lines changed shape: $(cat "$T/readme.sh")"
-rsync=$(grep '^	rsync ' "$T/readme.sh")
 # The same steps, the deletions first.
 cat >"$T/delete-first.sh" <<EOF
 set -o pipefail
@@ -49,15 +54,49 @@ $rsync
 mv "\$STATE.new" "\$STATE"
 EOF
 
+# rsync, with XB_VANISH, a file of its list (a path below MNT), gone as
+# on a busy filesystem: XB_VANISH_WHEN=before removes it before rsync
+# starts (after the diff: --ignore-missing-args's case), =during between
+# rsync's look and its copy (strace fails rsync's open with ENOENT, the
+# file is removed when rsync ends: exit status 24); the real rsync's
+# exit status goes to XB_VANISH_LOG
+command -v strace >/dev/null || xb_skip "strace not installed (scripts/deps)"
+mkdir "$T/bin"
+export XB_RSYNC
+XB_RSYNC=$(command -v rsync)
+cat >"$T/bin/rsync" <<'EOF'
+#!/usr/bin/env bash
+log=$XB_VANISH_LOG rel=${XB_VANISH#"$MNT"/} rc=0
+cat >"$log.list"
+if ! tr '\0' '\n' <"$log.list" | grep -qxF -- "$rel"; then
+	echo "$rel not listed" >"$log"
+	exit 99
+fi
+if [[ $XB_VANISH_WHEN == before ]]; then
+	rm -- "$XB_VANISH"
+	"$XB_RSYNC" "$@" <"$log.list" || rc=$?
+else
+	strace -f -o "$log.strace" -P "$XB_VANISH" -P "$rel" -P "${rel##*/}" \
+		-e trace=open,openat -e inject=open,openat:error=ENOENT \
+		"$XB_RSYNC" "$@" <"$log.list" || rc=$?
+	rm -- "$XB_VANISH"
+fi
+echo "$rc" >"$log"
+exit "$rc"
+EOF
+chmod +x "$T/bin/rsync"
+
 # -j 1, then -j 2 on a new tree (the first one's inode numbers freed)
 for j in 1 2; do
 	rm -rf "$T/work" "$XB_MNT/s" "$XB_MNT/m"
 	mkdir "$T/work"
 	python3 "$TOP/tests/snap/backup.py" --xbulk "$XBULK" --mnt "$XB_MNT" \
 		--dir "$T/work" -j "$j" --rounds "$rounds" --ops "$ops" \
+		--vanish "$T/bin" \
 		--recipe "readme=$T/readme.sh" \
 		--recipe "delete-first=$T/delete-first.sh" >"$T/log" ||
 		xb_die "$(cat "$T/log")"
 	cat "$T/log"
 done
-echo "$((rounds * 4)) rounds passed (2 recipes, -j 1 and 2), 0 failed"
+echo "$((rounds * 4)) rounds passed (2 recipes, -j 1 and 2; 8 with a listed" \
+	"file vanished before rsync copied it), 0 failed"
