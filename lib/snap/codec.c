@@ -320,8 +320,9 @@ snap_decode_rec(const struct snap_raw *raw, struct xfs_bulkstat *bs,
 	    get_reltime(&p, end, bs->bs_ctime, bs->bs_ctime_nsec,
 			&bs->bs_btime, &bs->bs_btime_nsec))
 		return -EBADMSG;
-	/* Each name takes 3 bytes at least. */
-	if (snap_get_var(&p, end, &n) || n > (uint64_t)(end - p) / 3)
+	/* Each name takes 3 bytes at least; a count fits 32 bits. */
+	if (snap_get_var(&p, end, &n) || n > (uint64_t)(end - p) / 3 ||
+	    n > UINT32_MAX)
 		return -EBADMSG;
 	if (n > *lcap) {
 		void *q = realloc(*links, n * sizeof(**links));
