@@ -38,16 +38,34 @@ static void flush_std(struct xbulk_find *f);
 void
 xf_error(struct xbulk_find *f, const char *fmt, ...)
 {
-	char msg[1024];
+	char msg[1024], *big = NULL;
 	va_list ap;
+	int len;
 
 	if (!f->opts.error)
 		return;
 	flush_std(f);		/* gnulib's error() flushes stdout */
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	len = vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	f->opts.error(f->opts.arg, msg);
+	/* a name of any length, whole (a deep path) */
+	if (len >= (int)sizeof(msg) && (big = malloc((size_t)len + 1))) {
+		va_start(ap, fmt);
+		vsnprintf(big, (size_t)len + 1, fmt, ap);
+		va_end(ap);
+	}
+	f->opts.error(f->opts.arg, big ? big : msg);
+	free(big);
+}
+
+/* A fatal error of the actions: find's die() (status 1, nothing more
+ * done, pending batches dropped). */
+static void
+fatal(struct xbulk_find *f, const char *msg)
+{
+	f->problems++;
+	f->fatal = true;
+	xf_error(f, "%s", msg);
 }
 
 /* find's check_path_safety(): -execdir and -okdir run "./NAME", so a
@@ -380,9 +398,7 @@ run(struct xbulk_find *f, struct xf_exec *x)
 	pid_t pid;
 
 	if (!argv) {
-		xf_error(f, "%s", strerror(ENOMEM));
-		f->problems++;
-		f->fatal = true;
+		fatal(f, strerror(ENOMEM));
 		return false;
 	}
 	for (i = 0; i < x->nargs; i++)
@@ -454,18 +470,14 @@ push(struct xbulk_find *f, struct xf_exec *x, const char *name)
 
 	if (x->nchars + len > f->arg_max) {
 		if (x->nargs == x->nwords) {
-			f->problems++;
-			f->fatal = true;
-			xf_error(f, "cannot fit single argument within "
-				 "argument list size limit");
+			fatal(f, "cannot fit single argument within argument "
+			      "list size limit");
 			return false;
 		}
 		run_batch(f, x, true);
 	}
 	if (new_arg(x) || add_chars(x, name, len - 1) || end_arg(x)) {
-		f->problems++;
-		f->fatal = true;
-		xf_error(f, "%s", strerror(ENOMEM));
+		fatal(f, strerror(ENOMEM));
 		return false;
 	}
 	x->todo = true;
@@ -474,11 +486,17 @@ push(struct xbulk_find *f, struct xf_exec *x, const char *name)
 	return true;
 }
 
-/* The words of a ';' command, each "{}" in them replaced by @name. */
-static int
-build(struct xf_exec *x, const char *name)
+/*
+ * The words of a ';' command, each "{}" in them replaced by @name, with
+ * the limits of findutils' bc_do_insert() and bc_push_arg(): a word of
+ * arg_max - 1 bytes or more is "command too long", a command line past
+ * arg_max is too long for the first word or for a later one (all fatal).
+ * False after a message.
+ */
+static bool
+build(struct xbulk_find *f, struct xf_exec *x, const char *name)
 {
-	size_t i, nlen = strlen(name);
+	size_t i, nlen = strlen(name), start;
 
 	x->nargs = 0;
 	x->nchars = 0;
@@ -486,17 +504,31 @@ build(struct xf_exec *x, const char *name)
 		const char *w = x->words[i], *b;
 
 		if (new_arg(x))
-			return -ENOMEM;
+			goto nomem;
+		start = x->nchars;
 		while ((b = strstr(w, "{}"))) {
 			if (add_chars(x, w, (size_t)(b - w)) ||
 			    add_chars(x, name, nlen))
-				return -ENOMEM;
+				goto nomem;
 			w = b + 2;
 		}
 		if (add_chars(x, w, strlen(w)) || end_arg(x))
-			return -ENOMEM;
+			goto nomem;
+		if (x->nchars - start >= f->arg_max) {
+			fatal(f, "command too long");
+			return false;
+		}
+		if (x->nchars > f->arg_max) {
+			fatal(f, i ? "argument list too long" :
+			      "cannot fit single argument within argument "
+			      "list size limit");
+			return false;
+		}
 	}
-	return 0;
+	return true;
+nomem:
+	fatal(f, strerror(ENOMEM));
+	return false;
 }
 
 /* -ok, -okdir: find's is_ok(). */
@@ -526,9 +558,7 @@ xf_exec(struct xbulk_find *f, struct xf_exec *x,
 	if (f->fatal || (x->ok && !ask(f, x, file->path)))
 		return false;
 	if (x->dir && exec_dir(file, &dir, &name)) {
-		xf_error(f, "%s", strerror(ENOMEM));
-		f->problems++;
-		f->fatal = true;
+		fatal(f, strerror(ENOMEM));
 		return false;
 	}
 	/* a new batch runs where its first file is */
@@ -543,12 +573,8 @@ xf_exec(struct xbulk_find *f, struct xf_exec *x,
 		ok = push(f, x, x->dir ? name : file->path);
 		goto out;
 	}
-	if (build(x, x->dir ? name : file->path)) {
-		xf_error(f, "%s", strerror(ENOMEM));
-		f->problems++;
-		f->fatal = true;
+	if (!build(f, x, x->dir ? name : file->path))
 		goto out;
-	}
 	ok = run(f, x);
 	if (x->wd >= 0)
 		close(x->wd);

@@ -72,10 +72,12 @@ xbn_live_stat(struct xbulk_names *nm, const char *path, bool follow,
 }
 
 int
-xbn_live_read(struct xbulk_names *nm, const char *path, uint64_t ino,
-	      const uint8_t **list, uint64_t *len, uint64_t *n)
+xbn_live_read(struct xbulk_names *nm, const char *path, bool follow,
+	      uint64_t ino, const uint8_t **list, uint64_t *len, uint64_t *n)
 {
 	struct xbn_dir d = { .ino = ino };
+	int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC |
+		    (follow ? 0 : O_NOFOLLOW);
 	const char *rel;
 	int at, fd, err;
 
@@ -88,11 +90,9 @@ xbn_live_read(struct xbulk_names *nm, const char *path, uint64_t ino,
 	err = xbulk_path_at(path, &at, &rel);
 	if (err)
 		return err;
-	fd = openat(at, rel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NOATIME |
-		    O_CLOEXEC);
+	fd = openat(at, rel, flags | O_NOATIME);
 	if (fd < 0 && errno == EPERM)
-		fd = openat(at, rel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-			    O_CLOEXEC);
+		fd = openat(at, rel, flags);
 	err = fd < 0 ? -errno : 0;
 	if (at >= 0)
 		close(at);

@@ -577,11 +577,13 @@ bool xbn_live_ours(const struct xbulk_names *nm, const struct statx *stx);
 const char *xbn_live_fstype(struct xbulk_names *nm, const struct statx *stx);
 /*
  * Read directory @path (inode @ino: a directory there now that is another
- * one is -ENOENT, as fts says) into a listing in fts's order.  Return 0
- * or -errno of opening or reading it.
+ * one is -ENOENT, as fts says; a symbolic link to one only if @follow:
+ * an operand under -H) into a listing in fts's order.  Return 0 or -errno
+ * of opening or reading it.
  */
-int xbn_live_read(struct xbulk_names *nm, const char *path, uint64_t ino,
-		  const uint8_t **list, uint64_t *len, uint64_t *n);
+int xbn_live_read(struct xbulk_names *nm, const char *path, bool follow,
+		  uint64_t ino, const uint8_t **list, uint64_t *len,
+		  uint64_t *n);
 /* mounts.c: the type of mount @mnt_id, as mountinfo names it. */
 void xbn_mount_fstype(uint64_t mnt_id, char *buf, size_t size);
 

@@ -39,6 +39,7 @@ struct walk {
 	xbulk_walk_fn		fn;
 	void			*arg;
 	bool			post;
+	bool			follow;		/* XBULK_WALK_FOLLOW */
 	uint32_t		mark;
 	uint64_t		count;
 	size_t			sp;		/* frames in use */
@@ -115,7 +116,9 @@ enter_live(struct walk *w, struct xbulk_entry *e)
 	struct frame *f;
 	int err;
 
-	err = xbn_live_read(nm, e->path, e->bs->bs_ino, &list, &len, &n);
+	/* -H: an operand that is a symbolic link is followed */
+	err = xbn_live_read(nm, e->path, !e->depth && w->follow,
+			    e->bs->bs_ino, &list, &len, &n);
 	if (err == -EINTR || err == -ENOMEM)
 		return err;
 	if (err) {
@@ -414,8 +417,12 @@ find_start(struct xbulk_names *nm, const char *start, unsigned int flags,
 	int at = flags & XBULK_WALK_FOLLOW ? 0 : AT_SYMLINK_NOFOLLOW;
 
 	*slot = NULL;
+	/* fts's FTS_COMFOLLOW: a dangling symbolic link is itself */
 	if (statx(AT_FDCWD, start, at | AT_NO_AUTOMOUNT,
-		  STATX_TYPE | STATX_INO | STATX_MNT_ID, &stx))
+		  STATX_TYPE | STATX_INO | STATX_MNT_ID, &stx) &&
+	    (errno != ENOENT || at ||
+	     statx(AT_FDCWD, start, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
+		   STATX_TYPE | STATX_INO | STATX_MNT_ID, &stx)))
 		return -errno;
 	if (makedev(stx.stx_dev_major, stx.stx_dev_minor) != nm->dev ||
 	    ((stx.stx_mask & STATX_MNT_ID) && stx.stx_mnt_id != nm->mnt_id))
@@ -432,13 +439,14 @@ find_start(struct xbulk_names *nm, const char *start, unsigned int flags,
 
 /* A walk after xbulk_names_changed(): the operand stat()ed now. */
 static int
-walk_live(struct walk *w, struct xbulk_entry *e, unsigned int flags)
+walk_live(struct walk *w, struct xbulk_entry *e)
 {
 	struct statx stx;
 	int ret;
 
-	ret = xbn_live_stat(w->nm, e->path, flags & XBULK_WALK_FOLLOW, &w->bs,
-			    &stx);
+	ret = xbn_live_stat(w->nm, e->path, w->follow, &w->bs, &stx);
+	if (ret == -ENOENT && w->follow)	/* dangling: as find_start() */
+		ret = xbn_live_stat(w->nm, e->path, false, &w->bs, &stx);
 	if (ret)
 		return ret;
 	if (!xbn_live_ours(w->nm, &stx))
@@ -461,6 +469,7 @@ xbulk_names_walk(struct xbulk_names *nm, const char *start,
 	struct walk w = {
 		.nm = nm, .fn = fn, .arg = arg,
 		.post = flags & XBULK_WALK_POST,
+		.follow = flags & XBULK_WALK_FOLLOW,
 		.start = start, .startlen = strlen(start),
 	};
 	struct xbulk_entry e = { .depth = 0 };
@@ -475,7 +484,7 @@ xbulk_names_walk(struct xbulk_names *nm, const char *start,
 	e.path = nm->path;
 	e.pathlen = len;
 	if (nm->live)
-		return walk_live(&w, &e, flags);
+		return walk_live(&w, &e);
 	ret = find_start(nm, start, flags, &slot);
 	if (ret || !slot)
 		return ret;
