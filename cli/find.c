@@ -291,6 +291,18 @@ output_errors(struct xbulk_find *f)
 	return err ? xb_write_error("find", err) : ret;
 }
 
+/* find's message for PATH @i, empty: of the command line, or of
+ * -files0-from (with its number there). */
+static void
+empty_name(const struct find_ctx *c, size_t i)
+{
+	if (c->files0_name)
+		xb_error("find", "%s:%zu: invalid zero-length file name",
+			 c->files0_name, i + 1);
+	else
+		xb_error("find", "%s: %s", q(0, ""), strerror(ENOENT));
+}
+
 /*
  * Open the filesystem of the first PATH that exists (as find -P sees
  * it: a symbolic link, a FIFO, a device is opened by its directory),
@@ -322,7 +334,9 @@ open_fs(struct find_ctx *c, struct xbulk_fs **fs)
 	for (i = 0; i < n; i++) {
 		const char *path = c->paths[i];
 
-		if (*path && lstat(path, &st))
+		if (!*path)
+			empty_name(c, i);
+		else if (lstat(path, &st))
 			xb_error("find", "%s: %s", q(0, path),
 				 strerror(errno));
 	}
@@ -465,6 +479,7 @@ output_failed(const struct xbulk_find *find)
 static int
 walk_all(struct find_ctx *c)
 {
+	bool skipped = false, stopped = false;
 	size_t i;
 	int err;
 
@@ -472,9 +487,9 @@ walk_all(struct find_ctx *c)
 		c->start = c->paths[i];
 		if (!*c->start) {	/* find's messages, and status 1 */
 			xbulk_find_flush(c->find);
-			xb_error("find", "%s:%zu: invalid zero-length file name",
-				 c->files0_name, i + 1);
+			empty_name(c, i);
 			c->status = XB_EXIT_FAILURE;
+			skipped = true;
 			continue;
 		}
 		err = xbulk_names_walk(c->names, c->start,
@@ -486,8 +501,10 @@ walk_all(struct find_ctx *c)
 		if (output_failed(c->find))
 			return 0;
 		/* -quit, or an action's fatal error: the pending commands */
-		if (err == XBULK_WALK_STOP)
+		if (err == XBULK_WALK_STOP) {
+			stopped = true;
 			break;
+		}
 		if (err == -EXDEV) {
 			xbulk_find_flush(c->find);
 			xb_error("find", "%s: not on the XFS mount of %s "
@@ -498,7 +515,11 @@ walk_all(struct find_ctx *c)
 			problem(c, c->start, err == -ESTALE ? -ENOENT : err);
 		}
 	}
-	if (xbulk_find_finish(c->find))
+	/* find runs the pending "{} +" batches at -quit, or after a walk
+	 * of every name: not after an empty name or a read error of
+	 * -files0-from (its process_all_startpoints() fails) */
+	if ((stopped || (!skipped && !c->files0_err)) &&
+	    xbulk_find_finish(c->find))
 		c->status = XB_EXIT_FAILURE;
 	if (c->files0_err) {
 		xbulk_find_flush(c->find);

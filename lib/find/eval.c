@@ -347,6 +347,11 @@ act(struct xbulk_find *f, const struct xf_node *n, struct xf_state *st)
 	default:
 		return test(f, n, file, file->bs) == V_TRUE;
 	}
+	/* find's stderr is unbuffered: -fprint /dev/stderr goes out now,
+	 * before what stdout holds */
+	if ((n->kind == XF_PRINT || n->kind == XF_PRINTF || n->kind == XF_LS) &&
+	    n->u.act.out->out.fd == STDERR_FILENO)
+		xf_stream_flush(n->u.act.out);
 	return true;
 }
 
