@@ -64,6 +64,30 @@ mk_deep()
 	sync -f "$T"
 }
 
+# fill_env BYTES: export FILL0... so that find's command lines get
+# about BYTES (findutils: ARG_MAX less the environment and 2048 bytes;
+# the environment of each program differs in "_", its path: the cases
+# stay 100 bytes away from a limit); unfill_env takes them away
+fill_env()
+{
+	local left i=0 n
+
+	left=$(($(getconf ARG_MAX) - 2048 - $1 - $(env | wc -c)))
+	while ((left > 16)); do
+		n=$((left > 100000 ? 100000 : left))
+		# "FILLi=" VALUE NUL: n bytes
+		export "FILL$i=$(head -c $((n - ${#i} - 6)) /dev/zero |
+			tr '\0' x)"
+		left=$((left - n))
+		i=$((i + 1))
+	done
+}
+
+unfill_env()
+{
+	unset "${!FILL@}"
+}
+
 # changes [PATH...] -- EXPR...: find and then xbulk find on a fresh tree
 # each, in $T (PATH: m); output, messages, status and the tree left must
 # be the same
@@ -108,6 +132,7 @@ done
 printf 'y\nn\nyes\n\nY\nno\ny\n' >"$tmp/answers"
 printf 'n/d1\0\0n/d2\0nosuch\0big/%s' "$(printf 'file%0100d' 7)" \
 	>"$tmp/files0"
+printf '\0\0' >"$tmp/files0-empty"
 ln -s n "$T/nlink"
 sync -f "$T"
 cd "$T"
@@ -126,6 +151,21 @@ for XOPT in "-j 1" "-j 2"; do
 	same n -- -exec sh -c 'exit 3' {} + -print
 	same n -- -exec sh -c 'kill -PIPE $$' {} +
 	same n big -- -name 'file*1' -exec sh -c 'echo $# $1' x {} + -quit
+	# ';' past find's command line (about 850 bytes, then 1700; the
+	# paths of the chain grow by 241): a word too long, a command line
+	# too long, fatal (status 1, nothing more)
+	mk_deep
+	fill_env 850
+	same deep -- -mindepth 4 -exec echo {} \; -o -print
+	unfill_env
+	fill_env 1700
+	same deep -- -exec echo {} {} \; -print
+	same deep -- -name 'f*' -exec echo {} + -o -exec echo {} {} \;
+	unfill_env
+	# an output on stderr is unbuffered there (find's stderr), ahead of
+	# what stdout holds when a command runs
+	same n -- -maxdepth 1 -fprint /dev/stderr -exec true \; -print
+	same n -- -maxdepth 1 -fprintf /dev/stderr '%f\n' -exec true \; -ls
 	# -execdir: in the file's directory, "./NAME"; '+' per directory
 	same n -- -execdir printf '%s\n' {} \;
 	same n -- -execdir sh -c 'echo "${PWD#$0}" "$@"' "$T" {} +
@@ -143,6 +183,11 @@ for XOPT in "-j 1" "-j 2"; do
 	# -H: PATHs that are symbolic links are followed, and -newer's
 	same -H nlink -- -maxdepth 1 -name 'd*'
 	same nlink -- -maxdepth 1
+	# ... also once a command ran (the walk reads it again), or dangling
+	same -H nlink -- -maxdepth 1 -exec true \; -name 'd*' -print
+	same -H n/size0 nlink -- -maxdepth 1 -exec true \; -name 'd*' -print
+	same -H n/sym-dangling n/sym-dir -- -printf '%p %y %Y\n'
+	same -H n/size0 n/sym-dangling -- -exec true \; -printf '%p %y %Y\n'
 	same -H n -- -maxdepth 1 -newer n/sym-ref
 	same n -- -maxdepth 1 -newer n/sym-ref
 	# -files0-from: its names, find's messages
@@ -154,6 +199,15 @@ for XOPT in "-j 1" "-j 2"; do
 	same -- -files0-from /nonexistent
 	same -- -files0-from n
 	same -- -files0-from /dev/null
+	# an empty name: find's message; the pending batches are dropped
+	# then (but at -quit)
+	same -- -files0-from "$tmp/files0" -exec echo {} +
+	same -- -files0-from "$tmp/files0" -execdir echo {} +
+	same '' n/d1 -- -exec echo {} +
+	same n/size0 '' -- -execdir echo {} +
+	same '' n/d1 -- -exec echo {} + -quit
+	same '' '' -- -print
+	same -- -files0-from "$tmp/files0-empty"
 	# refused, with a pointer to GNU find (status 2)
 	for o in "-L n" "n -follow"; do
 		# shellcheck disable=SC2086
