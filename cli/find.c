@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <locale.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,18 +128,44 @@ action_error(void *arg, const char *msg)
 	fprintf(stderr, "xbulk find: %s\n", msg);
 }
 
-/* -ok, -okdir: find's yesno() (a line from stdin, the locale's yes). */
+/* Does stdin's buffer hold bytes (gnulib's freadahead() on glibc)?
+ * Elsewhere: yes, read without waiting for a signal. */
+static bool
+stdin_buffered(void)
+{
+#ifdef __GLIBC__
+	return stdin->_IO_read_ptr < stdin->_IO_read_end;
+#else
+	return true;
+#endif
+}
+
+/*
+ * -ok, -okdir: find's yesno() (a line from stdin by getline(), the
+ * locale's yes).  Until the line is there, poll() stdin: a signal
+ * interrupts it (SA_RESTART restarts read()), and a SIGINT or SIGTERM
+ * ends the wait as it ends find.
+ */
 static bool
 ask(void *arg, const char *prompt)
 {
+	struct find_ctx *c = arg;
+	struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
 	bool yes;
+	int n;
 
-	(void)arg;
 	fputs(prompt, stderr);
 	fflush(stderr);
+	while (!stdin_buffered() && !*c->cancel) {
+		n = poll(&p, 1, 100);
+		if (n > 0 || (n < 0 && errno != EINTR))
+			break;
+	}
+	if (*c->cancel)
+		return false;
 	len = getline(&line, &cap, stdin);
 	if (len > 0 && line[len - 1] == '\n')
 		line[len - 1] = '\0';
@@ -622,6 +649,9 @@ xb_cmd_find(int argc, char **argv)
 	if (ret)
 		return ret < 0 ? XB_EXIT_OK : ret;
 	clock_gettime(CLOCK_REALTIME, &o.now);
+	/* a SIGINT or SIGTERM ends the walk, and the wait for a command
+	 * or an answer of -ok */
+	o.cancel = c.cancel = xb_catch_signals();
 	ret = xbulk_find_parse(argc - i, argv + i, &o, &c.find, err,
 			       sizeof(err), &status);
 	if (ret == XBULK_FIND_HELP || ret == XBULK_FIND_VERSION) {
@@ -645,7 +675,6 @@ xb_cmd_find(int argc, char **argv)
 			      stderr);
 		return status;
 	}
-	c.cancel = xb_catch_signals();
 	xbulk_find_set_record(c.find, record);
 	c.npaths = xbulk_find_npaths(c.find);
 	c.paths = calloc(c.npaths + 1, sizeof(*c.paths));

@@ -73,6 +73,11 @@ struct xbulk_find_opts {
 	 * errno (then the caller's problem hook hears of it). */
 	int		(*restat)(void *arg, const struct xbulk_entry *file,
 				  struct xbulk_entry *out);
+	/* Set non-zero by the caller's SIGINT or SIGTERM handler (may be
+	 * NULL): a command being waited for is left running and its
+	 * action is false, as find killed by the signal leaves it; the
+	 * caller ends the walk (the names engine's cancel flag). */
+	const volatile int *cancel;
 };
 
 /* Exit statuses of parse errors, as GNU find and xbulk give them. */

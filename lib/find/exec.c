@@ -14,10 +14,12 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -387,13 +389,48 @@ flush_std(struct xbulk_find *f)
 	fflush(stderr);
 }
 
+/*
+ * Wait for child @pid into *@status: 0, -errno of waitpid(), or -EINTR
+ * once the caller's cancel flag is set (checked every 100 ms: SA_RESTART
+ * restarts waitpid(), not poll()), the command left running as find
+ * killed by the signal leaves it.
+ */
+static int
+wait_child(struct xbulk_find *f, pid_t pid, int *status)
+{
+	const volatile int *cancel = f->opts.cancel;
+	struct pollfd p = { .fd = -1, .events = POLLIN };
+	pid_t got;
+	int err;
+
+	if (cancel)
+		p.fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	for (;;) {
+		if (p.fd >= 0) {
+			if (__atomic_load_n(cancel, __ATOMIC_RELAXED)) {
+				close(p.fd);
+				return -EINTR;
+			}
+			if (poll(&p, 1, 100) <= 0)
+				continue;
+		}
+		got = waitpid(pid, status, p.fd >= 0 ? WNOHANG : 0);
+		if (got == pid || (got < 0 && errno != EINTR))
+			break;
+	}
+	err = got < 0 ? -errno : 0;
+	if (p.fd >= 0)
+		close(p.fd);
+	return err;
+}
+
 /* Run @x's command line; true if it exited 0 (find's launch()). */
 static bool
 run(struct xbulk_find *f, struct xf_exec *x)
 {
 	char **argv = malloc((x->nargs + 1) * sizeof(*argv));
 	bool ok = false;
-	int status;
+	int status, err;
 	size_t i;
 	pid_t pid;
 
@@ -413,11 +450,12 @@ run(struct xbulk_find *f, struct xf_exec *x)
 		f->fatal = true;
 		xf_error(f, "cannot fork: %s", strerror(errno));
 	}
-	while (pid > 0 && waitpid(pid, &status, 0) < 0) {
-		if (errno == EINTR)
-			continue;
+	if (pid > 0 && (err = wait_child(f, pid, &status)) == -EINTR) {
+		f->fatal = true;	/* a signal: find dies of it */
+		pid = -1;
+	} else if (pid > 0 && err) {
 		xf_error(f, "error waiting for %s: %s",
-			 xf_quote(f, 0, argv[0]), strerror(errno));
+			 xf_quote(f, 0, argv[0]), strerror(-err));
 		f->problems++;
 		pid = -1;
 	}

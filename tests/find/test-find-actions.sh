@@ -271,6 +271,36 @@ else
 	echo "FAIL: -exec under ulimit -n 10 at -j 2"
 fi
 
+# A SIGTERM while a command runs, or while -ok waits for its answer
+# (stdin a FIFO held open): xbulk ends at once as find does (status
+# 143), the command left running; timeout(1) kills it after 20 s.
+mkfifo "$tmp/answer"
+exec 7<>"$tmp/answer"
+for how in "-exec sleep 20 ;" "-ok true ;"; do
+	rm -f "$tmp/err"
+	# shellcheck disable=SC2086
+	timeout -s KILL 20 "$XBULK" find -j 1 "$T/m" -maxdepth 0 $how \
+		<&7 2>"$tmp/err" &
+	tpid=$!
+	xpid='' kid=''
+	for _ in $(seq 1 200); do
+		xpid=$(pgrep -P "$tpid" || true)
+		[[ -z $xpid ]] || kid=$(pgrep -P "$xpid" -x sleep || true)
+		[[ -n $kid || -s $tmp/err ]] && break
+		sleep 0.05
+	done
+	[[ -z $xpid ]] || kill -TERM "$xpid"
+	wait "$tpid" && rc=0 || rc=$?
+	if ((rc == 143)) && { [[ -z $kid ]] || kill -0 "$kid"; }; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: SIGTERM during $how: status $rc"
+	fi
+	[[ -z $kid ]] || kill "$kid" 2>/dev/null || true
+done
+exec 7>&-
+
 cd /
 echo "$pass passed, $fail failed"
 ((fail == 0))
