@@ -184,6 +184,14 @@ changed(void *arg)
 }
 
 static int
+dir_fd(void *arg, const struct xbulk_entry *file)
+{
+	struct find_ctx *c = arg;
+
+	return xbulk_names_dir_fd(c->names, file);
+}
+
+static int
 restat(void *arg, const struct xbulk_entry *file, struct xbulk_entry *out)
 {
 	struct find_ctx *c = arg;
@@ -632,7 +640,7 @@ xb_cmd_find(int argc, char **argv)
 		.warnings = isatty(STDIN_FILENO), .warn = warn,
 		.problem = problem, .readlink = read_link, .arg = &c,
 		.error = action_error, .ask = ask, .changed = changed,
-		.restat = restat,
+		.restat = restat, .dir_fd = dir_fd,
 	};
 	enum xbulk_find_record record = XBULK_FIND_RECORD_NONE;
 	unsigned int threads = xb_online_cpus();

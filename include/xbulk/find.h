@@ -78,6 +78,13 @@ struct xbulk_find_opts {
 	 * action is false, as find killed by the signal leaves it; the
 	 * caller ends the walk (the names engine's cancel flag). */
 	const volatile int *cancel;
+	/* The directory that holds @file (depth 1 or more) as the walk
+	 * reached it: xbulk_names_dir_fd() (the walk's fd, not to be
+	 * closed, or a negative errno).  -delete and -execdir act there,
+	 * as find's do in fts's directory, so that a directory above
+	 * renamed or replaced by a symbolic link since changes nothing.
+	 * Without it they go by the path. */
+	int		(*dir_fd)(void *arg, const struct xbulk_entry *file);
 };
 
 /* Exit statuses of parse errors, as GNU find and xbulk give them. */

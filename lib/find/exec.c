@@ -328,19 +328,24 @@ exec_dir(const struct xbulk_entry *file, char **dir, char **name)
 }
 
 /* Open the directory a -execdir batch runs in (find opens it before
- * the command: failing is fatal). */
+ * the command: failing is fatal): @file's directory as the walk reached
+ * it (find's fts directory), an operand's @dir by its path. */
 static int
 open_wd(struct xbulk_find *f, struct xf_exec *x, const char *dir,
-	const char *path)
+	const struct xbulk_entry *file)
 {
-	const char *rel;
+	bool walks = file->depth && f->opts.dir_fd;	/* the walk's fd */
+	const char *rel = ".";
 	int at, err;
 
-	err = xbulk_path_at(dir, &at, &rel);
-	if (!err) {
+	if (walks)
+		err = at = f->opts.dir_fd(f->opts.arg, file);
+	else
+		err = xbulk_path_at(dir, &at, &rel);
+	if (err >= 0) {
 		x->wd = openat(at, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		err = x->wd < 0 ? -errno : 0;
-		if (at >= 0)
+		if (at >= 0 && !walks)
 			close(at);
 	}
 	if (!err)
@@ -348,7 +353,8 @@ open_wd(struct xbulk_find *f, struct xf_exec *x, const char *dir,
 	f->problems++;
 	f->fatal = true;
 	xf_error(f, "Failed to save working directory in order to run a "
-		 "command on %s: %s", xf_quote(f, 0, path), strerror(-err));
+		 "command on %s: %s", xf_quote(f, 0, file->path),
+		 strerror(-err));
 	x->wd = -1;
 	return -1;
 }
@@ -604,7 +610,7 @@ xf_exec(struct xbulk_find *f, struct xf_exec *x,
 		if (x->wd >= 0)
 			close(x->wd);
 		x->wd = -1;
-		if (open_wd(f, x, dir, file->path))
+		if (open_wd(f, x, dir, file))
 			goto out;
 	}
 	if (x->plus) {

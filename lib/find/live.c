@@ -42,6 +42,22 @@ unlink_path(const char *path, int flags)
 	return err;
 }
 
+/* Remove @file (AT_REMOVEDIR in @flags for a directory): in its
+ * directory as the walk reached it (find's unlinkat() in fts's
+ * directory), an operand by its path. */
+static int
+unlink_file(struct xbulk_find *f, const struct xbulk_entry *file, int flags)
+{
+	int at;
+
+	if (!file->depth || !f->opts.dir_fd)
+		return unlink_path(file->path, flags);
+	at = f->opts.dir_fd(f->opts.arg, file);
+	if (at < 0)
+		return at;
+	return unlinkat(at, file->path + file->name_off, flags) ? -errno : 0;
+}
+
 bool
 xf_delete(struct xbulk_find *f, const struct xbulk_entry *file)
 {
@@ -52,9 +68,9 @@ xf_delete(struct xbulk_find *f, const struct xbulk_entry *file)
 	/* find leaves the PATH "." alone */
 	if (!file->depth && !strcmp(file->path, "."))
 		return true;
-	err = unlink_path(file->path, dir ? AT_REMOVEDIR : 0);
+	err = unlink_file(f, file, dir ? AT_REMOVEDIR : 0);
 	if (err == -EISDIR && !dir)
-		err = unlink_path(file->path, AT_REMOVEDIR);
+		err = unlink_file(f, file, AT_REMOVEDIR);
 	if (err) {
 		xf_error(f, "cannot delete %s: %s",
 			 xf_quote(f, 0, file->path), strerror(-err));

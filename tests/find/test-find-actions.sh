@@ -47,6 +47,16 @@ mk_tree()
 	sync -f "$T"
 }
 
+# The tree, with a file m/a/h after m/a/b in the walk and a victim
+# m/v/h: a command may put a symbolic link to m/v in place of m/a
+mk_swap()
+{
+	mk_tree
+	mkdir "$T/m/v"
+	touch "$T/m/a/h" "$T/m/v/h"
+	sync -f "$T"
+}
+
 # A chain of 25 directories of 240-byte names, deeper than PATH_MAX
 mk_deep()
 {
@@ -242,6 +252,16 @@ for XOPT in "-j 1" "-j 2"; do
 	changes -- -name d -exec rm -r {} \; -o -empty -print
 	changes -- -name e -exec rm -r m/c \; -o -print
 	changes -- -type d -exec sh -c 'rm -f {}/*' \; -o -print
+	# a directory above renamed, removed or replaced by a symbolic link
+	# while the walk is inside it: the walk, -delete and -execdir go on
+	# in the directory as the walk reached it (fts's fds)
+	changes -- -name b -exec mv m/a m/aa \; -o -printf '%p %y %n\n'
+	changes -- -name g -exec rm -r m/a \; -o -print
+	changes m/a/b/.. -- -delete
+	MK=mk_swap changes -- -name g -exec sh -c 'mv m/a m/a.old &&
+		ln -s v m/a' \; -o -path m/a/h -delete
+	MK=mk_swap changes -- -name g -exec sh -c 'mv m/a m/a.old &&
+		ln -s v m/a' \; -o -path m/a/h -execdir rm {} \;
 	# deeper than PATH_MAX: -delete, -execdir, a live walk there
 	MK=mk_deep changes deep -- -name 'f1*' -delete
 	MK=mk_deep changes deep -- -name 'f2*' -execdir rm {} \; -o \
