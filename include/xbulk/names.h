@@ -403,7 +403,8 @@ void xbulk_names_changed(struct xbulk_names *names);
 /**
  * xbulk_names_restat() - @e's file as lstat() sees it now (statx of
  * e->path, any length; from a walk's callback, of its name in its
- * directory as the walk reached it: xbulk_names_dir_fd()), into @out: @e's path fields, a record from
+ * directory as the walk reached it: xbulk_names_dir_fd()), into @out:
+ * @e's path fields, a record from
  * statx (xbulk_bulkstat_from_statx(), so @out->blocklog is 9) with the
  * XFS fields the build kept read by bulkstat when the file is on this
  * filesystem, its st_dev and filesystem type (XBULK_ENTRY_MOUNT when it

@@ -206,8 +206,8 @@ mount_entry(struct xbulk_entry *e, const struct xbn_mount *m)
 
 /* A directory's entry: the store's record, or the mount on it. */
 static void
-dir_entry(struct xbn_walk *w, struct xbulk_entry *e, const struct xbn_slot *slot,
-	  const struct xbn_dir *d)
+dir_entry(struct xbn_walk *w, struct xbulk_entry *e,
+	  const struct xbn_slot *slot, const struct xbn_dir *d)
 {
 	if (d->flags & XBN_DIR_MOUNT) {
 		mount_entry(e, &w->nm->mounts[d->mount]);
@@ -236,8 +236,8 @@ mount_at(const struct xbulk_names *nm, uint32_t p, uint64_t off)
 
 /* Fill @e for the inode of entry @de; false if a walk does not show it. */
 static bool
-child_entry(struct xbn_walk *w, struct xbulk_entry *e, const struct xbn_frame *f,
-	    const uint8_t *de, uint32_t *di)
+child_entry(struct xbn_walk *w, struct xbulk_entry *e,
+	    const struct xbn_frame *f, const uint8_t *de, uint32_t *di)
 {
 	struct xbulk_names *nm = w->nm;
 	uint64_t ino = xbn_ent_ino(de), off;

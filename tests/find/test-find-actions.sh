@@ -47,13 +47,15 @@ mk_tree()
 	sync -f "$T"
 }
 
-# The tree, with a file m/a/h after m/a/b in the walk and a victim
-# m/v/h: a command may put a symbolic link to m/v in place of m/a
+# The tree, with a file m/a/h and an empty directory m/a/z after m/a/b
+# in the walk, and a victim m/v/h: a command may put a symbolic link to
+# m/v in place of m/a
 mk_swap()
 {
 	mk_tree
 	mkdir "$T/m/v"
 	touch "$T/m/a/h" "$T/m/v/h"
+	mkdir "$T/m/a/z"
 	sync -f "$T"
 }
 
@@ -257,6 +259,8 @@ for XOPT in "-j 1" "-j 2"; do
 	# in the directory as the walk reached it (fts's fds)
 	changes -- -name b -exec mv m/a m/aa \; -o -printf '%p %y %n\n'
 	changes -- -name g -exec rm -r m/a \; -o -print
+	MK=mk_swap changes -- -name g -exec mv m/a m/aa \; -o -empty \
+		-printf '%p %y\n'
 	changes m/a/b/.. -- -delete
 	MK=mk_swap changes -- -name g -exec sh -c 'mv m/a m/a.old &&
 		ln -s v m/a' \; -o -path m/a/h -delete
