@@ -371,6 +371,10 @@ child(struct xbulk_find *f, const struct xf_exec *x, char **argv)
 	/* find 4.9 runs -ok's command with stdin closed */
 	if (x->ok)
 		close(STDIN_FILENO);
+	/* a stdout closed when find started stays closed (the caller's
+	 * placeholder goes: xbulk_find_set_output() with fd -1) */
+	if (f->nstreams && f->streams[0]->out.fd < 0)
+		close(STDOUT_FILENO);
 	if (x->dir && fchdir(x->wd)) {
 		xf_error(f, "Failed to change directory: %s", strerror(errno));
 		_exit(1);

@@ -192,6 +192,16 @@ for XOPT in "-j 1" "-j 2"; do
 	SAME_IN=$tmp/answers same n -- -maxdepth 1 -okdir echo {} \;
 	SAME_IN=$tmp/answers same n -- -maxdepth 1 -ok sh -c \
 		'read x || echo closed' \;
+	# stdout closed: the commands get it closed too (a '+' batch that
+	# fails makes the status 1)
+	for e in "-exec echo {} ;" "-exec echo {} +"; do
+		# shellcheck disable=SC2086
+		find n -maxdepth 1 $e 2>"$tmp/want" >&- && wrc=0 || wrc=$?
+		# shellcheck disable=SC2086
+		"$XBULK" find $XOPT n -maxdepth 1 $e 2>"$tmp/got" >&- &&
+			grc=0 || grc=$?
+		check "find $XOPT n -maxdepth 1 $e >&-"
+	done
 	# -H: PATHs that are symbolic links are followed, and -newer's
 	same -H nlink -- -maxdepth 1 -name 'd*'
 	same nlink -- -maxdepth 1
