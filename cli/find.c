@@ -284,22 +284,37 @@ open_output(const char *name)
 static int
 open_outputs(struct xbulk_find *f)
 {
-	size_t i;
-	int fd = xb_stdout_fd();
+	size_t i, j, n = xbulk_find_noutputs(f);
+	int fd = xb_stdout_fd(), ret = 0;
+	struct stat *st = calloc(n, sizeof(*st));
 
-	if (xbulk_find_set_output(f, 0, fd, fd >= 0 && isatty(fd)))
-		return XB_EXIT_FAILURE;
-	for (i = 1; i < xbulk_find_noutputs(f); i++) {
+	if (!st || xbulk_find_set_output(f, 0, fd, fd >= 0 && isatty(fd)))
+		ret = XB_EXIT_FAILURE;
+	for (i = 1; !ret && i < n; i++) {
 		const char *name = xbulk_find_output_name(f, i);
 
 		if (!strcmp(name, "/dev/stderr"))
 			fd = STDERR_FILENO;
-		else if ((fd = open_output(name)) < 0)
-			return XB_EXIT_FAILURE;
-		if (xbulk_find_set_output(f, i, fd, isatty(fd)))
-			return XB_EXIT_FAILURE;
+		else if ((fd = open_output(name)) < 0 || fstat(fd, &st[i]))
+			ret = XB_EXIT_FAILURE;
+		/* a file named twice: one stream (find's sharefile; st_nlink
+		 * 0: /dev/stderr, not opened) */
+		for (j = 1; !ret && fd != STDERR_FILENO && j < i; j++) {
+			if (st[j].st_ino == st[i].st_ino && st[j].st_nlink &&
+			    st[j].st_dev == st[i].st_dev) {
+				close(fd);
+				fd = -1;
+				ret = xbulk_find_share_output(f, i, j) ?
+				      XB_EXIT_FAILURE : 0;
+				break;
+			}
+		}
+		if (!ret && fd >= 0 && xbulk_find_set_output(f, i, fd,
+							     isatty(fd)))
+			ret = XB_EXIT_FAILURE;
 	}
-	return 0;
+	free(st);
+	return ret;
 }
 
 /*

@@ -189,6 +189,11 @@ const char *xbulk_find_output_name(const struct xbulk_find *find, size_t i);
  * Return: 0 or -ENOMEM. */
 int xbulk_find_set_output(struct xbulk_find *find, size_t i, int fd,
 			  bool tty);
+/* Output @i is the file of output @j (1 <= @j < @i) under another name
+ * (the same st_dev and st_ino once opened): its actions write through
+ * output @j, as find shares one stream per file (its sharefile); @i
+ * needs no fd then.  Return: 0 or -EINVAL. */
+int xbulk_find_share_output(struct xbulk_find *find, size_t i, size_t j);
 
 /* The scanned filesystem: log2 of its block size (st_blocks from
  * bs_blocks) and its st_dev (%D). */
