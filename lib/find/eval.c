@@ -264,7 +264,7 @@ test(struct xbulk_find *f, const struct xf_node *n,
 		return !strcmp(file->fstype ? file->fstype : "xfs",
 			       n->u.fstype);
 	case XF_ACCESS:
-		return !faccessat(AT_FDCWD, file->path, n->u.access, 0);
+		return xf_access(f, file, n->u.access);
 	default:
 		return V_FALSE;
 	}

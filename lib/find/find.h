@@ -410,6 +410,10 @@ bool xf_delete(struct xbulk_find *f, const struct xbulk_entry *file);
 /* -empty of a directory: its entries, read now if the tree may have
  * changed (-1 after a message). */
 int64_t xf_dir_entries(struct xbulk_find *f, const struct xbulk_entry *file);
+/* -readable, -writable, -executable: faccessat(@mode) of @file in its
+ * directory as the walk reached it. */
+bool xf_access(struct xbulk_find *f, const struct xbulk_entry *file,
+	       int mode);
 
 /* ls.c */
 int xf_ls(struct xbulk_find *f, struct xf_stream *out,

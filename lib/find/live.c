@@ -141,3 +141,18 @@ xf_dir_entries(struct xbulk_find *f, const struct xbulk_entry *file)
 	}
 	return n;
 }
+
+bool
+xf_access(struct xbulk_find *f, const struct xbulk_entry *file, int mode)
+{
+	const char *rel;
+	bool own, ok;
+	int at;
+
+	if (file_at(f, file, &at, &rel, &own))
+		return false;
+	ok = !faccessat(at, rel, mode, 0);
+	if (own && at >= 0)
+		close(at);
+	return ok;
+}

@@ -271,6 +271,7 @@ for XOPT in "-j 1" "-j 2"; do
 	changes -- -name g -exec rm -r m/a \; -o -print
 	MK=mk_swap changes -- -name g -exec mv m/a m/aa \; -o -empty \
 		-printf '%p %y\n'
+	changes -- -name f -exec mv m/a m/aa \; -o -readable -print
 	changes m/a/b/.. -- -delete
 	MK=mk_swap changes -- -name g -exec sh -c 'mv m/a m/a.old &&
 		ln -s v m/a' \; -o -path m/a/h -delete
