@@ -334,18 +334,16 @@ static int
 open_wd(struct xbulk_find *f, struct xf_exec *x, const char *dir,
 	const struct xbulk_entry *file)
 {
-	bool walks = file->depth && f->opts.dir_fd;	/* the walk's fd */
+	int at = xf_walk_dir(f, file), err = at < 0 ? at : 0;
+	bool own = at == -EINVAL;
 	const char *rel = ".";
-	int at, err;
 
-	if (walks)
-		err = at = f->opts.dir_fd(f->opts.arg, file);
-	else
+	if (own)
 		err = xbulk_path_at(dir, &at, &rel);
-	if (err >= 0) {
+	if (!err) {
 		x->wd = openat(at, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		err = x->wd < 0 ? -errno : 0;
-		if (at >= 0 && !walks)
+		if (own && at >= 0)
 			close(at);
 	}
 	if (!err)

@@ -2,8 +2,9 @@
 /*
  * What find knows of a file beyond its record: the names of its owner and
  * group, the type letter of %y and -ls, st_blocks in 512-byte units, a
- * symbolic link's target (bfs keeps such facts in stat.c).  Below eval.c,
- * printf.c and ls.c.
+ * symbolic link's target, its directory as the walk reached it (bfs keeps
+ * such facts in stat.c).  Below eval.c, printf.c, ls.c, exec.c and
+ * live.c.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -76,4 +77,13 @@ xf_readlink(struct xbulk_find *f, const struct xbulk_entry *file)
 	}
 	f->linkbuf[n] = 0;
 	return f->linkbuf;
+}
+
+int
+xf_walk_dir(struct xbulk_find *f, const struct xbulk_entry *file)
+{
+	int fd = file->depth && f->opts.dir_fd ?
+		 f->opts.dir_fd(f->opts.arg, file) : -EINVAL;
+
+	return fd == -ESTALE ? -ENOENT : fd;
 }

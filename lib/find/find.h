@@ -312,6 +312,10 @@ uint64_t xf_ino(const struct xbulk_entry *file);
 /* st_blocks (512-byte units) of a record. */
 uint64_t xf_blocks512(const struct xbulk_find *f,
 		      const struct xbulk_entry *file);
+/* @file's directory as the walk reached it (the dir_fd hook: the walk's
+ * fd, not to be closed); -EINVAL for an operand, outside a walk or
+ * without the hook (go by the path then), -ENOENT if it is gone. */
+int xf_walk_dir(struct xbulk_find *f, const struct xbulk_entry *file);
 /* The symlink target of @file into f->linkbuf, or NULL (a problem). */
 const char *xf_readlink(struct xbulk_find *f,
 			const struct xbulk_entry *file);

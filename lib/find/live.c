@@ -30,19 +30,24 @@ xf_stat(struct xbulk_find *f, const struct xbulk_entry *file)
 /*
  * Where the *at() calls reach @file: in its directory as the walk
  * reached it (the dir_fd hook: find's fts directory, the walk's fd), an
- * operand (or without the hook) by its path, any length (*@own: close
- * *@at after, unless AT_FDCWD).  0 or -errno.
+ * operand (or without the hook, or outside a walk) by its path, any
+ * length (*@own: close *@at after, unless AT_FDCWD).  0 or -errno
+ * (-ENOENT: that directory is gone).
  */
 static int
 file_at(struct xbulk_find *f, const struct xbulk_entry *file, int *at,
 	const char **rel, bool *own)
 {
-	*own = !file->depth || !f->opts.dir_fd;
+	int fd = xf_walk_dir(f, file);
+
+	*own = fd == -EINVAL;
 	if (*own)
 		return xbulk_path_at(file->path, at, rel);
-	*at = f->opts.dir_fd(f->opts.arg, file);
+	if (fd < 0)
+		return fd;
+	*at = fd;
 	*rel = file->path + file->name_off;
-	return *at < 0 ? *at : 0;
+	return 0;
 }
 
 /* Remove @file (AT_REMOVEDIR in @flags for a directory). */
