@@ -86,6 +86,7 @@ struct find_ctx {
 	struct xbulk_find	*find;
 	struct xbulk_names	*names;
 	const char		*start;		/* the PATH being walked */
+	const char		*fs_path;	/* the PATH whose fs is open */
 	int			status;
 	const volatile int	*cancel;	/* SIGINT, SIGTERM caught */
 	/* the PATHs: the operands, or -files0-from's names ("" for an
@@ -353,11 +354,31 @@ empty_name(const struct find_ctx *c, size_t i)
 		xb_error("find", "%s: %s", q(0, ""), strerror(ENOENT));
 }
 
+/* find's messages for the PATHs before @n that do not exist (none is
+ * walked: the run fails). */
+static void
+missing(const struct find_ctx *c, size_t n)
+{
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *path = c->paths[i];
+
+		if (!*path)
+			empty_name(c, i);
+		else if (lstat(path, &st))
+			xb_error("find", "%s: %s", q(0, path),
+				 strerror(errno));
+	}
+}
+
 /*
  * Open the filesystem of the first PATH that exists (as find -P sees
- * it: a symbolic link, a FIFO, a device is opened by its directory),
- * named in the message when it fails; when none exists, find's message
- * for each.
+ * it: a symbolic link, a FIFO, a device is opened by its directory; it
+ * names the filesystem in later messages), named in the message when it
+ * fails, after find's messages for the PATHs before it; when none
+ * exists, find's message for each.
  */
 static int
 open_fs(struct find_ctx *c, struct xbulk_fs **fs)
@@ -375,21 +396,16 @@ open_fs(struct find_ctx *c, struct xbulk_fs **fs)
 		err = xbulk_fs_open(S_ISDIR(st.st_mode) ||
 				    S_ISREG(st.st_mode) ? path :
 				    parent_dir(path, dir), XBULK_ABI_AUTO, fs);
-		if (!err)
+		if (!err) {
+			c->fs_path = path;
 			return 0;
+		}
+		missing(c, i);
 		xb_error("find", "%s: %s", q(0, path), err == -ENOTTY ?
 			 "not on an XFS filesystem" : strerror(-err));
 		return XB_EXIT_FAILURE;
 	}
-	for (i = 0; i < n; i++) {
-		const char *path = c->paths[i];
-
-		if (!*path)
-			empty_name(c, i);
-		else if (lstat(path, &st))
-			xb_error("find", "%s: %s", q(0, path),
-				 strerror(errno));
-	}
+	missing(c, n);
 	return XB_EXIT_FAILURE;
 }
 
@@ -492,16 +508,16 @@ build_names(struct find_ctx *c, struct xbulk_fs *fs, unsigned int threads,
 	if (err == -EPERM) {
 		xb_error("find", "%s: %s: %s (needs CAP_SYS_ADMIN, "
 			 "CAP_DAC_READ_SEARCH and CAP_FOWNER)",
-			 xbulk_find_path(c->find, 0),
+			 c->fs_path,
 			 r.fail == XBULK_NAMES_FAIL_HANDLE ?
 			 "open_by_handle_at" : "bulkstat", strerror(EPERM));
 		return XB_EXIT_FAILURE;
 	}
 	if (r.fail == XBULK_NAMES_FAIL_SCAN)	/* idmapped, shut down */
-		return xb_ioctl_error("find", fs, xbulk_find_path(c->find, 0),
+		return xb_ioctl_error("find", fs, c->fs_path,
 				      "bulkstat", err);
 	if (err) {
-		xb_error("find", "%s: %s", xbulk_find_path(c->find, 0),
+		xb_error("find", "%s: %s", c->fs_path,
 			 strerror(-err));
 		return XB_EXIT_FAILURE;
 	}
@@ -559,7 +575,7 @@ walk_all(struct find_ctx *c)
 			xbulk_find_flush(c->find);
 			xb_error("find", "%s: not on the XFS mount of %s "
 				 "(one filesystem per run)", q(0, c->start),
-				 q(1, xbulk_find_path(c->find, 0)));
+				 q(1, c->fs_path));
 			c->status = XB_EXIT_FAILURE;
 		} else if (err < 0) {
 			problem(c, c->start, err == -ESTALE ? -ENOENT : err);
@@ -716,7 +732,7 @@ xb_cmd_find(int argc, char **argv)
 		ret = XB_EXIT_FAILURE;
 	/* sizes as stat() gives them: delayed writes first */
 	if (!ret && !no_sync && (xbulk_find_fields(c.find) & XBULK_F_SIZE) &&
-	    xb_sync_fs("find", fs, xbulk_find_path(c.find, 0)))
+	    xb_sync_fs("find", fs, c.fs_path))
 		c.status = XB_EXIT_FAILURE;
 	if (!ret) {
 		xbulk_find_set_fs(c.find, xbulk_fs_blocklog(fs), st.st_dev);

@@ -145,6 +145,31 @@ for XOPT in "-j 1" "-j 2"; do
 	done
 done
 
+# A PATH on another filesystem: named with the PATH whose filesystem is
+# walked (not a missing one, not "." under -files0-from); the missing
+# ones before a filesystem that cannot be opened are said too
+printf '%s\0/proc\0' "$T/file" >"$tmp/files0"
+for args in "nosuch $T/file /proc" "-files0-from $tmp/files0" \
+	    "nosuch /proc $T/file"; do
+	# shellcheck disable=SC2086
+	"$XBULK" find $args -maxdepth 0 >"$tmp/got" 2>&1 && grc=0 || grc=$?
+	case $args in
+	nosuch\ /proc*)
+		printf '%s\n' "xbulk find: 'nosuch': No such file or directory" \
+			"xbulk find: '/proc': not on an XFS filesystem" ;;
+	*)
+		{
+			[[ $args != nosuch* ]] ||
+				echo "xbulk find: 'nosuch': No such file or directory"
+			echo "$T/file"
+			echo "xbulk find: '/proc': not on the XFS mount of" \
+				"'$T/file' (one filesystem per run)"
+		} ;;
+	esac >"$tmp/want"
+	wrc=1
+	check "find $args: the filesystem's PATH in messages"
+done
+
 # A 4-level tree at -j 2 under a limit of 8 to 10 open files
 mkdir -p "$T/four"
 for a in 1 2 3; do
