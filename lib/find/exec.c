@@ -591,7 +591,11 @@ ask(struct xbulk_find *f, const struct xf_exec *x, const char *path)
 	flush_std(f);
 	yes = f->opts.ask && f->opts.ask(f->opts.arg, prompt);
 	free(prompt);
-	return yes;
+	/* a signal ended the wait for the answer: find dies of it */
+	if (f->opts.cancel && __atomic_load_n(f->opts.cancel,
+					      __ATOMIC_RELAXED))
+		f->fatal = true;
+	return yes && !f->fatal;
 }
 
 bool

@@ -314,7 +314,7 @@ exec 7<>"$tmp/answer"
 for how in "-exec sleep 20 ;" "-ok true ;"; do
 	rm -f "$tmp/err"
 	# shellcheck disable=SC2086
-	timeout -s KILL 20 "$XBULK" find -j 1 "$T/m" -maxdepth 0 $how \
+	timeout -s KILL 20 "$XBULK" find -j 1 "$T/m" $how \
 		<&7 2>"$tmp/err" &
 	tpid=$!
 	xpid='' kid=''
@@ -326,7 +326,9 @@ for how in "-exec sleep 20 ;" "-ok true ;"; do
 	done
 	[[ -z $xpid ]] || kill -TERM "$xpid"
 	wait "$tpid" && rc=0 || rc=$?
-	if ((rc == 143)) && { [[ -z $kid ]] || kill -0 "$kid"; }; then
+	# one command, one prompt: nothing after the signal
+	if ((rc == 143)) && { [[ -z $kid ]] || kill -0 "$kid"; } &&
+		(($(grep -o '?' "$tmp/err" | wc -l) <= 1)); then
 		pass=$((pass + 1))
 	else
 		fail=$((fail + 1))
