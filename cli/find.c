@@ -207,11 +207,21 @@ read_link(void *arg, const struct xbulk_entry *file, char *buf,
 	struct find_ctx *c = arg;
 
 	/* not by handle: a mount point, or a file the walk has no record
-	 * of (the tree changed) */
+	 * of (the tree changed), in its directory as the walk reached it
+	 * (an operand by its path) */
 	if (file->flags & (XBULK_ENTRY_MOUNT | XBULK_ENTRY_LAZY |
 			   XBULK_ENTRY_LIVE)) {
-		ssize_t n = readlink(file->path, buf, size);
+		int at = file->depth ? xbulk_names_dir_fd(c->names, file) :
+				       -EINVAL;
+		ssize_t n;
 
+		if (at == -EINVAL)
+			n = readlink(file->path, buf, size);
+		else if (at < 0)
+			return at == -ESTALE ? -ENOENT : at;
+		else
+			n = readlinkat(at, file->path + file->name_off, buf,
+				       size);
 		return n < 0 ? -errno : n;
 	}
 	return xbulk_names_readlink(c->names, file->bs, buf, size);

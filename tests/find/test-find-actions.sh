@@ -47,15 +47,16 @@ mk_tree()
 	sync -f "$T"
 }
 
-# The tree, with a file m/a/h and an empty directory m/a/z after m/a/b
-# in the walk, and a victim m/v/h: a command may put a symbolic link to
-# m/v in place of m/a
+# The tree, with a file m/a/h, an empty directory m/a/z and a symbolic
+# link m/a/zl after m/a/b in the walk, and a victim m/v/h: a command may
+# put a symbolic link to m/v in place of m/a
 mk_swap()
 {
 	mk_tree
 	mkdir "$T/m/v"
 	touch "$T/m/a/h" "$T/m/v/h"
 	mkdir "$T/m/a/z"
+	ln -s target "$T/m/a/zl"
 	sync -f "$T"
 }
 
@@ -272,6 +273,8 @@ for XOPT in "-j 1" "-j 2"; do
 	MK=mk_swap changes -- -name g -exec mv m/a m/aa \; -o -empty \
 		-printf '%p %y\n'
 	changes -- -name f -exec mv m/a m/aa \; -o -readable -print
+	MK=mk_swap changes -- -name b -exec mv m/a m/aa \; -o -type l \
+		-printf '%p %l\n'
 	changes m/a/b/.. -- -delete
 	MK=mk_swap changes -- -name g -exec sh -c 'mv m/a m/a.old &&
 		ln -s v m/a' \; -o -path m/a/h -delete
