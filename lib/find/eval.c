@@ -166,14 +166,16 @@ xtype(struct xbulk_find *f, const struct xbulk_entry *file,
       uint32_t mode)
 {
 	struct stat st;
+	int err;
 
 	if (!S_ISLNK(mode))
 		return (int)mode;
-	if (!stat(file->path, &st))
+	err = xf_stat_target(f, file, &st);
+	if (!err)
 		return (int)st.st_mode;
-	if (errno == ENOENT || errno == ENOTDIR)
+	if (err == -ENOENT || err == -ENOTDIR)
 		return (int)mode;
-	xf_problem(f, file->path, -errno);
+	xf_problem(f, file->path, err);
 	return -1;
 }
 

@@ -8,6 +8,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -86,4 +87,17 @@ xf_walk_dir(struct xbulk_find *f, const struct xbulk_entry *file)
 		 f->opts.dir_fd(f->opts.arg, file) : -EINVAL;
 
 	return fd == -ESTALE ? -ENOENT : fd;
+}
+
+int
+xf_stat_target(struct xbulk_find *f, const struct xbulk_entry *file,
+	       struct stat *st)
+{
+	int at = xf_walk_dir(f, file);
+
+	if (at == -EINVAL)
+		return stat(file->path, st) ? -errno : 0;
+	if (at < 0)
+		return at;
+	return fstatat(at, file->path + file->name_off, st, 0) ? -errno : 0;
 }

@@ -60,7 +60,8 @@ mk_swap()
 	sync -f "$T"
 }
 
-# A chain of 25 directories of 240-byte names, deeper than PATH_MAX
+# A chain of 25 directories of 240-byte names, deeper than PATH_MAX, two
+# symbolic links at its end
 mk_deep()
 {
 	local i d
@@ -73,6 +74,7 @@ mk_deep()
 			d=$(printf "d%03d%0236d" "$i" 0)
 			mkdir "$d" && cd "$d" && : >"f$i"
 		done
+		ln -s f25 l25 && ln -s nowhere dangling
 	)
 	sync -f "$T"
 }
@@ -168,6 +170,9 @@ for XOPT in "-j 1" "-j 2"; do
 	# paths of the chain grow by 241): a word too long, a command line
 	# too long, fatal (status 1, nothing more)
 	mk_deep
+	# past PATH_MAX: tests that stat a file, or a link's target
+	same deep -- -type l -printf '%d %Y %l\n'
+	same deep -- -xtype f -readable -writable -executable -printf '%d\n'
 	fill_env 850
 	same deep -- -mindepth 4 -exec echo {} \; -o -print
 	unfill_env
