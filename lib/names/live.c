@@ -5,7 +5,9 @@
  * when the walk enters it, each directory stat()ed when the walk reaches
  * it, other files stat()ed when asked (xbulk_names_restat()).  The
  * scan's records are not used again: the command may have changed any
- * of them.
+ * of them.  As fts's, each of these reaches a file from its directory
+ * as the walk reached it (opened by handle: xbulk_names_dir_fd()), not
+ * by its path.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -133,14 +135,12 @@ xbn_live_read(struct xbulk_names *nm, const struct xbulk_entry *e,
 	      bool follow, uint64_t ino, const uint8_t **list, uint64_t *len,
 	      uint64_t *n, uint32_t *gen)
 {
-	int g = 0;
-
 	struct xbn_dir d = { .ino = ino };
 	int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC |
 		    (follow ? 0 : O_NOFOLLOW);
 	const char *rel;
 	bool own;
-	int at, fd, err;
+	int at, fd, err, g = 0;
 
 	if (!nm->live_ready) {
 		err = xbn_reader_init(&nm->live_reader, nm->cancel);
