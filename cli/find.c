@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <locale.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +86,7 @@ struct find_ctx {
 	struct xbulk_find	*find;
 	struct xbulk_names	*names;
 	const char		*start;		/* the PATH being walked */
+	const char		*fs_path;	/* the PATH whose fs is open */
 	int			status;
 	const volatile int	*cancel;	/* SIGINT, SIGTERM caught */
 	/* the PATHs: the operands, or -files0-from's names ("" for an
@@ -127,18 +129,44 @@ action_error(void *arg, const char *msg)
 	fprintf(stderr, "xbulk find: %s\n", msg);
 }
 
-/* -ok, -okdir: find's yesno() (a line from stdin, the locale's yes). */
+/* Does stdin's buffer hold bytes (gnulib's freadahead() on glibc)?
+ * Elsewhere: yes, read without waiting for a signal. */
+static bool
+stdin_buffered(void)
+{
+#ifdef __GLIBC__
+	return stdin->_IO_read_ptr < stdin->_IO_read_end;
+#else
+	return true;
+#endif
+}
+
+/*
+ * -ok, -okdir: find's yesno() (a line from stdin by getline(), the
+ * locale's yes).  Until the line is there, poll() stdin: a signal
+ * interrupts it (SA_RESTART restarts read()), and a SIGINT or SIGTERM
+ * ends the wait as it ends find.
+ */
 static bool
 ask(void *arg, const char *prompt)
 {
+	struct find_ctx *c = arg;
+	struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
 	bool yes;
+	int n;
 
-	(void)arg;
 	fputs(prompt, stderr);
 	fflush(stderr);
+	while (!stdin_buffered() && !*c->cancel) {
+		n = poll(&p, 1, 100);
+		if (n > 0 || (n < 0 && errno != EINTR))
+			break;
+	}
+	if (*c->cancel)
+		return false;
 	len = getline(&line, &cap, stdin);
 	if (len > 0 && line[len - 1] == '\n')
 		line[len - 1] = '\0';
@@ -157,6 +185,14 @@ changed(void *arg)
 }
 
 static int
+dir_fd(void *arg, const struct xbulk_entry *file)
+{
+	struct find_ctx *c = arg;
+
+	return xbulk_names_dir_fd(c->names, file);
+}
+
+static int
 restat(void *arg, const struct xbulk_entry *file, struct xbulk_entry *out)
 {
 	struct find_ctx *c = arg;
@@ -171,11 +207,21 @@ read_link(void *arg, const struct xbulk_entry *file, char *buf,
 	struct find_ctx *c = arg;
 
 	/* not by handle: a mount point, or a file the walk has no record
-	 * of (the tree changed) */
+	 * of (the tree changed), in its directory as the walk reached it
+	 * (an operand by its path) */
 	if (file->flags & (XBULK_ENTRY_MOUNT | XBULK_ENTRY_LAZY |
 			   XBULK_ENTRY_LIVE)) {
-		ssize_t n = readlink(file->path, buf, size);
+		int at = file->depth ? xbulk_names_dir_fd(c->names, file) :
+				       -EINVAL;
+		ssize_t n;
 
+		if (at == -EINVAL)
+			n = readlink(file->path, buf, size);
+		else if (at < 0)
+			return at == -ESTALE ? -ENOENT : at;
+		else
+			n = readlinkat(at, file->path + file->name_off, buf,
+				       size);
 		return n < 0 ? -errno : n;
 	}
 	return xbulk_names_readlink(c->names, file->bs, buf, size);
@@ -249,22 +295,37 @@ open_output(const char *name)
 static int
 open_outputs(struct xbulk_find *f)
 {
-	size_t i;
-	int fd = xb_stdout_fd();
+	size_t i, j, n = xbulk_find_noutputs(f);
+	int fd = xb_stdout_fd(), ret = 0;
+	struct stat *st = calloc(n, sizeof(*st));
 
-	if (xbulk_find_set_output(f, 0, fd, fd >= 0 && isatty(fd)))
-		return XB_EXIT_FAILURE;
-	for (i = 1; i < xbulk_find_noutputs(f); i++) {
+	if (!st || xbulk_find_set_output(f, 0, fd, fd >= 0 && isatty(fd)))
+		ret = XB_EXIT_FAILURE;
+	for (i = 1; !ret && i < n; i++) {
 		const char *name = xbulk_find_output_name(f, i);
 
 		if (!strcmp(name, "/dev/stderr"))
 			fd = STDERR_FILENO;
-		else if ((fd = open_output(name)) < 0)
-			return XB_EXIT_FAILURE;
-		if (xbulk_find_set_output(f, i, fd, isatty(fd)))
-			return XB_EXIT_FAILURE;
+		else if ((fd = open_output(name)) < 0 || fstat(fd, &st[i]))
+			ret = XB_EXIT_FAILURE;
+		/* a file named twice: one stream (find's sharefile; st_nlink
+		 * 0: /dev/stderr, not opened) */
+		for (j = 1; !ret && fd != STDERR_FILENO && j < i; j++) {
+			if (st[j].st_ino == st[i].st_ino && st[j].st_nlink &&
+			    st[j].st_dev == st[i].st_dev) {
+				close(fd);
+				fd = -1;
+				ret = xbulk_find_share_output(f, i, j) ?
+				      XB_EXIT_FAILURE : 0;
+				break;
+			}
+		}
+		if (!ret && fd >= 0 && xbulk_find_set_output(f, i, fd,
+							     isatty(fd)))
+			ret = XB_EXIT_FAILURE;
 	}
-	return 0;
+	free(st);
+	return ret;
 }
 
 /*
@@ -291,11 +352,43 @@ output_errors(struct xbulk_find *f)
 	return err ? xb_write_error("find", err) : ret;
 }
 
+/* find's message for PATH @i, empty: of the command line, or of
+ * -files0-from (with its number there). */
+static void
+empty_name(const struct find_ctx *c, size_t i)
+{
+	if (c->files0_name)
+		xb_error("find", "%s:%zu: invalid zero-length file name",
+			 c->files0_name, i + 1);
+	else
+		xb_error("find", "%s: %s", q(0, ""), strerror(ENOENT));
+}
+
+/* find's messages for the PATHs before @n that do not exist (none is
+ * walked: the run fails). */
+static void
+missing(const struct find_ctx *c, size_t n)
+{
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *path = c->paths[i];
+
+		if (!*path)
+			empty_name(c, i);
+		else if (lstat(path, &st))
+			xb_error("find", "%s: %s", q(0, path),
+				 strerror(errno));
+	}
+}
+
 /*
  * Open the filesystem of the first PATH that exists (as find -P sees
- * it: a symbolic link, a FIFO, a device is opened by its directory),
- * named in the message when it fails; when none exists, find's message
- * for each.
+ * it: a symbolic link, a FIFO, a device is opened by its directory; it
+ * names the filesystem in later messages), named in the message when it
+ * fails, after find's messages for the PATHs before it; when none
+ * exists, find's message for each.
  */
 static int
 open_fs(struct find_ctx *c, struct xbulk_fs **fs)
@@ -313,19 +406,16 @@ open_fs(struct find_ctx *c, struct xbulk_fs **fs)
 		err = xbulk_fs_open(S_ISDIR(st.st_mode) ||
 				    S_ISREG(st.st_mode) ? path :
 				    parent_dir(path, dir), XBULK_ABI_AUTO, fs);
-		if (!err)
+		if (!err) {
+			c->fs_path = path;
 			return 0;
+		}
+		missing(c, i);
 		xb_error("find", "%s: %s", q(0, path), err == -ENOTTY ?
 			 "not on an XFS filesystem" : strerror(-err));
 		return XB_EXIT_FAILURE;
 	}
-	for (i = 0; i < n; i++) {
-		const char *path = c->paths[i];
-
-		if (*path && lstat(path, &st))
-			xb_error("find", "%s: %s", q(0, path),
-				 strerror(errno));
-	}
+	missing(c, n);
 	return XB_EXIT_FAILURE;
 }
 
@@ -428,16 +518,16 @@ build_names(struct find_ctx *c, struct xbulk_fs *fs, unsigned int threads,
 	if (err == -EPERM) {
 		xb_error("find", "%s: %s: %s (needs CAP_SYS_ADMIN, "
 			 "CAP_DAC_READ_SEARCH and CAP_FOWNER)",
-			 xbulk_find_path(c->find, 0),
+			 c->fs_path,
 			 r.fail == XBULK_NAMES_FAIL_HANDLE ?
 			 "open_by_handle_at" : "bulkstat", strerror(EPERM));
 		return XB_EXIT_FAILURE;
 	}
 	if (r.fail == XBULK_NAMES_FAIL_SCAN)	/* idmapped, shut down */
-		return xb_ioctl_error("find", fs, xbulk_find_path(c->find, 0),
+		return xb_ioctl_error("find", fs, c->fs_path,
 				      "bulkstat", err);
 	if (err) {
-		xb_error("find", "%s: %s", xbulk_find_path(c->find, 0),
+		xb_error("find", "%s: %s", c->fs_path,
 			 strerror(-err));
 		return XB_EXIT_FAILURE;
 	}
@@ -465,6 +555,7 @@ output_failed(const struct xbulk_find *find)
 static int
 walk_all(struct find_ctx *c)
 {
+	bool skipped = false, stopped = false;
 	size_t i;
 	int err;
 
@@ -472,9 +563,9 @@ walk_all(struct find_ctx *c)
 		c->start = c->paths[i];
 		if (!*c->start) {	/* find's messages, and status 1 */
 			xbulk_find_flush(c->find);
-			xb_error("find", "%s:%zu: invalid zero-length file name",
-				 c->files0_name, i + 1);
+			empty_name(c, i);
 			c->status = XB_EXIT_FAILURE;
+			skipped = true;
 			continue;
 		}
 		err = xbulk_names_walk(c->names, c->start,
@@ -486,19 +577,25 @@ walk_all(struct find_ctx *c)
 		if (output_failed(c->find))
 			return 0;
 		/* -quit, or an action's fatal error: the pending commands */
-		if (err == XBULK_WALK_STOP)
+		if (err == XBULK_WALK_STOP) {
+			stopped = true;
 			break;
+		}
 		if (err == -EXDEV) {
 			xbulk_find_flush(c->find);
 			xb_error("find", "%s: not on the XFS mount of %s "
 				 "(one filesystem per run)", q(0, c->start),
-				 q(1, xbulk_find_path(c->find, 0)));
+				 q(1, c->fs_path));
 			c->status = XB_EXIT_FAILURE;
 		} else if (err < 0) {
 			problem(c, c->start, err == -ESTALE ? -ENOENT : err);
 		}
 	}
-	if (xbulk_find_finish(c->find))
+	/* find runs the pending "{} +" batches at -quit, or after a walk
+	 * of every name: not after an empty name or a read error of
+	 * -files0-from (its process_all_startpoints() fails) */
+	if ((stopped || (!skipped && !c->files0_err)) &&
+	    xbulk_find_finish(c->find))
 		c->status = XB_EXIT_FAILURE;
 	if (c->files0_err) {
 		xbulk_find_flush(c->find);
@@ -584,7 +681,7 @@ xb_cmd_find(int argc, char **argv)
 		.warnings = isatty(STDIN_FILENO), .warn = warn,
 		.problem = problem, .readlink = read_link, .arg = &c,
 		.error = action_error, .ask = ask, .changed = changed,
-		.restat = restat,
+		.restat = restat, .dir_fd = dir_fd,
 	};
 	enum xbulk_find_record record = XBULK_FIND_RECORD_NONE;
 	unsigned int threads = xb_online_cpus();
@@ -601,6 +698,9 @@ xb_cmd_find(int argc, char **argv)
 	if (ret)
 		return ret < 0 ? XB_EXIT_OK : ret;
 	clock_gettime(CLOCK_REALTIME, &o.now);
+	/* a SIGINT or SIGTERM ends the walk, and the wait for a command
+	 * or an answer of -ok */
+	o.cancel = c.cancel = xb_catch_signals();
 	ret = xbulk_find_parse(argc - i, argv + i, &o, &c.find, err,
 			       sizeof(err), &status);
 	if (ret == XBULK_FIND_HELP || ret == XBULK_FIND_VERSION) {
@@ -624,7 +724,6 @@ xb_cmd_find(int argc, char **argv)
 			      stderr);
 		return status;
 	}
-	c.cancel = xb_catch_signals();
 	xbulk_find_set_record(c.find, record);
 	c.npaths = xbulk_find_npaths(c.find);
 	c.paths = calloc(c.npaths + 1, sizeof(*c.paths));
@@ -643,7 +742,7 @@ xb_cmd_find(int argc, char **argv)
 		ret = XB_EXIT_FAILURE;
 	/* sizes as stat() gives them: delayed writes first */
 	if (!ret && !no_sync && (xbulk_find_fields(c.find) & XBULK_F_SIZE) &&
-	    xb_sync_fs("find", fs, xbulk_find_path(c.find, 0)))
+	    xb_sync_fs("find", fs, c.fs_path))
 		c.status = XB_EXIT_FAILURE;
 	if (!ret) {
 		xbulk_find_set_fs(c.find, xbulk_fs_blocklog(fs), st.st_dev);

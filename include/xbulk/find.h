@@ -73,6 +73,18 @@ struct xbulk_find_opts {
 	 * errno (then the caller's problem hook hears of it). */
 	int		(*restat)(void *arg, const struct xbulk_entry *file,
 				  struct xbulk_entry *out);
+	/* Set non-zero by the caller's SIGINT or SIGTERM handler (may be
+	 * NULL): a command being waited for is left running and its
+	 * action is false, as find killed by the signal leaves it; the
+	 * caller ends the walk (the names engine's cancel flag). */
+	const volatile int *cancel;
+	/* The directory that holds @file (depth 1 or more) as the walk
+	 * reached it: xbulk_names_dir_fd() (the walk's fd, not to be
+	 * closed, or a negative errno).  -delete and -execdir act there,
+	 * as find's do in fts's directory, so that a directory above
+	 * renamed or replaced by a symbolic link since changes nothing.
+	 * Without it they go by the path. */
+	int		(*dir_fd)(void *arg, const struct xbulk_entry *file);
 };
 
 /* Exit statuses of parse errors, as GNU find and xbulk give them. */
@@ -177,6 +189,11 @@ const char *xbulk_find_output_name(const struct xbulk_find *find, size_t i);
  * Return: 0 or -ENOMEM. */
 int xbulk_find_set_output(struct xbulk_find *find, size_t i, int fd,
 			  bool tty);
+/* Output @i is the file of output @j (1 <= @j < @i) under another name
+ * (the same st_dev and st_ino once opened): its actions write through
+ * output @j, as find shares one stream per file (its sharefile); @i
+ * needs no fd then.  Return: 0 or -EINVAL. */
+int xbulk_find_share_output(struct xbulk_find *find, size_t i, size_t j);
 
 /* The scanned filesystem: log2 of its block size (st_blocks from
  * bs_blocks) and its st_dev (%D). */

@@ -402,7 +402,9 @@ void xbulk_names_changed(struct xbulk_names *names);
 
 /**
  * xbulk_names_restat() - @e's file as lstat() sees it now (statx of
- * e->path, any length), into @out: @e's path fields, a record from
+ * e->path, any length; from a walk's callback, of its name in its
+ * directory as the walk reached it: xbulk_names_dir_fd()), into @out:
+ * @e's path fields, a record from
  * statx (xbulk_bulkstat_from_statx(), so @out->blocklog is 9) with the
  * XFS fields the build kept read by bulkstat when the file is on this
  * filesystem, its st_dev and filesystem type (XBULK_ENTRY_MOUNT when it
@@ -412,6 +414,20 @@ void xbulk_names_changed(struct xbulk_names *names);
  */
 int xbulk_names_restat(struct xbulk_names *names, const struct xbulk_entry *e,
 		       struct xbulk_entry *out);
+
+/**
+ * xbulk_names_dir_fd() - the directory that holds @e, an entry below the
+ * operand (depth 1 or more) that the walk of @names is visiting now
+ * (from its callback): opened by handle (O_PATH), as the walk reached
+ * it, so that a rename, or a symbolic link put in place of a directory
+ * above it since, changes nothing (fts's FTS_CWDFD, find's -delete and
+ * -execdir).  The fd is the walk's: valid until the callback returns;
+ * do not close it.
+ * Return: the fd; -EINVAL outside a walk or for an operand (depth 0:
+ * its path is find's); -ESTALE if the directory is gone; another
+ * -errno of open_by_handle_at(2).
+ */
+int xbulk_names_dir_fd(struct xbulk_names *names, const struct xbulk_entry *e);
 
 /**
  * xbulk_names_readlink() - the target of the symlink @bs (an entry's

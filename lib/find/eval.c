@@ -166,14 +166,16 @@ xtype(struct xbulk_find *f, const struct xbulk_entry *file,
       uint32_t mode)
 {
 	struct stat st;
+	int err;
 
 	if (!S_ISLNK(mode))
 		return (int)mode;
-	if (!stat(file->path, &st))
+	err = xf_stat_target(f, file, &st);
+	if (!err)
 		return (int)st.st_mode;
-	if (errno == ENOENT || errno == ENOTDIR)
+	if (err == -ENOENT || err == -ENOTDIR)
 		return (int)mode;
-	xf_problem(f, file->path, -errno);
+	xf_problem(f, file->path, err);
 	return -1;
 }
 
@@ -264,7 +266,7 @@ test(struct xbulk_find *f, const struct xf_node *n,
 		return !strcmp(file->fstype ? file->fstype : "xfs",
 			       n->u.fstype);
 	case XF_ACCESS:
-		return !faccessat(AT_FDCWD, file->path, n->u.access, 0);
+		return xf_access(f, file, n->u.access);
 	default:
 		return V_FALSE;
 	}
@@ -347,6 +349,11 @@ act(struct xbulk_find *f, const struct xf_node *n, struct xf_state *st)
 	default:
 		return test(f, n, file, file->bs) == V_TRUE;
 	}
+	/* find's stderr is unbuffered: -fprint /dev/stderr goes out now,
+	 * before what stdout holds */
+	if ((n->kind == XF_PRINT || n->kind == XF_PRINTF || n->kind == XF_LS) &&
+	    n->u.act.out->out.fd == STDERR_FILENO)
+		xf_stream_flush(n->u.act.out);
 	return true;
 }
 

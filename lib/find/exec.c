@@ -13,11 +13,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -38,16 +40,34 @@ static void flush_std(struct xbulk_find *f);
 void
 xf_error(struct xbulk_find *f, const char *fmt, ...)
 {
-	char msg[1024];
+	char msg[1024], *big = NULL;
 	va_list ap;
+	int len;
 
 	if (!f->opts.error)
 		return;
 	flush_std(f);		/* gnulib's error() flushes stdout */
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	len = vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	f->opts.error(f->opts.arg, msg);
+	/* a name of any length, whole (a deep path) */
+	if (len >= (int)sizeof(msg) && (big = malloc((size_t)len + 1))) {
+		va_start(ap, fmt);
+		vsnprintf(big, (size_t)len + 1, fmt, ap);
+		va_end(ap);
+	}
+	f->opts.error(f->opts.arg, big ? big : msg);
+	free(big);
+}
+
+/* A fatal error of the actions: find's die() (status 1, nothing more
+ * done, pending batches dropped). */
+static void
+fatal(struct xbulk_find *f, const char *msg)
+{
+	f->problems++;
+	f->fatal = true;
+	xf_error(f, "%s", msg);
 }
 
 /* find's check_path_safety(): -execdir and -okdir run "./NAME", so a
@@ -308,19 +328,22 @@ exec_dir(const struct xbulk_entry *file, char **dir, char **name)
 }
 
 /* Open the directory a -execdir batch runs in (find opens it before
- * the command: failing is fatal). */
+ * the command: failing is fatal): @file's directory as the walk reached
+ * it (find's fts directory), an operand's @dir by its path. */
 static int
 open_wd(struct xbulk_find *f, struct xf_exec *x, const char *dir,
-	const char *path)
+	const struct xbulk_entry *file)
 {
-	const char *rel;
-	int at, err;
+	int at = xf_walk_dir(f, file), err = at < 0 ? at : 0;
+	bool own = at == -EINVAL;
+	const char *rel = ".";
 
-	err = xbulk_path_at(dir, &at, &rel);
+	if (own)
+		err = xbulk_path_at(dir, &at, &rel);
 	if (!err) {
 		x->wd = openat(at, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		err = x->wd < 0 ? -errno : 0;
-		if (at >= 0)
+		if (own && at >= 0)
 			close(at);
 	}
 	if (!err)
@@ -328,7 +351,8 @@ open_wd(struct xbulk_find *f, struct xf_exec *x, const char *dir,
 	f->problems++;
 	f->fatal = true;
 	xf_error(f, "Failed to save working directory in order to run a "
-		 "command on %s: %s", xf_quote(f, 0, path), strerror(-err));
+		 "command on %s: %s", xf_quote(f, 0, file->path),
+		 strerror(-err));
 	x->wd = -1;
 	return -1;
 }
@@ -345,6 +369,10 @@ child(struct xbulk_find *f, const struct xf_exec *x, char **argv)
 	/* find 4.9 runs -ok's command with stdin closed */
 	if (x->ok)
 		close(STDIN_FILENO);
+	/* a stdout closed when find started stays closed (the caller's
+	 * placeholder goes: xbulk_find_set_output() with fd -1) */
+	if (f->nstreams && f->streams[0]->out.fd < 0)
+		close(STDOUT_FILENO);
 	if (x->dir && fchdir(x->wd)) {
 		xf_error(f, "Failed to change directory: %s", strerror(errno));
 		_exit(1);
@@ -369,20 +397,53 @@ flush_std(struct xbulk_find *f)
 	fflush(stderr);
 }
 
+/*
+ * Wait for child @pid into *@status: 0, -errno of waitpid(), or -EINTR
+ * once the caller's cancel flag is set (checked every 100 ms: SA_RESTART
+ * restarts waitpid(), not poll()), the command left running as find
+ * killed by the signal leaves it.
+ */
+static int
+wait_child(struct xbulk_find *f, pid_t pid, int *status)
+{
+	const volatile int *cancel = f->opts.cancel;
+	struct pollfd p = { .fd = -1, .events = POLLIN };
+	pid_t got;
+	int err;
+
+	if (cancel)
+		p.fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	for (;;) {
+		if (p.fd >= 0) {
+			if (__atomic_load_n(cancel, __ATOMIC_RELAXED)) {
+				close(p.fd);
+				return -EINTR;
+			}
+			if (poll(&p, 1, 100) <= 0)
+				continue;
+		}
+		got = waitpid(pid, status, p.fd >= 0 ? WNOHANG : 0);
+		if (got == pid || (got < 0 && errno != EINTR))
+			break;
+	}
+	err = got < 0 ? -errno : 0;
+	if (p.fd >= 0)
+		close(p.fd);
+	return err;
+}
+
 /* Run @x's command line; true if it exited 0 (find's launch()). */
 static bool
 run(struct xbulk_find *f, struct xf_exec *x)
 {
 	char **argv = malloc((x->nargs + 1) * sizeof(*argv));
 	bool ok = false;
-	int status;
+	int status, err;
 	size_t i;
 	pid_t pid;
 
 	if (!argv) {
-		xf_error(f, "%s", strerror(ENOMEM));
-		f->problems++;
-		f->fatal = true;
+		fatal(f, strerror(ENOMEM));
 		return false;
 	}
 	for (i = 0; i < x->nargs; i++)
@@ -397,11 +458,12 @@ run(struct xbulk_find *f, struct xf_exec *x)
 		f->fatal = true;
 		xf_error(f, "cannot fork: %s", strerror(errno));
 	}
-	while (pid > 0 && waitpid(pid, &status, 0) < 0) {
-		if (errno == EINTR)
-			continue;
+	if (pid > 0 && (err = wait_child(f, pid, &status)) == -EINTR) {
+		f->fatal = true;	/* a signal: find dies of it */
+		pid = -1;
+	} else if (pid > 0 && err) {
 		xf_error(f, "error waiting for %s: %s",
-			 xf_quote(f, 0, argv[0]), strerror(errno));
+			 xf_quote(f, 0, argv[0]), strerror(-err));
 		f->problems++;
 		pid = -1;
 	}
@@ -454,18 +516,14 @@ push(struct xbulk_find *f, struct xf_exec *x, const char *name)
 
 	if (x->nchars + len > f->arg_max) {
 		if (x->nargs == x->nwords) {
-			f->problems++;
-			f->fatal = true;
-			xf_error(f, "cannot fit single argument within "
-				 "argument list size limit");
+			fatal(f, "cannot fit single argument within argument "
+			      "list size limit");
 			return false;
 		}
 		run_batch(f, x, true);
 	}
 	if (new_arg(x) || add_chars(x, name, len - 1) || end_arg(x)) {
-		f->problems++;
-		f->fatal = true;
-		xf_error(f, "%s", strerror(ENOMEM));
+		fatal(f, strerror(ENOMEM));
 		return false;
 	}
 	x->todo = true;
@@ -474,11 +532,17 @@ push(struct xbulk_find *f, struct xf_exec *x, const char *name)
 	return true;
 }
 
-/* The words of a ';' command, each "{}" in them replaced by @name. */
-static int
-build(struct xf_exec *x, const char *name)
+/*
+ * The words of a ';' command, each "{}" in them replaced by @name, with
+ * the limits of findutils' bc_do_insert() and bc_push_arg(): a word of
+ * arg_max - 1 bytes or more is "command too long", a command line past
+ * arg_max is too long for the first word or for a later one (all fatal).
+ * False after a message.
+ */
+static bool
+build(struct xbulk_find *f, struct xf_exec *x, const char *name)
 {
-	size_t i, nlen = strlen(name);
+	size_t i, nlen = strlen(name), start;
 
 	x->nargs = 0;
 	x->nchars = 0;
@@ -486,17 +550,31 @@ build(struct xf_exec *x, const char *name)
 		const char *w = x->words[i], *b;
 
 		if (new_arg(x))
-			return -ENOMEM;
+			goto nomem;
+		start = x->nchars;
 		while ((b = strstr(w, "{}"))) {
 			if (add_chars(x, w, (size_t)(b - w)) ||
 			    add_chars(x, name, nlen))
-				return -ENOMEM;
+				goto nomem;
 			w = b + 2;
 		}
 		if (add_chars(x, w, strlen(w)) || end_arg(x))
-			return -ENOMEM;
+			goto nomem;
+		if (x->nchars - start >= f->arg_max) {
+			fatal(f, "command too long");
+			return false;
+		}
+		if (x->nchars > f->arg_max) {
+			fatal(f, i ? "argument list too long" :
+			      "cannot fit single argument within argument "
+			      "list size limit");
+			return false;
+		}
 	}
-	return 0;
+	return true;
+nomem:
+	fatal(f, strerror(ENOMEM));
+	return false;
 }
 
 /* -ok, -okdir: find's is_ok(). */
@@ -513,7 +591,11 @@ ask(struct xbulk_find *f, const struct xf_exec *x, const char *path)
 	flush_std(f);
 	yes = f->opts.ask && f->opts.ask(f->opts.arg, prompt);
 	free(prompt);
-	return yes;
+	/* a signal ended the wait for the answer: find dies of it */
+	if (f->opts.cancel && __atomic_load_n(f->opts.cancel,
+					      __ATOMIC_RELAXED))
+		f->fatal = true;
+	return yes && !f->fatal;
 }
 
 bool
@@ -526,9 +608,7 @@ xf_exec(struct xbulk_find *f, struct xf_exec *x,
 	if (f->fatal || (x->ok && !ask(f, x, file->path)))
 		return false;
 	if (x->dir && exec_dir(file, &dir, &name)) {
-		xf_error(f, "%s", strerror(ENOMEM));
-		f->problems++;
-		f->fatal = true;
+		fatal(f, strerror(ENOMEM));
 		return false;
 	}
 	/* a new batch runs where its first file is */
@@ -536,19 +616,15 @@ xf_exec(struct xbulk_find *f, struct xf_exec *x,
 		if (x->wd >= 0)
 			close(x->wd);
 		x->wd = -1;
-		if (open_wd(f, x, dir, file->path))
+		if (open_wd(f, x, dir, file))
 			goto out;
 	}
 	if (x->plus) {
 		ok = push(f, x, x->dir ? name : file->path);
 		goto out;
 	}
-	if (build(x, x->dir ? name : file->path)) {
-		xf_error(f, "%s", strerror(ENOMEM));
-		f->problems++;
-		f->fatal = true;
+	if (!build(f, x, x->dir ? name : file->path))
 		goto out;
-	}
 	ok = run(f, x);
 	if (x->wd >= 0)
 		close(x->wd);

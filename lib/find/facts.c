@@ -2,11 +2,13 @@
 /*
  * What find knows of a file beyond its record: the names of its owner and
  * group, the type letter of %y and -ls, st_blocks in 512-byte units, a
- * symbolic link's target (bfs keeps such facts in stat.c).  Below eval.c,
- * printf.c and ls.c.
+ * symbolic link's target, its directory as the walk reached it (bfs keeps
+ * such facts in stat.c).  Below eval.c, printf.c, ls.c, exec.c and
+ * live.c.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -76,4 +78,26 @@ xf_readlink(struct xbulk_find *f, const struct xbulk_entry *file)
 	}
 	f->linkbuf[n] = 0;
 	return f->linkbuf;
+}
+
+int
+xf_walk_dir(struct xbulk_find *f, const struct xbulk_entry *file)
+{
+	int fd = file->depth && f->opts.dir_fd ?
+		 f->opts.dir_fd(f->opts.arg, file) : -EINVAL;
+
+	return fd == -ESTALE ? -ENOENT : fd;
+}
+
+int
+xf_stat_target(struct xbulk_find *f, const struct xbulk_entry *file,
+	       struct stat *st)
+{
+	int at = xf_walk_dir(f, file);
+
+	if (at == -EINVAL)
+		return stat(file->path, st) ? -errno : 0;
+	if (at < 0)
+		return at;
+	return fstatat(at, file->path + file->name_off, st, 0) ? -errno : 0;
 }

@@ -312,6 +312,14 @@ uint64_t xf_ino(const struct xbulk_entry *file);
 /* st_blocks (512-byte units) of a record. */
 uint64_t xf_blocks512(const struct xbulk_find *f,
 		      const struct xbulk_entry *file);
+/* @file's directory as the walk reached it (the dir_fd hook: the walk's
+ * fd, not to be closed); -EINVAL for an operand, outside a walk or
+ * without the hook (go by the path then), -ENOENT if it is gone. */
+int xf_walk_dir(struct xbulk_find *f, const struct xbulk_entry *file);
+/* stat() of @file (following a symbolic link; -xtype, %Y) in its
+ * directory as the walk reached it: 0 or -errno. */
+int xf_stat_target(struct xbulk_find *f, const struct xbulk_entry *file,
+		   struct stat *st);
 /* The symlink target of @file into f->linkbuf, or NULL (a problem). */
 const char *xf_readlink(struct xbulk_find *f,
 			const struct xbulk_entry *file);
@@ -410,6 +418,10 @@ bool xf_delete(struct xbulk_find *f, const struct xbulk_entry *file);
 /* -empty of a directory: its entries, read now if the tree may have
  * changed (-1 after a message). */
 int64_t xf_dir_entries(struct xbulk_find *f, const struct xbulk_entry *file);
+/* -readable, -writable, -executable: faccessat(@mode) of @file in its
+ * directory as the walk reached it. */
+bool xf_access(struct xbulk_find *f, const struct xbulk_entry *file,
+	       int mode);
 
 /* ls.c */
 int xf_ls(struct xbulk_find *f, struct xf_stream *out,

@@ -27,17 +27,41 @@ xf_stat(struct xbulk_find *f, const struct xbulk_entry *file)
 	return &f->restat;
 }
 
-/* unlinkat() @path of any length. */
+/*
+ * Where the *at() calls reach @file: in its directory as the walk
+ * reached it (the dir_fd hook: find's fts directory, the walk's fd), an
+ * operand (or without the hook, or outside a walk) by its path, any
+ * length (*@own: close *@at after, unless AT_FDCWD).  0 or -errno
+ * (-ENOENT: that directory is gone).
+ */
 static int
-unlink_path(const char *path, int flags)
+file_at(struct xbulk_find *f, const struct xbulk_entry *file, int *at,
+	const char **rel, bool *own)
+{
+	int fd = xf_walk_dir(f, file);
+
+	*own = fd == -EINVAL;
+	if (*own)
+		return xbulk_path_at(file->path, at, rel);
+	if (fd < 0)
+		return fd;
+	*at = fd;
+	*rel = file->path + file->name_off;
+	return 0;
+}
+
+/* Remove @file (AT_REMOVEDIR in @flags for a directory). */
+static int
+unlink_file(struct xbulk_find *f, const struct xbulk_entry *file, int flags)
 {
 	const char *rel;
-	int at, err = xbulk_path_at(path, &at, &rel);
+	bool own;
+	int at, err = file_at(f, file, &at, &rel, &own);
 
 	if (err)
 		return err;
 	err = unlinkat(at, rel, flags) ? -errno : 0;
-	if (at >= 0)
+	if (own && at >= 0)
 		close(at);
 	return err;
 }
@@ -52,9 +76,9 @@ xf_delete(struct xbulk_find *f, const struct xbulk_entry *file)
 	/* find leaves the PATH "." alone */
 	if (!file->depth && !strcmp(file->path, "."))
 		return true;
-	err = unlink_path(file->path, dir ? AT_REMOVEDIR : 0);
+	err = unlink_file(f, file, dir ? AT_REMOVEDIR : 0);
 	if (err == -EISDIR && !dir)
-		err = unlink_path(file->path, AT_REMOVEDIR);
+		err = unlink_file(f, file, AT_REMOVEDIR);
 	if (err) {
 		xf_error(f, "cannot delete %s: %s",
 			 xf_quote(f, 0, file->path), strerror(-err));
@@ -72,15 +96,16 @@ xf_delete(struct xbulk_find *f, const struct xbulk_entry *file)
 	return true;
 }
 
-/* The entries of directory @path but "." and "..", read now. */
+/* The entries of directory @file but "." and "..", read now. */
 static int64_t
-count_entries(const char *path)
+count_entries(struct xbulk_find *f, const struct xbulk_entry *file)
 {
 	char buf[16384];
 	const char *rel;
 	int64_t n = 0;
 	long len = 0, pos;
-	int at, fd, err = xbulk_path_at(path, &at, &rel);
+	bool own;
+	int at, fd, err = file_at(f, file, &at, &rel, &own);
 
 	if (err)
 		return err;
@@ -88,7 +113,7 @@ count_entries(const char *path)
 	if (fd < 0 && errno == EPERM)
 		fd = openat(at, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	err = fd < 0 ? -errno : 0;
-	if (at >= 0)
+	if (own && at >= 0)
 		close(at);
 	while (!err && (len = getdents64(fd, buf, sizeof(buf))) > 0) {
 		for (pos = 0; pos < len;) {
@@ -114,10 +139,25 @@ xf_dir_entries(struct xbulk_find *f, const struct xbulk_entry *file)
 	if (!f->changed && !(file->flags & (XBULK_ENTRY_LIVE |
 					    XBULK_ENTRY_LAZY)))
 		return (int64_t)file->nentries;
-	n = count_entries(file->path);
+	n = count_entries(f, file);
 	if (n < 0) {
 		xf_problem(f, file->path, (int)n);
 		return -1;
 	}
 	return n;
+}
+
+bool
+xf_access(struct xbulk_find *f, const struct xbulk_entry *file, int mode)
+{
+	const char *rel;
+	bool own, ok;
+	int at;
+
+	if (file_at(f, file, &at, &rel, &own))
+		return false;
+	ok = !faccessat(at, rel, mode, 0);
+	if (own && at >= 0)
+		close(at);
+	return ok;
 }

@@ -149,6 +149,30 @@ xbulk_find_set_output(struct xbulk_find *f, size_t i, int fd, bool tty)
 	return 0;
 }
 
+/* Point the actions of @n's tree that write to @from at @to. */
+static void
+repoint(struct xf_node *n, const struct xf_stream *from,
+	struct xf_stream *to)
+{
+	if (!n)
+		return;
+	repoint(n->left, from, to);
+	repoint(n->right, from, to);
+	if ((n->kind == XF_PRINT || n->kind == XF_PRINTF ||
+	     n->kind == XF_LS) && n->u.act.out == from)
+		n->u.act.out = to;
+}
+
+int
+xbulk_find_share_output(struct xbulk_find *f, size_t i, size_t j)
+{
+	if (!j || j >= i || i >= f->nstreams)
+		return -EINVAL;
+	repoint(f->root, f->streams[i], f->streams[j]);
+	f->streams[j]->records |= f->streams[i]->records;
+	return 0;
+}
+
 int
 xbulk_find_output_error(const struct xbulk_find *f, size_t i)
 {

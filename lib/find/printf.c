@@ -486,20 +486,22 @@ target_type(struct xbulk_find *f, const struct xbulk_entry *file,
 	    char *letter)
 {
 	struct stat st;
+	int err;
 
 	letter[1] = 0;
 	letter[0] = xf_type_letter(file->bs->bs_mode);
 	if (!S_ISLNK(file->bs->bs_mode))
 		return letter;
-	if (!stat(file->path, &st)) {
+	err = xf_stat_target(f, file, &st);
+	if (!err) {
 		letter[0] = xf_type_letter(st.st_mode);
 		return letter;
 	}
-	if (errno == ENOENT || errno == ENOTDIR)	/* as find 4.9 */
+	if (err == -ENOENT || err == -ENOTDIR)	/* as find 4.9 */
 		return "N";
-	if (errno == ELOOP)
+	if (err == -ELOOP)
 		return "L";
-	xf_problem(f, file->path, -errno);
+	xf_problem(f, file->path, err);
 	return "?";
 }
 

@@ -325,6 +325,7 @@ build(struct xbulk_fs *fs, const struct xbulk_names_opts *o,
 	nm->fields = o->fields;
 	nm->filtered = o->keep != NULL;
 	nm->cancel = o->cancel;
+	nm->dir_fd = -1;
 	ret = xbn_store_init(&nm->store, o->fields);
 	if (!ret)
 		ret = xbn_dirs_init(&nm->dirs);

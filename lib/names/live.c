@@ -5,11 +5,15 @@
  * when the walk enters it, each directory stat()ed when the walk reaches
  * it, other files stat()ed when asked (xbulk_names_restat()).  The
  * scan's records are not used again: the command may have changed any
- * of them.
+ * of them.  As fts's, each of these reaches a file from its directory
+ * as the walk reached it (opened by handle: xbulk_names_dir_fd()), not
+ * by its path.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <stdio.h>
+#include <sys/ioctl.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -37,12 +41,67 @@ xbn_live_fstype(struct xbulk_names *nm, const struct statx *stx)
 }
 
 int
-xbn_live_stat(struct xbulk_names *nm, const char *path, bool follow,
-	      struct xfs_bulkstat *bs, struct statx *stx)
+xbulk_names_dir_fd(struct xbulk_names *nm, const struct xbulk_entry *e)
+{
+	const struct xbn_walk *w = nm->walk;
+	const struct xbn_frame *f;
+	const struct xbn_dir *d;
+	uint64_t ino;
+	uint32_t gen;
+	int fd;
+
+	if (!w || !e->depth || !w->sp)
+		return -EINVAL;
+	/* the directory being listed: the top frame (a directory's POST
+	 * comes once its frame is popped) */
+	f = (const struct xbn_frame *)nm->stack + w->sp - 1;
+	if (f->depth + 1 != e->depth)
+		return -EINVAL;
+	if (f->dir == XBN_NONE) {
+		ino = f->dino;
+		gen = f->gen;
+	} else {
+		d = xbn_dir(&nm->dirs, f->dir);
+		ino = d->ino;
+		gen = d->gen;
+	}
+	if (nm->dir_fd >= 0 && nm->dir_fd_ino == ino && nm->dir_fd_gen == gen)
+		return nm->dir_fd;
+	fd = xbn_open_handle(nm->mfd, ino, gen, O_PATH | O_DIRECTORY);
+	if (fd < 0)
+		return fd;
+	if (nm->dir_fd >= 0)
+		close(nm->dir_fd);
+	nm->dir_fd = fd;
+	nm->dir_fd_ino = ino;
+	nm->dir_fd_gen = gen;
+	return fd;
+}
+
+int
+xbn_entry_at(struct xbulk_names *nm, const struct xbulk_entry *e, int *at,
+	     const char **rel, bool *own)
+{
+	int fd = e->depth ? xbulk_names_dir_fd(nm, e) : -EINVAL;
+
+	*own = fd == -EINVAL;
+	if (*own)
+		return xbulk_path_at(e->path, at, rel);
+	if (fd < 0)
+		return fd == -ESTALE ? -ENOENT : fd;
+	*at = fd;
+	*rel = e->path + e->name_off;
+	return 0;
+}
+
+int
+xbn_live_stat(struct xbulk_names *nm, const struct xbulk_entry *e,
+	      bool follow, struct xfs_bulkstat *bs, struct statx *stx)
 {
 	struct xfs_bulkstat xb;
 	const char *rel;
-	int at, err = xbulk_path_at(path, &at, &rel);
+	bool own;
+	int at, err = xbn_entry_at(nm, e, &at, &rel, &own);
 
 	if (err)
 		return err;
@@ -50,7 +109,7 @@ xbn_live_stat(struct xbulk_names *nm, const char *path, bool follow,
 		    AT_NO_AUTOMOUNT,
 		    STATX_BASIC_STATS | STATX_BTIME | STATX_MNT_ID, stx) ?
 	      -errno : 0;
-	if (at >= 0)
+	if (own && at >= 0)
 		close(at);
 	if (err)
 		return err;
@@ -72,12 +131,16 @@ xbn_live_stat(struct xbulk_names *nm, const char *path, bool follow,
 }
 
 int
-xbn_live_read(struct xbulk_names *nm, const char *path, uint64_t ino,
-	      const uint8_t **list, uint64_t *len, uint64_t *n)
+xbn_live_read(struct xbulk_names *nm, const struct xbulk_entry *e,
+	      bool follow, uint64_t ino, const uint8_t **list, uint64_t *len,
+	      uint64_t *n, uint32_t *gen)
 {
 	struct xbn_dir d = { .ino = ino };
+	int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC |
+		    (follow ? 0 : O_NOFOLLOW);
 	const char *rel;
-	int at, fd, err;
+	bool own;
+	int at, fd, err, g = 0;
 
 	if (!nm->live_ready) {
 		err = xbn_reader_init(&nm->live_reader, nm->cancel);
@@ -85,20 +148,22 @@ xbn_live_read(struct xbulk_names *nm, const char *path, uint64_t ino,
 			return err;
 		nm->live_ready = true;
 	}
-	err = xbulk_path_at(path, &at, &rel);
+	err = xbn_entry_at(nm, e, &at, &rel, &own);
 	if (err)
 		return err;
-	fd = openat(at, rel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NOATIME |
-		    O_CLOEXEC);
+	fd = openat(at, rel, flags | O_NOATIME);
 	if (fd < 0 && errno == EPERM)
-		fd = openat(at, rel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-			    O_CLOEXEC);
+		fd = openat(at, rel, flags);
 	err = fd < 0 ? -errno : 0;
-	if (at >= 0)
+	if (own && at >= 0)
 		close(at);
 	if (err)
 		return err;
 	err = xbn_read_fd(&nm->live_reader, fd, &d);
+	/* for xbulk_names_dir_fd(): XFS's i_generation (int) */
+	if (!err && ioctl(fd, FS_IOC_GETVERSION, &g))
+		err = -errno;
+	*gen = (uint32_t)g;
 	close(fd);
 	if (err == -ESTALE)
 		return -ENOENT;		/* another directory there now */
@@ -121,7 +186,7 @@ xbulk_names_restat(struct xbulk_names *nm, const struct xbulk_entry *e,
 		   struct xbulk_entry *out)
 {
 	struct statx stx;
-	int err = xbn_live_stat(nm, e->path, false, &nm->restat_bs, &stx);
+	int err = xbn_live_stat(nm, e, false, &nm->restat_bs, &stx);
 
 	if (err)
 		return err;

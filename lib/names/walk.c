@@ -18,35 +18,8 @@
 /* Look at the cancel flag once per this many entries. */
 #define CANCEL_EVERY	1024
 
-struct frame {
-	uint32_t	dir;		/* XBN_NONE: read live */
-	uint32_t	depth;		/* of the directory */
-	const uint8_t	*e;		/* next entry */
-	const uint8_t	*end;
-	size_t		plen;		/* its path's length */
-	size_t		name_off;	/* its entry's name_off */
-	/* a directory read live: its entry as the walk reached it */
-	uint32_t	flags;
-	uint64_t	dino;
-	struct xfs_bulkstat bs;
-};
-
 /* A directory a live walk enters (no index in the table). */
 #define XBN_LIVE	(XBN_NONE - 1)
-
-struct walk {
-	struct xbulk_names	*nm;
-	xbulk_walk_fn		fn;
-	void			*arg;
-	bool			post;
-	uint32_t		mark;
-	uint64_t		count;
-	size_t			sp;		/* frames in use */
-	struct xfs_bulkstat	bs;		/* the store's fields */
-	struct xfs_bulkstat	bad;		/* a bad inode: ino, type */
-	const char		*start;		/* the operand */
-	size_t			startlen;
-};
 
 int
 xbn_bad_err(const struct xbulk_names *nm, uint64_t ino)
@@ -66,7 +39,7 @@ xbn_bad_err(const struct xbulk_names *nm, uint64_t ino)
 
 /* The fields of @slot in w->bs (the others stay 0). */
 static const struct xfs_bulkstat *
-fill(struct walk *w, const struct xbn_slot *slot, const struct xbn_dir *d)
+fill(struct xbn_walk *w, const struct xbn_slot *slot, const struct xbn_dir *d)
 {
 	w->bs.bs_ino = slot->ino;
 	w->bs.bs_mode = slot->mode;
@@ -76,7 +49,7 @@ fill(struct walk *w, const struct xbn_slot *slot, const struct xbn_dir *d)
 }
 
 static int
-visit(struct walk *w, struct xbulk_entry *e, enum xbulk_visit v)
+visit(struct xbn_walk *w, struct xbulk_entry *e, enum xbulk_visit v)
 {
 	int ret;
 
@@ -107,15 +80,18 @@ visit(struct walk *w, struct xbulk_entry *e, enum xbulk_visit v)
  * and evaluated with -depth).
  */
 static int
-enter_live(struct walk *w, struct xbulk_entry *e)
+enter_live(struct xbn_walk *w, struct xbulk_entry *e)
 {
 	struct xbulk_names *nm = w->nm;
 	const uint8_t *list = NULL;
 	uint64_t len = 0, n = 0;
-	struct frame *f;
+	struct xbn_frame *f;
+	uint32_t gen = 0;
 	int err;
 
-	err = xbn_live_read(nm, e->path, e->bs->bs_ino, &list, &len, &n);
+	/* -H: an operand that is a symbolic link is followed */
+	err = xbn_live_read(nm, e, !e->depth && w->follow, e->bs->bs_ino,
+			    &list, &len, &n, &gen);
 	if (err == -EINTR || err == -ENOMEM)
 		return err;
 	if (err) {
@@ -125,7 +101,7 @@ enter_live(struct walk *w, struct xbulk_entry *e)
 	}
 	if (xbn_grow(&nm->stack, &nm->stack_cap, w->sp + 1, sizeof(*f)))
 		return -ENOMEM;
-	f = (struct frame *)nm->stack + w->sp++;
+	f = (struct xbn_frame *)nm->stack + w->sp++;
 	f->dir = XBN_NONE;
 	f->depth = e->depth;
 	f->e = list;
@@ -133,6 +109,7 @@ enter_live(struct walk *w, struct xbulk_entry *e)
 	f->plen = e->pathlen;
 	f->name_off = e->name_off;
 	f->flags = e->flags & (XBULK_ENTRY_LIVE | XBULK_ENTRY_LAZY);
+	f->gen = gen;
 	f->dino = e->dino;
 	f->bs = *e->bs;
 	return 0;
@@ -141,12 +118,12 @@ enter_live(struct walk *w, struct xbulk_entry *e)
 /* Enter directory @d (its entry just visited): push it, or visit its
  * POST now if it has nothing to show. */
 static int
-enter(struct walk *w, uint32_t di, struct xbulk_entry *e, bool prune)
+enter(struct xbn_walk *w, uint32_t di, struct xbulk_entry *e, bool prune)
 {
 	struct xbulk_names *nm = w->nm;
 	const struct xbn_dir *d = di < XBN_LIVE ? xbn_dir(&nm->dirs, di) :
 			NULL;
-	struct frame *f;
+	struct xbn_frame *f;
 
 	/* A mount point is a directory with nothing to show */
 	if (prune || (e->flags & XBULK_ENTRY_MOUNT) ||
@@ -158,7 +135,7 @@ enter(struct walk *w, uint32_t di, struct xbulk_entry *e, bool prune)
 		return w->post ? visit(w, e, XBULK_VISIT_POST) : 0;
 	if (xbn_grow(&nm->stack, &nm->stack_cap, w->sp + 1, sizeof(*f)))
 		return -ENOMEM;
-	f = (struct frame *)nm->stack + w->sp++;
+	f = (struct xbn_frame *)nm->stack + w->sp++;
 	f->dir = di;
 	f->depth = e->depth;
 	f->e = d->list;
@@ -175,7 +152,7 @@ enter(struct walk *w, uint32_t di, struct xbulk_entry *e, bool prune)
  * XBN_LIVE); another file LAZY, its type from the entry.
  */
 static void
-live_child(struct walk *w, struct xbulk_entry *e, const uint8_t *de,
+live_child(struct xbn_walk *w, struct xbulk_entry *e, const uint8_t *de,
 	   uint32_t *di)
 {
 	struct xbulk_names *nm = w->nm;
@@ -194,7 +171,7 @@ live_child(struct walk *w, struct xbulk_entry *e, const uint8_t *de,
 		e->flags = XBULK_ENTRY_LAZY;
 		return;
 	}
-	err = xbn_live_stat(nm, e->path, false, &w->bs, &stx);
+	err = xbn_live_stat(nm, e, false, &w->bs, &stx);
 	if (err) {		/* gone: its name, no type (FTS_NS) */
 		memset(&w->bs, 0, sizeof(w->bs));
 		w->bs.bs_ino = e->dino;
@@ -229,8 +206,8 @@ mount_entry(struct xbulk_entry *e, const struct xbn_mount *m)
 
 /* A directory's entry: the store's record, or the mount on it. */
 static void
-dir_entry(struct walk *w, struct xbulk_entry *e, const struct xbn_slot *slot,
-	  const struct xbn_dir *d)
+dir_entry(struct xbn_walk *w, struct xbulk_entry *e,
+	  const struct xbn_slot *slot, const struct xbn_dir *d)
 {
 	if (d->flags & XBN_DIR_MOUNT) {
 		mount_entry(e, &w->nm->mounts[d->mount]);
@@ -259,8 +236,8 @@ mount_at(const struct xbulk_names *nm, uint32_t p, uint64_t off)
 
 /* Fill @e for the inode of entry @de; false if a walk does not show it. */
 static bool
-child_entry(struct walk *w, struct xbulk_entry *e, const struct frame *f,
-	    const uint8_t *de, uint32_t *di)
+child_entry(struct xbn_walk *w, struct xbulk_entry *e,
+	    const struct xbn_frame *f, const uint8_t *de, uint32_t *di)
 {
 	struct xbulk_names *nm = w->nm;
 	uint64_t ino = xbn_ent_ino(de), off;
@@ -312,7 +289,7 @@ child_entry(struct walk *w, struct xbulk_entry *e, const struct frame *f,
 
 /* Put @f's path and "/" + the entry's name in the buffer. */
 static int
-child_path(struct walk *w, struct xbulk_entry *e, const struct frame *f,
+child_path(struct xbn_walk *w, struct xbulk_entry *e, const struct xbn_frame *f,
 	   const uint8_t *de)
 {
 	struct xbulk_names *nm = w->nm;
@@ -336,7 +313,7 @@ child_path(struct walk *w, struct xbulk_entry *e, const struct frame *f,
 
 /* The POST visit of the directory of frame @f, popped. */
 static int
-leave(struct walk *w, const struct frame *f)
+leave(struct xbn_walk *w, const struct xbn_frame *f)
 {
 	struct xbulk_names *nm = w->nm;
 	const struct xbn_dir *d = f->dir == XBN_NONE ? NULL :
@@ -361,19 +338,19 @@ leave(struct walk *w, const struct frame *f)
 }
 
 static int
-run(struct walk *w)
+run(struct xbn_walk *w)
 {
 	struct xbulk_names *nm = w->nm;
 
 	while (w->sp) {
-		struct frame *f = (struct frame *)nm->stack + w->sp - 1;
+		struct xbn_frame *f = (struct xbn_frame *)nm->stack + w->sp - 1;
 		struct xbulk_entry e = { .bs = NULL };
 		const uint8_t *de = f->e;
 		uint32_t di = XBN_NONE;
 		int ret;
 
 		if (de >= f->end) {
-			struct frame done = *f;
+			struct xbn_frame done = *f;
 
 			w->sp--;
 			ret = leave(w, &done);
@@ -414,8 +391,12 @@ find_start(struct xbulk_names *nm, const char *start, unsigned int flags,
 	int at = flags & XBULK_WALK_FOLLOW ? 0 : AT_SYMLINK_NOFOLLOW;
 
 	*slot = NULL;
+	/* fts's FTS_COMFOLLOW: a dangling symbolic link is itself */
 	if (statx(AT_FDCWD, start, at | AT_NO_AUTOMOUNT,
-		  STATX_TYPE | STATX_INO | STATX_MNT_ID, &stx))
+		  STATX_TYPE | STATX_INO | STATX_MNT_ID, &stx) &&
+	    (errno != ENOENT || at ||
+	     statx(AT_FDCWD, start, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
+		   STATX_TYPE | STATX_INO | STATX_MNT_ID, &stx)))
 		return -errno;
 	if (makedev(stx.stx_dev_major, stx.stx_dev_minor) != nm->dev ||
 	    ((stx.stx_mask & STATX_MNT_ID) && stx.stx_mnt_id != nm->mnt_id))
@@ -432,13 +413,14 @@ find_start(struct xbulk_names *nm, const char *start, unsigned int flags,
 
 /* A walk after xbulk_names_changed(): the operand stat()ed now. */
 static int
-walk_live(struct walk *w, struct xbulk_entry *e, unsigned int flags)
+walk_live(struct xbn_walk *w, struct xbulk_entry *e)
 {
 	struct statx stx;
 	int ret;
 
-	ret = xbn_live_stat(w->nm, e->path, flags & XBULK_WALK_FOLLOW, &w->bs,
-			    &stx);
+	ret = xbn_live_stat(w->nm, e, w->follow, &w->bs, &stx);
+	if (ret == -ENOENT && w->follow)	/* dangling: as find_start() */
+		ret = xbn_live_stat(w->nm, e, false, &w->bs, &stx);
 	if (ret)
 		return ret;
 	if (!xbn_live_ours(w->nm, &stx))
@@ -454,13 +436,14 @@ walk_live(struct walk *w, struct xbulk_entry *e, unsigned int flags)
 	return ret == XBULK_WALK_STOP || ret < 0 ? ret : 0;
 }
 
-int
-xbulk_names_walk(struct xbulk_names *nm, const char *start,
-		 unsigned int flags, xbulk_walk_fn fn, void *arg)
+static int
+walk(struct xbulk_names *nm, const char *start, unsigned int flags,
+     xbulk_walk_fn fn, void *arg)
 {
-	struct walk w = {
+	struct xbn_walk w = {
 		.nm = nm, .fn = fn, .arg = arg,
 		.post = flags & XBULK_WALK_POST,
+		.follow = flags & XBULK_WALK_FOLLOW,
 		.start = start, .startlen = strlen(start),
 	};
 	struct xbulk_entry e = { .depth = 0 };
@@ -474,8 +457,9 @@ xbulk_names_walk(struct xbulk_names *nm, const char *start,
 	memcpy(nm->path, start, len + 1);
 	e.path = nm->path;
 	e.pathlen = len;
+	nm->walk = &w;
 	if (nm->live)
-		return walk_live(&w, &e, flags);
+		return walk_live(&w, &e);
 	ret = find_start(nm, start, flags, &slot);
 	if (ret || !slot)
 		return ret;
@@ -497,6 +481,19 @@ xbulk_names_walk(struct xbulk_names *nm, const char *start,
 	if (!ret)
 		ret = run(&w);
 	return ret == XBULK_WALK_STOP || ret < 0 ? ret : 0;
+}
+
+int
+xbulk_names_walk(struct xbulk_names *nm, const char *start,
+		 unsigned int flags, xbulk_walk_fn fn, void *arg)
+{
+	int ret = walk(nm, start, flags, fn, arg);
+
+	nm->walk = NULL;
+	if (nm->dir_fd >= 0)
+		close(nm->dir_fd);
+	nm->dir_fd = -1;
+	return ret;
 }
 
 int
@@ -554,7 +551,7 @@ xbulk_names_unreached(struct xbulk_names *nm,
 		      int (*fn)(void *arg, const struct xfs_bulkstat *bs),
 		      void *arg)
 {
-	struct walk w = { .nm = nm };
+	struct xbn_walk w = { .nm = nm };
 	struct unreached u = { NULL, 0, 0 };
 	uint32_t *stack;
 	size_t i;

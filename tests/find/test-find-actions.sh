@@ -47,7 +47,21 @@ mk_tree()
 	sync -f "$T"
 }
 
-# A chain of 25 directories of 240-byte names, deeper than PATH_MAX
+# The tree, with a file m/a/h, an empty directory m/a/z and a symbolic
+# link m/a/zl after m/a/b in the walk, and a victim m/v/h: a command may
+# put a symbolic link to m/v in place of m/a
+mk_swap()
+{
+	mk_tree
+	mkdir "$T/m/v"
+	touch "$T/m/a/h" "$T/m/v/h"
+	mkdir "$T/m/a/z"
+	ln -s target "$T/m/a/zl"
+	sync -f "$T"
+}
+
+# A chain of 25 directories of 240-byte names, deeper than PATH_MAX, two
+# symbolic links at its end
 mk_deep()
 {
 	local i d
@@ -60,8 +74,33 @@ mk_deep()
 			d=$(printf "d%03d%0236d" "$i" 0)
 			mkdir "$d" && cd "$d" && : >"f$i"
 		done
+		ln -s f25 l25 && ln -s nowhere dangling
 	)
 	sync -f "$T"
+}
+
+# fill_env BYTES: export FILL0... so that find's command lines get
+# about BYTES (findutils: ARG_MAX less the environment and 2048 bytes;
+# the environment of each program differs in "_", its path: the cases
+# stay 100 bytes away from a limit); unfill_env takes them away
+fill_env()
+{
+	local left i=0 n
+
+	left=$(($(getconf ARG_MAX) - 2048 - $1 - $(env | wc -c)))
+	while ((left > 16)); do
+		n=$((left > 100000 ? 100000 : left))
+		# "FILLi=" VALUE NUL: n bytes
+		export "FILL$i=$(head -c $((n - ${#i} - 6)) /dev/zero |
+			tr '\0' x)"
+		left=$((left - n))
+		i=$((i + 1))
+	done
+}
+
+unfill_env()
+{
+	unset "${!FILL@}"
 }
 
 # changes [PATH...] -- EXPR...: find and then xbulk find on a fresh tree
@@ -108,6 +147,7 @@ done
 printf 'y\nn\nyes\n\nY\nno\ny\n' >"$tmp/answers"
 printf 'n/d1\0\0n/d2\0nosuch\0big/%s' "$(printf 'file%0100d' 7)" \
 	>"$tmp/files0"
+printf '\0\0' >"$tmp/files0-empty"
 ln -s n "$T/nlink"
 sync -f "$T"
 cd "$T"
@@ -126,6 +166,24 @@ for XOPT in "-j 1" "-j 2"; do
 	same n -- -exec sh -c 'exit 3' {} + -print
 	same n -- -exec sh -c 'kill -PIPE $$' {} +
 	same n big -- -name 'file*1' -exec sh -c 'echo $# $1' x {} + -quit
+	# ';' past find's command line (about 850 bytes, then 1700; the
+	# paths of the chain grow by 241): a word too long, a command line
+	# too long, fatal (status 1, nothing more)
+	mk_deep
+	# past PATH_MAX: tests that stat a file, or a link's target
+	same deep -- -type l -printf '%d %Y %l\n'
+	same deep -- -xtype f -readable -writable -executable -printf '%d\n'
+	fill_env 850
+	same deep -- -mindepth 4 -exec echo {} \; -o -print
+	unfill_env
+	fill_env 1700
+	same deep -- -exec echo {} {} \; -print
+	same deep -- -name 'f*' -exec echo {} + -o -exec echo {} {} \;
+	unfill_env
+	# an output on stderr is unbuffered there (find's stderr), ahead of
+	# what stdout holds when a command runs
+	same n -- -maxdepth 1 -fprint /dev/stderr -exec true \; -print
+	same n -- -maxdepth 1 -fprintf /dev/stderr '%f\n' -exec true \; -ls
 	# -execdir: in the file's directory, "./NAME"; '+' per directory
 	same n -- -execdir printf '%s\n' {} \;
 	same n -- -execdir sh -c 'echo "${PWD#$0}" "$@"' "$T" {} +
@@ -140,9 +198,24 @@ for XOPT in "-j 1" "-j 2"; do
 	SAME_IN=$tmp/answers same n -- -maxdepth 1 -okdir echo {} \;
 	SAME_IN=$tmp/answers same n -- -maxdepth 1 -ok sh -c \
 		'read x || echo closed' \;
+	# stdout closed: the commands get it closed too (a '+' batch that
+	# fails makes the status 1)
+	for e in "-exec echo {} ;" "-exec echo {} +"; do
+		# shellcheck disable=SC2086
+		find n -maxdepth 1 $e 2>"$tmp/want" >&- && wrc=0 || wrc=$?
+		# shellcheck disable=SC2086
+		"$XBULK" find $XOPT n -maxdepth 1 $e 2>"$tmp/got" >&- &&
+			grc=0 || grc=$?
+		check "find $XOPT n -maxdepth 1 $e >&-"
+	done
 	# -H: PATHs that are symbolic links are followed, and -newer's
 	same -H nlink -- -maxdepth 1 -name 'd*'
 	same nlink -- -maxdepth 1
+	# ... also once a command ran (the walk reads it again), or dangling
+	same -H nlink -- -maxdepth 1 -exec true \; -name 'd*' -print
+	same -H n/size0 nlink -- -maxdepth 1 -exec true \; -name 'd*' -print
+	same -H n/sym-dangling n/sym-dir -- -printf '%p %y %Y\n'
+	same -H n/size0 n/sym-dangling -- -exec true \; -printf '%p %y %Y\n'
 	same -H n -- -maxdepth 1 -newer n/sym-ref
 	same n -- -maxdepth 1 -newer n/sym-ref
 	# -files0-from: its names, find's messages
@@ -154,6 +227,15 @@ for XOPT in "-j 1" "-j 2"; do
 	same -- -files0-from /nonexistent
 	same -- -files0-from n
 	same -- -files0-from /dev/null
+	# an empty name: find's message; the pending batches are dropped
+	# then (but at -quit)
+	same -- -files0-from "$tmp/files0" -exec echo {} +
+	same -- -files0-from "$tmp/files0" -execdir echo {} +
+	same '' n/d1 -- -exec echo {} +
+	same n/size0 '' -- -execdir echo {} +
+	same '' n/d1 -- -exec echo {} + -quit
+	same '' '' -- -print
+	same -- -files0-from "$tmp/files0-empty"
 	# refused, with a pointer to GNU find (status 2)
 	for o in "-L n" "n -follow"; do
 		# shellcheck disable=SC2086
@@ -188,6 +270,21 @@ for XOPT in "-j 1" "-j 2"; do
 	changes -- -name d -exec rm -r {} \; -o -empty -print
 	changes -- -name e -exec rm -r m/c \; -o -print
 	changes -- -type d -exec sh -c 'rm -f {}/*' \; -o -print
+	# a directory above renamed, removed or replaced by a symbolic link
+	# while the walk is inside it: the walk, -delete and -execdir go on
+	# in the directory as the walk reached it (fts's fds)
+	changes -- -name b -exec mv m/a m/aa \; -o -printf '%p %y %n\n'
+	changes -- -name g -exec rm -r m/a \; -o -print
+	MK=mk_swap changes -- -name g -exec mv m/a m/aa \; -o -empty \
+		-printf '%p %y\n'
+	changes -- -name f -exec mv m/a m/aa \; -o -readable -print
+	MK=mk_swap changes -- -name b -exec mv m/a m/aa \; -o -type l \
+		-printf '%p %l\n'
+	changes m/a/b/.. -- -delete
+	MK=mk_swap changes -- -name g -exec sh -c 'mv m/a m/a.old &&
+		ln -s v m/a' \; -o -path m/a/h -delete
+	MK=mk_swap changes -- -name g -exec sh -c 'mv m/a m/a.old &&
+		ln -s v m/a' \; -o -path m/a/h -execdir rm {} \;
 	# deeper than PATH_MAX: -delete, -execdir, a live walk there
 	MK=mk_deep changes deep -- -name 'f1*' -delete
 	MK=mk_deep changes deep -- -name 'f2*' -execdir rm {} \; -o \
@@ -216,6 +313,38 @@ else
 	fail=$((fail + 1))
 	echo "FAIL: -exec under ulimit -n 10 at -j 2"
 fi
+
+# A SIGTERM while a command runs, or while -ok waits for its answer
+# (stdin a FIFO held open): xbulk ends at once as find does (status
+# 143), the command left running; timeout(1) kills it after 20 s.
+mkfifo "$tmp/answer"
+exec 7<>"$tmp/answer"
+for how in "-exec sleep 20 ;" "-ok true ;"; do
+	rm -f "$tmp/err"
+	# shellcheck disable=SC2086
+	timeout -s KILL 20 "$XBULK" find -j 1 "$T/m" $how \
+		<&7 2>"$tmp/err" &
+	tpid=$!
+	xpid='' kid=''
+	for _ in $(seq 1 200); do
+		xpid=$(pgrep -P "$tpid" || true)
+		[[ -z $xpid ]] || kid=$(pgrep -P "$xpid" -x sleep || true)
+		[[ -n $kid || -s $tmp/err ]] && break
+		sleep 0.05
+	done
+	[[ -z $xpid ]] || kill -TERM "$xpid"
+	wait "$tpid" && rc=0 || rc=$?
+	# one command, one prompt: nothing after the signal
+	if ((rc == 143)) && { [[ -z $kid ]] || kill -0 "$kid"; } &&
+		(($(grep -o '?' "$tmp/err" | wc -l) <= 1)); then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: SIGTERM during $how: status $rc"
+	fi
+	[[ -z $kid ]] || kill "$kid" 2>/dev/null || true
+done
+exec 7>&-
 
 cd /
 echo "$pass passed, $fail failed"

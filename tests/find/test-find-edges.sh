@@ -106,23 +106,68 @@ printf '5\n' >"$tmp/want"
 check "find without --no-sync: stat()'s size"
 
 # -fls, -fprint0 and -fprint into the scanned filesystem, inside the
-# tree walked: the file is there, empty, as find lists it
+# tree walked: the file is there, empty, as find lists it (made anew
+# each time: its inode number is not compared)
 mkdir "$T/fo" && touch "$T/fo/a" "$T/fo/b"
+fls_sed='s/ [A-Z][a-z][a-z] [ 0-9][0-9] [0-9:]\{4,5\} / DATE /'
+fls_sed+=';/\/out$/s/^ *[0-9]*/INO/'
 for act in -fls -fprint0 -fprint; do
 	for XOPT in "-j 1" "-j 2"; do
 		rm -f "$T/fo/out"
 		find "$T/fo" $act "$T/fo/out" >"$tmp/want" 2>&1 && wrc=0 ||
 			wrc=$?
-		sed 's/ [A-Z][a-z][a-z] [ 0-9][0-9] [0-9:]\{4,5\} / DATE /' \
-			"$T/fo/out" >>"$tmp/want"
+		sed "$fls_sed" "$T/fo/out" >>"$tmp/want"
 		rm -f "$T/fo/out"
 		# shellcheck disable=SC2086
 		"$XBULK" find $XOPT "$T/fo" $act "$T/fo/out" >"$tmp/got" 2>&1 &&
 			grc=0 || grc=$?
-		sed 's/ [A-Z][a-z][a-z] [ 0-9][0-9] [0-9:]\{4,5\} / DATE /' \
-			"$T/fo/out" >>"$tmp/got"
+		sed "$fls_sed" "$T/fo/out" >>"$tmp/got"
 		check "find $XOPT $act FILE in the tree walked"
 	done
+done
+
+# One FILE under two names (another path, a symbolic link): one stream,
+# as find's sharefile makes it, the lines in find's order
+ln -s out "$tmp/out-link"
+for XOPT in "-j 1" "-j 2"; do
+	for e in "-fprint $tmp/out -fprintf $tmp/../${tmp##*/}/out X%p\n" \
+		 "-fprint $tmp/out-link -fls $tmp/out -fprint $tmp/out"; do
+		# shellcheck disable=SC2086
+		find "$T/fo" $e >"$tmp/want" 2>&1 && wrc=0 || wrc=$?
+		sed 's/ [A-Z][a-z][a-z] [ 0-9][0-9] [0-9:]\{4,5\} / DATE /' \
+			"$tmp/out" >>"$tmp/want"
+		# shellcheck disable=SC2086
+		"$XBULK" find $XOPT "$T/fo" $e >"$tmp/got" 2>&1 && grc=0 ||
+			grc=$?
+		sed 's/ [A-Z][a-z][a-z] [ 0-9][0-9] [0-9:]\{4,5\} / DATE /' \
+			"$tmp/out" >>"$tmp/got"
+		check "find $XOPT $e: one file under two names"
+	done
+done
+
+# A PATH on another filesystem: named with the PATH whose filesystem is
+# walked (not a missing one, not "." under -files0-from); the missing
+# ones before a filesystem that cannot be opened are said too
+printf '%s\0/proc\0' "$T/file" >"$tmp/files0"
+for args in "nosuch $T/file /proc" "-files0-from $tmp/files0" \
+	    "nosuch /proc $T/file"; do
+	# shellcheck disable=SC2086
+	"$XBULK" find $args -maxdepth 0 >"$tmp/got" 2>&1 && grc=0 || grc=$?
+	case $args in
+	nosuch\ /proc*)
+		printf '%s\n' "xbulk find: 'nosuch': No such file or directory" \
+			"xbulk find: '/proc': not on an XFS filesystem" ;;
+	*)
+		{
+			[[ $args != nosuch* ]] ||
+				echo "xbulk find: 'nosuch': No such file or directory"
+			echo "$T/file"
+			echo "xbulk find: '/proc': not on the XFS mount of" \
+				"'$T/file' (one filesystem per run)"
+		} ;;
+	esac >"$tmp/want"
+	wrc=1
+	check "find $args: the filesystem's PATH in messages"
 done
 
 # A 4-level tree at -j 2 under a limit of 8 to 10 open files
