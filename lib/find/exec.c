@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "find.h"
+#include "../names/names.h"
 
 extern char **environ;
 
@@ -134,30 +135,11 @@ arg_limits(struct xf_parser *ps)
 	return 0;
 }
 
-/* Room for @need elements of @unit bytes in *@buf; -ENOMEM. */
-static int
-grow(void **buf, size_t *cap, size_t need, size_t unit)
-{
-	size_t n = *cap ? *cap : 64;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	p = realloc(*buf, n * unit);
-	if (!p)
-		return -ENOMEM;
-	*buf = p;
-	*cap = n;
-	return 0;
-}
-
 /* Append @n bytes at @p to @x's strings; -ENOMEM. */
 static int
 add_chars(struct xf_exec *x, const char *p, size_t n)
 {
-	if (grow((void **)&x->chars, &x->chars_cap, x->nchars + n + 1, 1))
+	if (xbn_grow((void **)&x->chars, &x->chars_cap, x->nchars + n + 1, 1))
 		return -ENOMEM;
 	memcpy(x->chars + x->nchars, p, n);
 	x->nchars += n;
@@ -168,7 +150,7 @@ add_chars(struct xf_exec *x, const char *p, size_t n)
 static int
 new_arg(struct xf_exec *x)
 {
-	if (grow((void **)&x->args, &x->args_cap, x->nargs + 2,
+	if (xbn_grow((void **)&x->args, &x->args_cap, x->nargs + 2,
 		 sizeof(*x->args)))
 		return -ENOMEM;
 	x->args[x->nargs++] = x->nchars;

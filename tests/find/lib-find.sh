@@ -18,18 +18,43 @@ check()
 	fi
 }
 
+# xf_small_fs: the start of the tests on one small image: $XBULK made
+# absolute (they change directory), skip unless root and loop devices;
+# a 512 MiB XFS of 4 AGs mounted, $tmp off it, $T (made) on it; the
+# counts $pass and $fail at 0
+xf_small_fs()
+{
+	XBULK=$(realpath "${XBULK:?}")
+	xb_require_root_loop
+	pass=0 fail=0
+	xb_mkfs_mount 512M "-d agcount=4"
+	tmp=$XB_TMP
+	T=$XB_MNT/t
+	mkdir "$T"
+}
+
+# xf_paths WORD...: the PATHs before "--" in $XF_PATHS (an array), and
+# in $XF_USED how many words they and "--" take (for shift)
+xf_paths()
+{
+	XF_PATHS=()
+	while [[ $1 != -- ]]; do
+		XF_PATHS+=("$1")
+		shift
+	done
+	XF_USED=$((${#XF_PATHS[@]} + 1))
+}
+
 # same PATH... -- EXPR...: find -xdev and xbulk find $XOPT, stdout and
 # stderr together (find's order, "find: " as "xbulk find: "), and the
 # status; then check().  Each reads stdin from $SAME_IN (/dev/null).
 same()
 {
-	local -a paths=()
+	local -a paths
 
-	while [[ $1 != -- ]]; do
-		paths+=("$1")
-		shift
-	done
-	shift
+	xf_paths "$@"
+	shift "$XF_USED"
+	paths=("${XF_PATHS[@]}")
 	find "${paths[@]}" -xdev "$@" <"${SAME_IN:-/dev/null}" >"$tmp/want" \
 		2>&1 && wrc=0 || wrc=$?
 	sed -i 's/^find: /xbulk find: /' "$tmp/want"

@@ -17,14 +17,7 @@ here=$(dirname "$0")
 . "$here/../integration/lib.sh"
 . "$here/lib-find.sh"
 
-XBULK=$(realpath "${XBULK:?}")
-xb_require_root_loop
-pass=0 fail=0
-
-xb_mkfs_mount 512M "-d agcount=4"
-tmp=$XB_TMP
-T=$XB_MNT/t
-mkdir "$T"
+xf_small_fs
 
 # The tree the changing cases start from (made the same way each time:
 # the same names in the same order, so the same readdir order).
@@ -109,13 +102,11 @@ unfill_env()
 changes()
 {
 	local dir
-	local -a paths=()
+	local -a paths
 
-	while [[ $1 != -- ]]; do
-		paths+=("$1")
-		shift
-	done
-	shift
+	xf_paths "$@"
+	shift "$XF_USED"
+	paths=("${XF_PATHS[@]}")
 	((${#paths[@]})) || paths=(m)
 	for dir in want got; do
 		${MK:-mk_tree}

@@ -14,14 +14,8 @@ here=$(dirname "$0")
 . "$here/../integration/lib.sh"
 . "$here/lib-find.sh"
 
-XBULK=$(realpath "${XBULK:?}")
-xb_require_root_loop
-pass=0 fail=0
-
-xb_mkfs_mount 512M "-d agcount=4"
-tmp=$XB_TMP
-T=$XB_MNT/t
-mkdir "$T" && cd "$T"
+xf_small_fs
+cd "$T"
 touch file f2 $'nl\nname' "quo'te" 'back\slash' $'\xff\xfe' $'\xc3\xa9t\xc3\xa9' \
 	$'c\xc2\x9bd' $'tab\tx'
 chown 1:1 f2

@@ -21,9 +21,7 @@
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/integration/lib.sh"
-
-xb_require_root_loop
-command -v sqlite3 >/dev/null || xb_skip "sqlite3 not installed (scripts/deps)"
+. "$TOP/tests/snap/lib-snap.sh"
 export LC_ALL=C
 
 pass=0
@@ -32,9 +30,6 @@ ok()
 	pass=$((pass + 1))
 }
 
-xb_mkfs_mount 1G "-d agcount=4"
-M=$XB_MNT
-T=$XB_TMP
 S=$T/snaps
 mkdir "$S" "$M/w"
 

@@ -17,13 +17,8 @@
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/integration/lib.sh"
+. "$TOP/tests/snap/lib-snap.sh"
 
-xb_require_root_loop
-command -v sqlite3 >/dev/null || xb_skip "sqlite3 not installed (scripts/deps)"
-
-xb_mkfs_mount 1G "-d agcount=4"
-M=$XB_MNT
-T=$XB_TMP
 xb_populate "$M" 1000
 # hard links: counted per name by find, once by du
 ln "$M/$(cd "$M" && find . -type f | head -1)" "$M/hardlink"

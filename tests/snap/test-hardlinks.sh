@@ -18,13 +18,7 @@
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/integration/lib.sh"
-
-xb_require_root_loop
-command -v sqlite3 >/dev/null || xb_skip "sqlite3 not installed (scripts/deps)"
-
-xb_mkfs_mount 1G "-d agcount=4"
-M=$XB_MNT
-T=$XB_TMP
+. "$TOP/tests/snap/lib-snap.sh"
 N=70000
 
 # farm/dK/<200 bytes>: the first name made by echo, the others linked
