@@ -127,9 +127,8 @@ rel_unthrottle
 # full pipe (the scan throttled, so that most of it is still to do when
 # the writer blocks).  One signal still ends the command (the handler
 # points stdout at /dev/null, so the restarted write returns), exit 130,
-# the lookups after it within the calls under way (the scan stays
-# throttled: the workers share one quota with the writer, which the
-# signal wakes and the scheduler runs within a few slices of theirs);
+# the lookups after it within the calls under way (sent while every
+# thread is stopped, as above);
 # what the reader then finds in the pipe is a prefix of the full scan
 # (its last record may be cut: a write was under way, as when find is
 # killed).
