@@ -15,7 +15,8 @@
 #     the output (a write; each path padded to 999 bytes and a NUL, so that the
 #     output is 30 MB, 30 writes), at -j 1 and -j 2;
 #   - wherever it lands: a run slowed to 1% of a CPU (lib-reliability.sh)
-#     is sent the signal at fractions of its length (some land between
+#     is sent the signal at tenths of its length (1, 3, 5; and 7, 9 with
+#     XB_TEST_DEPTH=full; some land between
 #     the reads and the output, where no system call is made): stopped,
 #     strace attached, signalled, continued at full speed;
 # each time: exit status 130 (SIGINT) or 143 (SIGTERM), nothing on
@@ -153,7 +154,11 @@ rel_wait_exit "$REL_PID" 300
 full=$(($(rel_now_ms) - t0))
 rel_unthrottle
 echo "a slowed run takes $full ms"
-for k in 1 3 5 7 9; do
+# at 10%, 30% and 50% (and 70%, 90% with XB_TEST_DEPTH=full: the same
+# points of the walk, later)
+fracs=(1 3 5)
+xb_full && fracs=(1 3 5 7 9)
+for k in "${fracs[@]}"; do
 	sig=INT
 	((k % 4 == 3)) && sig=TERM
 	tag="SIG$sig at $((k * 10))% of a slowed run, -j 2"

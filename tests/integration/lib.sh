@@ -25,6 +25,19 @@ XB__EXIT_HOOKS=()
 # Exit code meson treats as "test skipped".
 XB_SKIP=77
 
+# XB_TEST_DEPTH=full (scripts/check --full) runs the longer forms of the
+# tests that have one: every geometry through the whole xfs_io matrix,
+# every point of a slowed run for the signals, longer churn.  The default,
+# "standard", is what scripts/check runs in its 15 minutes: each case
+# still once, on fewer geometries and points (each test says which).
+XB_TEST_DEPTH=${XB_TEST_DEPTH:-standard}
+
+# Is this the full run?
+xb_full()
+{
+	[[ $XB_TEST_DEPTH == full ]]
+}
+
 xb_skip()
 {
 	echo "SKIP: $*"

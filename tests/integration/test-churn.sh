@@ -15,14 +15,17 @@
 # inumbers -j 2 scans are checked the same way (chunks in increasing
 # order; the chunk of every stable inode present).
 #
-# Environment: XBULK, XB_RESULTS; CHURN_SECS (default 25): how long the
-# churn and the scans run.
+# Environment: XBULK, XB_RESULTS; CHURN_SECS (default 12, 25 with
+# XB_TEST_DEPTH=full): how long the churn and the scans run.
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-reliability.sh"
 
-CHURN_SECS=${CHURN_SECS:-25}
+if [[ -z ${CHURN_SECS:-} ]]; then
+	CHURN_SECS=12
+	xb_full && CHURN_SECS=25
+fi
 CHURNERS=3
 
 rel_init churn

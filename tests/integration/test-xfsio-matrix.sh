@@ -33,10 +33,11 @@
 #    records are those of xfs_io 6.13's bulkstat -m -n 1 -s INO; without
 #    -m a metadata directory inode is an error that names -m.
 #
-# The whole matrix runs on the old geometries and on the new one with
-# every feature (FULL_NEW); the other new geometries get the core of it
-# (every command, fewer options, -j 1 and -j 2), after a check that the
-# filesystem has the features its mkfs options name.  Under the sanitizers: three old
+# The whole matrix runs on two old geometries (FULL_OLD; on every one
+# with XB_TEST_DEPTH=full) and on the new one with every feature
+# (FULL_NEW); the other geometries and the large image get the core of
+# it (every command, fewer options, -j 1 and -j 2), the new ones after a
+# check that the filesystem has the features its mkfs options name.  Under the sanitizers: three old
 # geometries and the core on the one with every feature.  xfs_io's
 # answer to a command is run once per image and reused (the -j cases).
 #
@@ -72,6 +73,11 @@ rel_init xfsio-matrix
 
 # The new geometry that gets the whole matrix.
 FULL_NEW='parent=1 -m metadir=1'
+# The old geometries that get it at the standard depth (every one with
+# XB_TEST_DEPTH=full), a regular expression: the most AGs, and 1 KiB
+# blocks without sparse inodes or finobt (chunks not aligned on 64
+# inodes).
+FULL_OLD='agcount=8|sparse=0'
 
 last_ino=0	# last allocated inode of the current image
 agino_log=0	# bits of the AG inode number in an inode number
@@ -591,6 +597,13 @@ check_image()
 	if [[ $XB_XFSPROGS == 6.13 ]] &&
 	   { [[ $REL_TAG != *"$FULL_NEW"* ]] ||
 	     [[ ${XB_SANITIZE:-none} != none ]]; }; then
+		level=core
+	fi
+	# The standard depth: the whole matrix on the old geometries of
+	# FULL_OLD, the core on the others and on the large image.
+	if [[ $XB_XFSPROGS == 6.1 ]] && ! xb_full &&
+	   { ! [[ $REL_TAG =~ $FULL_OLD ]] ||
+	     [[ $REL_TAG != *" $ENTRIES entries" ]]; }; then
 		level=core
 	fi
 	[[ $XB_XFSPROGS == 6.13 ]] && check_features
