@@ -16,7 +16,7 @@
 # scripts/check runs a sample of the start inodes (a few chunks of each
 # geometry; in a sanitizer build, of the first two geometries only: what
 # is tested there is memory safety, not the kernel's semantics), each at
-# -j 1 and at -j 2 or 3 in turn (all three with XB_TEST_DEPTH=full);
+# one of -j 1, 2 and 3 in turn (all three with XB_TEST_DEPTH=full);
 # XB_RANGES=full (tests/ranges-sweep) runs all of them.
 #
 # Environment: XBULK, XB_RESULTS.
@@ -116,7 +116,7 @@ one_geometry()
 	while read -r x; do
 		starts=$((starts + 1))
 		if [[ $MODE != full ]] && ! xb_full; then
-			jobs=(1 $((2 + starts % 2)))
+			jobs=($((1 + starts % 3)))
 		fi
 		y=$((x + 150))
 		a=$((x >> agino_log))
