@@ -45,6 +45,17 @@ xf_paths()
 	XF_USED=$((${#XF_PATHS[@]} + 1))
 }
 
+# xf_next_opt: with XF_ALTERNATE=1, set XOPT to -j 1 and -j 2 in turn,
+# one case each
+XF_CASES=0
+xf_next_opt()
+{
+	if [[ ${XF_ALTERNATE:-0} == 1 ]]; then
+		XOPT="-j $((1 + XF_CASES % 2))"
+		XF_CASES=$((XF_CASES + 1))
+	fi
+}
+
 # same PATH... -- EXPR...: find -xdev and xbulk find $XOPT, stdout and
 # stderr together (find's order, "find: " as "xbulk find: "), and the
 # status; then check().  Each reads stdin from $SAME_IN (/dev/null).
@@ -55,6 +66,7 @@ same()
 	xf_paths "$@"
 	shift "$XF_USED"
 	paths=("${XF_PATHS[@]}")
+	xf_next_opt
 	find "${paths[@]}" -xdev "$@" <"${SAME_IN:-/dev/null}" >"$tmp/want" \
 		2>&1 && wrc=0 || wrc=$?
 	sed -i 's/^find: /xbulk find: /' "$tmp/want"

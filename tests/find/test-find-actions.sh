@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# xbulk find's actions against GNU find 4.9 on XFS, at -j 2 (the trees
-# that change also at -j 1; every case with XB_TEST_DEPTH=full):
+# xbulk find's actions against GNU find 4.9 on XFS, at -j 1 and -j 2 in
+# turn (each case at both with XB_TEST_DEPTH=full):
 # -exec and -execdir with ';' and '{} +' (batches, exit statuses,
 # commands killed by a signal or not found, output order), -ok and
 # -okdir (answers from stdin), -delete, -H, -files0-from, the refusals
@@ -109,6 +109,7 @@ changes()
 	shift "$XF_USED"
 	paths=("${XF_PATHS[@]}")
 	((${#paths[@]})) || paths=(m)
+	xf_next_opt
 	for dir in want got; do
 		${MK:-mk_tree}
 		if [[ $dir == want ]]; then
@@ -298,16 +299,21 @@ changing_cases()
 	fi
 }
 
-# Every case at -j 2; at -j 1 the changing trees (and, with
-# XB_TEST_DEPTH=full, every case: the scan under the walk is the
-# only part of find that -j changes, and find-xfs compares -j 1 and
-# -j 3 on every expression)
-for XOPT in "-j 1" "-j 2"; do
-	if xb_full || [[ $XOPT == "-j 2" ]]; then
+# Every case at -j 1 and at -j 2 with XB_TEST_DEPTH=full; at the
+# standard depth each case once, at -j 1 and -j 2 in turn (the scan under
+# the walk is the only part of find that -j changes, and find-xfs
+# compares -j 1 and -j 3 on its expressions)
+if xb_full; then
+	for XOPT in "-j 1" "-j 2"; do
 		unchanged_cases
-	fi
+		changing_cases
+	done
+else
+	XF_ALTERNATE=1
+	unchanged_cases
 	changing_cases
-done
+	XF_ALTERNATE=0
+fi
 rm_tree
 
 # The walk changed, -j 2, under a low limit of open files

@@ -33,10 +33,10 @@
 #    records are those of xfs_io 6.13's bulkstat -m -n 1 -s INO; without
 #    -m a metadata directory inode is an error that names -m.
 #
-# The whole matrix runs on two old geometries (FULL_OLD; on every one
-# with XB_TEST_DEPTH=full) and on the new one with every feature
-# (FULL_NEW); the other geometries and the large image get the core of
-# it (every command, fewer options, -j 1 and -j 2), the new ones after a
+# The whole matrix runs on one old geometry (FULL_OLD) at the standard
+# depth; with XB_TEST_DEPTH=full on every old one and on the new one
+# with every feature (FULL_NEW).  The other geometries and the large
+# image get the core of it (every command, fewer options, -j 1 and -j 2), the new ones after a
 # check that the filesystem has the features its mkfs options name.  Under the sanitizers: three old
 # geometries and the core on the one with every feature.  xfs_io's
 # answer to a command is run once per image and reused (the -j cases).
@@ -73,11 +73,10 @@ rel_init xfsio-matrix
 
 # The new geometry that gets the whole matrix.
 FULL_NEW='parent=1 -m metadir=1'
-# The old geometries that get it at the standard depth (every one with
-# XB_TEST_DEPTH=full), a regular expression: the most AGs, and 1 KiB
-# blocks without sparse inodes or finobt (chunks not aligned on 64
-# inodes).
-FULL_OLD='agcount=8|sparse=0'
+# The old geometry that gets it at the standard depth (every one with
+# XB_TEST_DEPTH=full), a regular expression: 1 KiB blocks without
+# sparse inodes or finobt (chunks not aligned on 64 inodes).
+FULL_OLD='sparse=0'
 
 last_ino=0	# last allocated inode of the current image
 agino_log=0	# bits of the AG inode number in an inode number
@@ -595,11 +594,11 @@ check_image()
 	ORACLE=$XB_XFSPROGS
 	[[ ${XFSIO_ORACLE:-} == 6.13 ]] && ORACLE=6.13
 	if [[ $XB_XFSPROGS == 6.13 ]] &&
-	   { [[ $REL_TAG != *"$FULL_NEW"* ]] ||
+	   { [[ $REL_TAG != *"$FULL_NEW"* ]] || ! xb_full ||
 	     [[ ${XB_SANITIZE:-none} != none ]]; }; then
 		level=core
 	fi
-	# The standard depth: the whole matrix on the old geometries of
+	# The standard depth: the whole matrix on the old geometry of
 	# FULL_OLD, the core on the others and on the large image.
 	if [[ $XB_XFSPROGS == 6.1 ]] && ! xb_full &&
 	   { ! [[ $REL_TAG =~ $FULL_OLD ]] ||
