@@ -16,8 +16,8 @@
 # scripts/check runs a sample of the start inodes (a few chunks of three
 # geometries, all five with XB_TEST_DEPTH=full; in a sanitizer build, of
 # the first two geometries only: what is tested there is memory safety,
-# not the kernel's semantics), each at
-# one of -j 1, 2 and 3 in turn (all three with XB_TEST_DEPTH=full);
+# not the kernel's semantics), each at one of -j 1, 2 and 3 in turn
+# (all three with XB_TEST_DEPTH=full);
 # XB_RANGES=full (tests/ranges-sweep) runs all of them.
 #
 # Environment: XBULK, XB_RESULTS.
@@ -28,6 +28,9 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 
 rel_init ranges
 MODE=${XB_RANGES:-sample}
+# The sample of scripts/check (not XB_RANGES=full nor XB_TEST_DEPTH=full)
+sampled=0
+[[ $MODE != full ]] && ! xb_full && sampled=1
 runs=0
 starts=0
 
@@ -116,9 +119,7 @@ one_geometry()
 	echo "[$mkfs] $(wc -l <"$T/chunks") chunks, $(wc -l <"$T/starts") start inodes"
 	while read -r x; do
 		starts=$((starts + 1))
-		if [[ $MODE != full ]] && ! xb_full; then
-			jobs=($((1 + starts % 3)))
-		fi
+		((sampled)) && jobs=($((1 + starts % 3)))
 		y=$((x + 150))
 		a=$((x >> agino_log))
 		for cmd in bulkstat inumbers; do
@@ -133,17 +134,14 @@ one_geometry()
 # every geometry; at the standard depth 1 KiB blocks without sparse
 # inodes, 2 KiB inodes and 3 AGs (the layouts furthest apart); the first
 # two under the sanitizers
-ngeom=5
 pick='1,$p'
-if [[ $MODE != full ]] && ! xb_full; then
-	pick='1p;4,5p'
-	ngeom=3
-fi
-[[ $MODE != full && ${XB_SANITIZE:-none} != none ]] && pick='1,2p' ngeom=2
+((sampled)) && pick='1p;4,5p'
+[[ $MODE != full && ${XB_SANITIZE:-none} != none ]] && pick='1,2p'
+mapfile -t geoms < <(geometries | sed -n "$pick")
 t0=$SECONDS
-while IFS='|' read -r size mkfs; do
-	one_geometry "$size" "$mkfs"
-done < <(geometries | sed -n "$pick")
+for geom in "${geoms[@]}"; do
+	one_geometry "${geom%%|*}" "${geom#*|}"
+done
 
-rel_result "mode=$MODE geometries=$ngeom starts=$starts runs=$runs secs=$((SECONDS - t0)) passed=$REL_PASS failed=$REL_FAIL"
+rel_result "mode=$MODE geometries=${#geoms[@]} starts=$starts runs=$runs secs=$((SECONDS - t0)) passed=$REL_PASS failed=$REL_FAIL"
 rel_done

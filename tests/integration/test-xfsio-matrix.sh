@@ -36,9 +36,10 @@
 # The whole matrix runs on one old geometry (FULL_OLD) at the standard
 # depth; with XB_TEST_DEPTH=full on every old one and on the new one
 # with every feature (FULL_NEW).  The other geometries and the large
-# image get the core of it (every command, fewer options, -j 1 and -j 2), the new ones after a
-# check that the filesystem has the features its mkfs options name.  Under the sanitizers: three old
-# geometries and the core on the one with every feature.  xfs_io's
+# image get the core of it (every command, fewer options, -j 1 and
+# -j 2), the new ones after a check that the filesystem has the features
+# its mkfs options name.  Under the sanitizers: three old geometries and
+# the core on the one with every feature.  xfs_io's
 # answer to a command is run once per image and reused (the -j cases).
 #
 # -m on the old geometries (no metadata directory: the records of a scan
@@ -74,8 +75,8 @@ rel_init xfsio-matrix
 # The new geometry that gets the whole matrix.
 FULL_NEW='parent=1 -m metadir=1'
 # The old geometry that gets it at the standard depth (every one with
-# XB_TEST_DEPTH=full), a regular expression: 1 KiB blocks without
-# sparse inodes or finobt (chunks not aligned on 64 inodes).
+# XB_TEST_DEPTH=full): 1 KiB blocks without sparse inodes or finobt
+# (chunks not aligned on 64 inodes).
 FULL_OLD='sparse=0'
 
 last_ino=0	# last allocated inode of the current image
@@ -601,7 +602,7 @@ check_image()
 	# The standard depth: the whole matrix on the old geometry of
 	# FULL_OLD, the core on the others and on the large image.
 	if [[ $XB_XFSPROGS == 6.1 ]] && ! xb_full &&
-	   { ! [[ $REL_TAG =~ $FULL_OLD ]] ||
+	   { [[ $REL_TAG != *"$FULL_OLD"* ]] ||
 	     [[ $REL_TAG != *" $ENTRIES entries" ]]; }; then
 		level=core
 	fi
