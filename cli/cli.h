@@ -41,6 +41,10 @@ int xb_parse_u64(const char *s, uint64_t max, uint64_t *out);
 void xb_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* "xbulk CMD: PATH: message" for xbulk_replace_open()'s error @err
+ * (-EEXIST: PATH is no regular file, left as it is). */
+void xb_create_error(const char *cmd, const char *path, int err);
+
 /* Error for a bad number @arg of option @opt; returns XB_EXIT_USAGE. */
 int xb_bad_number(const char *cmd, const char *opt, const char *arg,
 		  int err, uint64_t max);

@@ -40,6 +40,15 @@ xb_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 }
 
+void
+xb_create_error(const char *cmd, const char *path, int err)
+{
+	if (err == -EEXIST)
+		xb_error(cmd, "%s: not a regular file: left as it is", path);
+	else
+		xb_error(cmd, "%s: cannot create: %s", path, strerror(-err));
+}
+
 int
 xb_usage_error(const char *cmd, const char *fmt, ...)
 {

@@ -301,7 +301,8 @@ live(struct diff_cmd *d, struct xbulk_snap *old, const volatile int *cancel)
 		ret = xbulk_snap_writer_new(d->save, &wo, &w);
 		if (ret) {
 			xbulk_fs_close(fs);
-			return xb_snap_create_error("diff", d->save, ret);
+			xb_create_error("diff", d->save, ret);
+			return XB_EXIT_TROUBLE;
 		}
 		xb_exclude_writer(&x, st.st_dev, w);
 		xb_exclude_path(&x, st.st_dev, d->save);

@@ -412,18 +412,20 @@ open_fs(char **paths, int npaths, struct xbulk_fs **fs)
 }
 
 /*
- * Open --svg FILE before the scan, so that a FILE that cannot be written
+ * Start --svg FILE before the scan, so that a FILE that cannot be written
  * fails at once.  It may not be on the filesystem scanned (writing it
- * would change what is measured); a new FILE is made with O_EXCL, so a
- * symbolic link cannot lead it there.
+ * would change what is measured): its directory is checked before
+ * anything is made there.  The picture is written unnamed and put at
+ * FILE when du succeeded (xbulk/replace.h): until then the old picture
+ * stays, and nothing someone planted at FILE (a symbolic link, a FIFO)
+ * is followed or opened.
  */
 static int
 open_svg(struct du_run *r, const struct xbulk_fs *fs)
 {
 	struct stat fst, st;
 	char *copy;
-	int fd = -1, err = 0;
-	bool exists;
+	int fd, err;
 
 	if (!r->svg_path)
 		return 0;
@@ -435,27 +437,44 @@ open_svg(struct du_run *r, const struct xbulk_fs *fs)
 		xb_error("du", "%s", strerror(errno));
 		return XB_EXIT_FAILURE;
 	}
-	exists = !stat(r->svg_path, &st);
-	if (!exists && (errno != ENOENT || stat(dirname(copy), &st)))
-		err = errno;
+	err = stat(dirname(copy), &st) ? -errno : 0;
 	free(copy);
 	if (!err && st.st_dev == fst.st_dev)
 		return xb_usage_error("du", "--svg: %s is on the filesystem "
 				      "being scanned; write it elsewhere",
 				      r->svg_path);
 	if (!err)
-		fd = open(r->svg_path, O_WRONLY | O_CLOEXEC | O_NOCTTY |
-			  (exists ? O_TRUNC : O_CREAT | O_EXCL), 0666);
-	r->svg_made = !exists && fd >= 0;
-	if (!err && fd >= 0)
-		r->svg_file = fdopen(fd, "w");
-	if (!err && !r->svg_file)
-		err = errno;
+		err = xbulk_replace_open(r->svg_path, 0600, 0, &r->svg_file);
+	if (!err) {
+		fd = dup(xbulk_replace_fd(r->svg_file));
+		r->svg_out = fd < 0 ? NULL : fdopen(fd, "w");
+		if (!r->svg_out) {
+			err = -errno;
+			if (fd >= 0)
+				close(fd);
+		}
+	}
 	if (!err)
 		return 0;
-	if (fd >= 0)
-		close(fd);
-	xb_error("du", "--svg: %s: %s", r->svg_path, strerror(err));
+	if (err == -EEXIST)
+		xb_error("du", "--svg: %s: not a regular file: left as it is",
+			 r->svg_path);
+	else
+		xb_error("du", "--svg: %s: %s", r->svg_path, strerror(-err));
+	return XB_EXIT_FAILURE;
+}
+
+/* Put the picture at --svg FILE: 0 or XB_EXIT_FAILURE (message
+ * printed). */
+static int
+place_svg(struct du_run *r)
+{
+	int err = xbulk_replace_commit(r->svg_file);
+
+	r->svg_file = NULL;
+	if (!err)
+		return 0;
+	xb_error("du", "--svg: %s: %s", r->svg_path, strerror(-err));
 	return XB_EXIT_FAILURE;
 }
 
@@ -574,15 +593,16 @@ xb_cmd_du(int argc, char **argv)
 		ret = xb_signal_exit_status();
 	if (fflush(stdout) || ferror(stdout))
 		ret = ret ? ret : xb_write_error("du", -errno);
+	if (!ret && r.svg_file)
+		ret = place_svg(&r);
 	if (!ret && r.failed)
 		ret = XB_EXIT_FAILURE;
 out:
 	free(r.svg_title);
-	/* Not written (an error, a signal): no empty picture left. */
-	if (r.svg_file)
-		fclose(r.svg_file);
-	if (r.svg_file && r.svg_made)
-		unlink(r.svg_path);
+	/* Not written (an error, a signal): the old picture stays. */
+	if (r.svg_out)
+		fclose(r.svg_out);
+	xbulk_replace_abort(r.svg_file);
 	while (r.nexclude)
 		free(r.exclude[--r.nexclude]);
 	free(r.exclude);

@@ -29,9 +29,9 @@ struct du_run {
 	size_t			top;		/* --top N, 0 none */
 	bool			top_dirs;
 	const char		*svg_path;
-	FILE			*svg_file;	/* opened before the scan */
-	bool			svg_made;	/* ... by us: removed if the
-						   picture is not written */
+	struct xbulk_replace	*svg_file;	/* made before the scan, put
+						   at svg_path at the end */
+	FILE			*svg_out;	/* its stream */
 	char			*svg_title;	/* the PATHs, ", " between */
 	unsigned int		svg_depth;
 	enum du_color_by	color;

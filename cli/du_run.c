@@ -169,23 +169,18 @@ teardown(struct du_run *r)
 	du_svg_free(r->svg);
 }
 
+/* Write the picture (put in place by the caller once du succeeded). */
 static int
 write_svg(struct du_run *r)
 {
-	FILE *f = r->svg_file;
+	FILE *f = r->svg_out;
 	int err = du_svg_write(r->svg, f);
 
-	r->svg_file = NULL;
+	r->svg_out = NULL;
 	if (fclose(f) && !err)
 		err = -errno;
 	if (!err)
 		return 0;
-	if (r->svg_made)
-		unlink(r->svg_path);
-	/* a pipe whose reader went away (--svg /dev/stdout | head): as
-	 * stdout's, quietly */
-	if (err == -EPIPE)
-		return XB_EXIT_PIPE;
 	xb_error("du", "--svg: %s: %s", r->svg_path, strerror(-err));
 	return XB_EXIT_FAILURE;
 }

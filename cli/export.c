@@ -4,16 +4,12 @@
  * row per inode and one per directory entry (with its path), for SQLite
  * (cli/export_sqlite.c) or as CSV files for DuckDB, Spark and the like
  * (cli/export_csv.c).  The schema: docs/formats.md, "Snapshot tables".
- * Both write under a temporary name and rename when whole.
+ * Both write unnamed files put in place when whole (xbulk/replace.h).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "export.h"
 
@@ -81,45 +77,6 @@ xb_export_each(struct xbulk_snap *s, const struct xb_export_sink *k, void *arg,
 	}
 	free(path);
 	return ret;
-}
-
-int
-xb_export_open_tmp(int dirfd, const char *name)
-{
-	struct stat a, b;
-	int fd, i, err;
-
-	for (i = 0; i < 100; i++) {
-		fd = openat(dirfd, name, O_RDWR | O_CREAT | O_NOFOLLOW |
-			    O_CLOEXEC, 0600);
-		if (fd < 0)
-			return -errno;
-		if (flock(fd, LOCK_EX | LOCK_NB)) {
-			err = errno == EWOULDBLOCK ? -EBUSY : -errno;
-			close(fd);
-			return err;
-		}
-		/* still at @name: not the file an export that held it just
-		 * renamed */
-		if (!fstat(fd, &a) && !fstatat(dirfd, name, &b, 0) &&
-		    a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
-			err = !S_ISREG(a.st_mode) ? -EEXIST :
-			      fchmod(fd, 0600) || ftruncate(fd, 0) ? -errno : 0;
-			if (!err)
-				return fd;
-			close(fd);
-			return err;
-		}
-		close(fd);
-	}
-	return -EBUSY;
-}
-
-const char *
-xb_export_tmp_error(int err)
-{
-	return err == -EBUSY ? "another export is writing it" :
-	       err == -EEXIST ? "not a regular file" : strerror(-err);
 }
 
 int

@@ -21,18 +21,6 @@ struct xb_export_sink {
 int xb_export_each(struct xbulk_snap *s, const struct xb_export_sink *k,
 		   void *arg, const volatile int *cancel);
 
-/*
- * Open @name in @dirfd, a file an export writes and renames when whole,
- * made 0600 (as the snapshot: it lists every name), and lock it (flock):
- * another export to the same place fails (-EBUSY) instead of removing,
- * truncating or renaming the file this one writes.  What a killed
- * export left there is taken over, emptied.  Returns the fd or -errno
- * (-EEXIST: there, but not a regular file).
- */
-int xb_export_open_tmp(int dirfd, const char *name);
-/* What xb_export_open_tmp()'s error @err says. */
-const char *xb_export_tmp_error(int err);
-
 /* The two formats; each returns 0 or XB_EXIT_TROUBLE (message printed;
  * nothing left behind, a signal's cancel too). */
 int xb_export_sqlite(struct xbulk_snap *s, const char *db,

@@ -2,13 +2,12 @@
 /*
  * xbulk export --csv DIR: inodes.csv and entries.csv (RFC 4180, a header
  * row, every row led by the filesystem's UUID so that the files of many
- * hosts load as one table), written as .inodes.csv.tmp and
- * .entries.csv.tmp (locked while written: xb_export_open_tmp()) and
- * renamed when both are whole.
+ * hosts load as one table), each made unnamed in DIR and put in place by
+ * xbulk_replace_commit() when both are whole.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -90,83 +89,92 @@ csv_entry(void *arg, uint64_t ino, const struct xbulk_snap_link *l,
 	return stream_error(c->entries);
 }
 
-#define TMP_INODES	".inodes.csv.tmp"
-#define TMP_ENTRIES	".entries.csv.tmp"
+/* One of the two files, unnamed in @dir, as a stream. */
+struct csv_file {
+	const char		*name;
+	struct xbulk_replace	*file;
+	FILE			*f;
+};
 
-/* @name in @dirfd as xb_export_open_tmp() opens it, as a stream; NULL
- * with *@err set. */
-static FILE *
-open_tmp(int dirfd, const char *name, int *err)
+/* Start @c->name in @dirfd (path @dir for messages): 0 or
+ * XB_EXIT_TROUBLE (message printed). */
+static int
+start(const char *dir, struct csv_file *c)
 {
-	int fd = xb_export_open_tmp(dirfd, name);
-	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+	char *path;
+	int ret, fd;
 
-	if (!f) {
-		*err = fd < 0 ? fd : -errno;
-		if (fd >= 0)
-			close(fd);
+	if (asprintf(&path, "%s/%s", dir, c->name) < 0) {
+		xb_error("export", "%s", strerror(ENOMEM));
+		return XB_EXIT_TROUBLE;
 	}
-	return f;
+	ret = xbulk_replace_open(path, 0600, 0, &c->file);
+	if (ret)
+		xb_create_error("export", path, ret);
+	free(path);
+	if (ret)
+		return XB_EXIT_TROUBLE;
+	fd = dup(xbulk_replace_fd(c->file));
+	c->f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (c->f)
+		return 0;
+	xb_error("export", "%s: %s", dir, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return XB_EXIT_TROUBLE;
 }
 
-/* Flush and fsync @f, kept open (locked) until it is renamed: 0 or a
- * negative errno. */
+/* Close @c's stream; commit its file (@ret 0) or give it up: @ret, or
+ * the negative errno of what failed. */
 static int
-flush(FILE *f)
+finish(struct csv_file *c, int ret)
 {
-	return fflush(f) || fsync(fileno(f)) ? -errno : 0;
+	if (c->f && fclose(c->f) && !ret)
+		ret = -errno;
+	c->f = NULL;
+	if (!ret && c->file)
+		ret = xbulk_replace_commit(c->file);
+	else
+		xbulk_replace_abort(c->file);
+	c->file = NULL;
+	return ret;
 }
 
 int
 xb_export_csv(struct xbulk_snap *s, const char *dir,
-		 const volatile int *cancel)
+	      const volatile int *cancel)
 {
 	static const struct xb_export_sink sink = { csv_inode, csv_entry };
 	const struct xbulk_snap_info *info = xbulk_snap_info(s);
+	struct csv_file in = { "inodes.csv" }, en = { "entries.csv" };
 	struct csv c = { .blocksize = info->blocksize };
-	const char *busy = NULL;
-	int dirfd, ret = 0, placed = 0;
+	int ret;
 
 	xb_uuid_text(c.uuid, info->uuid);
-	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd < 0) {
-		xb_error("export", "%s: %s", dir, strerror(errno));
-		return XB_EXIT_TROUBLE;
-	}
-	c.inodes = open_tmp(dirfd, busy = TMP_INODES, &ret);
-	if (c.inodes)
-		c.entries = open_tmp(dirfd, busy = TMP_ENTRIES, &ret);
-	if (!ret) {
-		busy = NULL;
-		fputs(inodes_header, c.inodes);
-		fputs(entries_header, c.entries);
-		ret = xb_export_each(s, &sink, &c, cancel);
-	}
+	ret = start(dir, &in);
 	if (!ret)
-		ret = flush(c.inodes);
-	if (!ret)
-		ret = flush(c.entries);
-	if (!ret && !renameat(dirfd, TMP_INODES, dirfd, "inodes.csv"))
-		placed++;
-	if (!ret && placed == 1 &&
-	    !renameat(dirfd, TMP_ENTRIES, dirfd, "entries.csv"))
-		placed++;
-	if (!ret && (placed < 2 || fsync(dirfd)))
+		ret = start(dir, &en);
+	if (ret) {
+		finish(&in, -EINTR);
+		finish(&en, -EINTR);
+		return ret;
+	}
+	c.inodes = in.f;
+	c.entries = en.f;
+	fputs(inodes_header, c.inodes);
+	fputs(entries_header, c.entries);
+	ret = xb_export_each(s, &sink, &c, cancel);
+	if (!ret && (fflush(c.inodes) || fflush(c.entries)))
 		ret = -errno;
-	/* the files that are still ours: locked, not renamed */
-	if (ret && c.inodes && placed < 1)
-		unlinkat(dirfd, TMP_INODES, 0);
-	if (ret && c.entries && placed < 2)
-		unlinkat(dirfd, TMP_ENTRIES, 0);
-	if (c.inodes && fclose(c.inodes) && !ret)
+	/* both whole before either is put in place */
+	if (!ret && (fsync(xbulk_replace_fd(in.file)) ||
+		     fsync(xbulk_replace_fd(en.file))))
 		ret = -errno;
-	if (c.entries && fclose(c.entries) && !ret)
-		ret = -errno;
-	if (ret && busy)
-		xb_error("export", "%s: %s: %s", dir, busy,
-			 xb_export_tmp_error(ret));
-	else if (ret && ret != -EINTR)
+	if (!ret && *cancel)
+		ret = -EINTR;		/* whole, but not asked for any more */
+	ret = finish(&in, ret);
+	ret = finish(&en, ret);
+	if (ret && ret != -EINTR)
 		xb_error("export", "%s: %s", dir, strerror(-ret));
-	close(dirfd);
 	return ret ? XB_EXIT_TROUBLE : 0;
 }

@@ -1,22 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * xbulk export --sqlite DB: the snapshot as a SQLite database (tables fs,
- * inodes, entries; schema in docs/formats.md), written to DB.tmp in one
+ * inodes, entries; schema in docs/formats.md), written in one
  * transaction with the journal off (the file is new: nothing to roll
- * back to), indexed once the rows are in, fsynced, then renamed to DB
- * (only a regular file there is replaced).  DB.tmp is locked (flock)
- * while it is written.  Prepared statements, one bind per column: about
- * 1 us a row.
+ * back to), indexed once the rows are in, then put at DB by
+ * xbulk_replace_commit() (only a regular file there is replaced).
+ * SQLite opens files by name: the file is made in a directory of its
+ * own beside DB (XBULK_REPLACE_NAMED), where no one else can have put
+ * anything.  Prepared statements, one bind per column: about 1 us a
+ * row.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sqlite3.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "export.h"
 
@@ -169,47 +167,22 @@ fill(struct db *d, struct xbulk_snap *s, char *msg, size_t msgsize,
 	return ret;
 }
 
-/* fsync the directory of @path (the rename in it): 0 or -1 (errno). */
-static int
-fsync_dir(const char *path)
-{
-	char *copy = strdup(path);
-	int fd = copy ? open(dirname(copy), O_RDONLY | O_DIRECTORY |
-			     O_CLOEXEC) : -1;
-	int ret = fd < 0 || fsync(fd) ? -1 : 0;
-
-	if (fd >= 0)
-		close(fd);
-	free(copy);
-	return ret;
-}
-
 int
 xb_export_sqlite(struct xbulk_snap *s, const char *path,
 		 const volatile int *cancel)
 {
 	struct db d = { .blocksize = xbulk_snap_info(s)->blocksize };
-	char msg[512] = "", *tmp;
-	bool placed = false;
-	struct stat st;
-	int fd, ret;
+	struct xbulk_replace *file;
+	char msg[512] = "";
+	int ret;
 
-	/* only a regular file is replaced (not /dev/null, a FIFO...) */
-	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
-		xb_error("export", "%s: %s", path, S_ISDIR(st.st_mode) ?
-			 strerror(EISDIR) : "not a regular file: left as it is");
+	ret = xbulk_replace_open(path, 0600, XBULK_REPLACE_NAMED, &file);
+	if (ret) {
+		xb_create_error("export", path, ret);
 		return XB_EXIT_TROUBLE;
 	}
-	if (asprintf(&tmp, "%s.tmp", path) < 0)
-		return XB_EXIT_TROUBLE;
-	/* kept open to fsync it (SQLite does not: synchronous is off)
-	 * before it is renamed */
-	fd = xb_export_open_tmp(AT_FDCWD, tmp);
-	if (fd < 0) {
-		snprintf(msg, sizeof(msg), "%s: %s", tmp,
-			 xb_export_tmp_error(fd));
-		ret = fd;
-	} else if (sqlite3_open_v2(tmp, &d.db, SQLITE_OPEN_READWRITE, NULL)) {
+	if (sqlite3_open_v2(xbulk_replace_name(file), &d.db,
+			    SQLITE_OPEN_READWRITE, NULL)) {
 		snprintf(msg, sizeof(msg), "%s", d.db ? sqlite3_errmsg(d.db) :
 			 strerror(ENOMEM));
 		ret = -EIO;
@@ -222,19 +195,15 @@ xb_export_sqlite(struct xbulk_snap *s, const char *path,
 		snprintf(msg, sizeof(msg), "cannot close the database");
 		ret = -EIO;
 	}
-	if (!ret && (fsync(fd) || rename(tmp, path)))
-		ret = -errno;
-	placed = fd >= 0 && !ret;
-	if (placed && fsync_dir(path))
-		ret = -errno;
+	if (!ret && *cancel)
+		ret = -EINTR;		/* whole, but not asked for any more */
+	if (ret)
+		xbulk_replace_abort(file);
+	else
+		ret = xbulk_replace_commit(file);
 	if (ret && !*msg)
 		snprintf(msg, sizeof(msg), "%s", strerror(-ret));
-	if (ret && fd >= 0 && !placed)
-		unlink(tmp);		/* ours: locked, not renamed */
-	if (fd >= 0)
-		close(fd);
 	if (ret && ret != -EINTR)
 		xb_error("export", "%s: %s", path, msg);
-	free(tmp);
 	return ret ? XB_EXIT_TROUBLE : 0;
 }

@@ -71,11 +71,6 @@ int xb_snap_out_error(const char *cmd, int err);
  * standard output was closed). */
 int xb_snap_help(const char *cmd, const char *text);
 
-/* "xbulk CMD: PATH: message" for xbulk_snap_writer_new()'s error @err
- * (-EEXIST: PATH is no regular file, left alone); returns
- * XB_EXIT_TROUBLE. */
-int xb_snap_create_error(const char *cmd, const char *path, int err);
-
 /* "xbulk CMD: PATH: message" for a failed snapshot write; returns
  * XB_EXIT_TROUBLE. */
 int xb_snap_write_error(const char *cmd, const char *path, int err);

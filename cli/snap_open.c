@@ -191,16 +191,6 @@ xb_snap_help(const char *cmd, const char *text)
 }
 
 int
-xb_snap_create_error(const char *cmd, const char *path, int err)
-{
-	if (err == -EEXIST)
-		xb_error(cmd, "%s: not a regular file: left as it is", path);
-	else
-		xb_error(cmd, "%s: cannot create: %s", path, strerror(-err));
-	return XB_EXIT_TROUBLE;
-}
-
-int
 xb_snap_write_error(const char *cmd, const char *path, int err)
 {
 	xb_error(cmd, "%s: cannot write the snapshot: %s", path,

@@ -149,7 +149,8 @@ xb_cmd_snapshot(int argc, char **argv)
 		ret = xbulk_snap_writer_new(file, &wo, &w);
 	if (ret) {
 		xbulk_fs_close(fs);
-		return xb_snap_create_error("snapshot", file, ret);
+		xb_create_error("snapshot", file, ret);
+		return XB_EXIT_TROUBLE;
 	}
 	xb_exclude_writer(&x, st.st_dev, w);
 	xb_exclude_path(&x, st.st_dev, file);

@@ -26,6 +26,7 @@
  *   xbulk/metadir.h the metadata directory tree's inodes (Linux 6.13)
  *   xbulk/parent.h  an inode's paths from parent pointers (Linux 6.10)
  *   xbulk/snapshot.h snapshots of a filesystem, and what changed
+ *   xbulk/replace.h a file that replaces another when whole, safely as root
  *
  * These headers are the library's ABI.  libxbulk is built with
  * -fvisibility=hidden, and each header's "#pragma GCC visibility
@@ -53,5 +54,6 @@
 #include "xbulk/metadir.h"
 #include "xbulk/parent.h"
 #include "xbulk/snapshot.h"
+#include "xbulk/replace.h"
 
 #endif /* XBULK_H */

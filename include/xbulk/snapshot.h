@@ -193,14 +193,12 @@ struct xbulk_snap_write_opts {
 /**
  * xbulk_snap_writer_new() - start writing a snapshot to @path
  *
- * The file is made unnamed (O_TMPFILE, or a hidden temporary name where
- * the filesystem has none) in @path's directory, mode 0600; nothing is
- * at @path until xbulk_snap_writer_commit() links it there, so an
- * interrupted or failed write never replaces a good snapshot.  Hidden
- * names (.xbulk-snap.PID.N) that a writer killed in that directory
- * left, of a PID that no longer runs, are removed first.  Only a
- * regular file at @path (or a symlink to one: the link is replaced) is
- * replaced.
+ * The file is made by xbulk_replace_open() (xbulk/replace.h): unnamed in
+ * @path's directory, mode 0600, never through a name someone else could
+ * have planted; nothing is at @path until xbulk_snap_writer_commit()
+ * puts it there, so an interrupted or failed write never replaces a
+ * good snapshot.  Only a regular file at @path (or a symlink to one: the
+ * link is replaced) is replaced.
  * Return: 0, -EISDIR (@path is or ends as a directory), -EEXIST (what
  * is at @path, or what its symlink leads to, is no regular file), or
  * the negative errno of creating it.

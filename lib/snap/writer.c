@@ -6,25 +6,18 @@
  * continuation records, in the same block or the next ones, so that
  * memory stays two blocks whatever the inode), the directory table in
  * blocks after them, and the
- * trailer that says where everything is.  The file is made with
- * O_TMPFILE in the destination's directory (or under a hidden temporary
- * name where the filesystem has no O_TMPFILE), fsynced, then linked at
- * the path (renamed over an existing file) and the directory fsynced: a
- * crash or kill at any moment leaves the old file or the new one, whole.
- * Replacing a file takes a hidden name for a moment (linkat() cannot
- * replace): a kill there leaves the new file under it as well, removed
- * by the next writer in that directory.
+ * trailer that says where everything is.  The file is made, and put at
+ * its path when whole, by lib/replace.c: unnamed, mode 0600, never
+ * through a name someone else could have planted; a crash or kill at
+ * any moment leaves the old file or the new one, whole.
  *
  * A full block goes to a worker thread that compresses, checksums and
  * writes it while the caller fills the other of two buffers: zstd costs
  * about as much as encoding, and the scan's threads are idle by then.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -42,10 +35,8 @@ struct job {
 };
 
 struct xbulk_snap_writer {
-	int			fd;
-	int			dirfd;
-	char			*base;		/* the file's name in dirfd */
-	char			*tmpname;	/* named temporary, or NULL */
+	struct xbulk_replace	*file;
+	int			fd;		/* file's */
 	int			level;
 	ZSTD_CCtx		*cctx;
 	uint8_t			*raw;		/* block being filled */
@@ -140,71 +131,11 @@ write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-/*
- * Remove what a killed writer left in the directory: a hidden
- * .xbulk-snap.PID.N of a process that is gone (killed between linking
- * its file beside the path and renaming it there, or while writing
- * where the filesystem has no O_TMPFILE).  A PID that runs (maybe
- * another process now) keeps its name.
- */
-static void
-sweep(int dirfd)
-{
-	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	struct dirent *e;
-	long pid;
-	int n;
-	char end;
-
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	while ((e = readdir(d)))
-		if ((e->d_type == DT_REG || e->d_type == DT_UNKNOWN) &&
-		    sscanf(e->d_name, ".xbulk-snap.%ld.%d%c", &pid, &n,
-			   &end) == 2 &&
-		    pid > 0 && pid != (long)getpid() &&
-		    kill((pid_t)pid, 0) && errno == ESRCH)
-			unlinkat(dirfd, e->d_name, 0);
-	closedir(d);
-}
-
-/* Make the unnamed file in @dir: O_TMPFILE, else a hidden name. */
-static int
-make_file(struct xbulk_snap_writer *w)
-{
-	char name[64];
-	int i;
-
-	w->fd = openat(w->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
-	if (w->fd >= 0)
-		return 0;
-	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
-		return -errno;
-	for (i = 0; i < 100; i++) {
-		snprintf(name, sizeof(name), ".xbulk-snap.%ld.%d",
-			 (long)getpid(), i);
-		w->fd = openat(w->dirfd, name, O_CREAT | O_EXCL | O_WRONLY |
-			       O_CLOEXEC, 0600);
-		if (w->fd >= 0) {
-			w->tmpname = strdup(name);
-			return w->tmpname ? 0 : -ENOMEM;
-		}
-		if (errno != EEXIST)
-			return -errno;
-	}
-	return -EEXIST;
-}
-
 int
 xbulk_snap_writer_new(const char *path, const struct xbulk_snap_write_opts *o,
 		      struct xbulk_snap_writer **out)
 {
 	struct xbulk_snap_writer *w;
-	char *dcopy, *bcopy;
 	struct stat st;
 	int ret;
 
@@ -215,35 +146,12 @@ xbulk_snap_writer_new(const char *path, const struct xbulk_snap_write_opts *o,
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
-	w->fd = w->dirfd = -1;
+	w->fd = -1;
 	w->level = o->level;
-	dcopy = strdup(path);
-	bcopy = strdup(path);
-	if (!dcopy || !bcopy) {
-		ret = -ENOMEM;
+	ret = xbulk_replace_open(path, 0600, 0, &w->file);
+	if (ret)
 		goto fail;
-	}
-	w->base = strdup(basename(bcopy));
-	if (!w->base) {
-		ret = -ENOMEM;
-		goto fail;
-	}
-	/* a name, not a directory ("", "/", "dir/") */
-	if (!*path || path[strlen(path) - 1] == '/') {
-		ret = *path ? -EISDIR : -ENOENT;
-		goto fail;
-	}
-	w->dirfd = open(dirname(dcopy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (w->dirfd < 0) {
-		ret = -errno;
-		goto fail;
-	}
-	/* only a regular file is replaced: never a directory, a device
-	 * (/dev/null), a FIFO or a socket, nor a symlink to one */
-	if (!fstatat(w->dirfd, w->base, &st, 0) && !S_ISREG(st.st_mode)) {
-		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST;
-		goto fail;
-	}
+	w->fd = xbulk_replace_fd(w->file);
 	w->raw = malloc(SNAP_BLOCK_RAW);
 	w->spare = malloc(SNAP_BLOCK_RAW);
 	w->zcap = ZSTD_compressBound(SNAP_BLOCK_RAW);
@@ -253,27 +161,19 @@ xbulk_snap_writer_new(const char *path, const struct xbulk_snap_write_opts *o,
 		ret = -ENOMEM;
 		goto fail;
 	}
-	pthread_mutex_init(&w->lock, NULL);
-	pthread_cond_init(&w->cond, NULL);
-	/* without a thread, blocks are written in the caller's */
-	w->threaded = !pthread_create(&w->thread, NULL, worker, w);
-	sweep(w->dirfd);
-	ret = make_file(w);
-	if (ret)
-		goto fail;
 	if (fstat(w->fd, &st)) {
 		ret = -errno;
 		goto fail;
 	}
 	w->dev = st.st_dev;
 	w->ino = st.st_ino;
-	free(dcopy);
-	free(bcopy);
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->cond, NULL);
+	/* without a thread, blocks are written in the caller's */
+	w->threaded = !pthread_create(&w->thread, NULL, worker, w);
 	*out = w;
 	return 0;
 fail:
-	free(dcopy);
-	free(bcopy);
 	xbulk_snap_writer_abort(w);
 	return ret;
 }
@@ -490,40 +390,6 @@ write_trailer(struct xbulk_snap_writer *w, uint64_t diroff)
 	return write_all(w->fd, t, sizeof(t));
 }
 
-/* Give the file its name: link it there, or beside it and rename. */
-static int
-put_in_place(struct xbulk_snap_writer *w)
-{
-	char proc[64], tmp[80];
-	int i;
-
-	if (w->tmpname)
-		return renameat(w->dirfd, w->tmpname, w->dirfd, w->base) ?
-		       -errno : 0;
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", w->fd);
-	if (!linkat(AT_FDCWD, proc, w->dirfd, w->base, AT_SYMLINK_FOLLOW))
-		return 0;
-	if (errno != EEXIST)
-		return -errno;
-	for (i = 0; i < 100; i++) {
-		snprintf(tmp, sizeof(tmp), ".xbulk-snap.%ld.%d",
-			 (long)getpid(), i);
-		if (!linkat(AT_FDCWD, proc, w->dirfd, tmp, AT_SYMLINK_FOLLOW))
-			break;
-		if (errno != EEXIST)
-			return -errno;
-	}
-	if (i == 100)
-		return -EEXIST;
-	if (renameat(w->dirfd, tmp, w->dirfd, w->base)) {
-		int err = -errno;
-
-		unlinkat(w->dirfd, tmp, 0);
-		return err;
-	}
-	return 0;
-}
-
 int
 xbulk_snap_writer_finish(struct xbulk_snap_writer *w)
 {
@@ -550,22 +416,12 @@ xbulk_snap_writer_commit(struct xbulk_snap_writer *w)
 {
 	int ret = xbulk_snap_writer_finish(w);
 
-	if (!ret)
-		ret = put_in_place(w);
 	if (!ret) {
-		free(w->tmpname);	/* it is the file's name now */
-		w->tmpname = NULL;
-		if (fsync(w->dirfd))
-			ret = -errno;
+		ret = xbulk_replace_commit(w->file);
+		w->file = NULL;		/* committed or removed */
 	}
-	if (ret) {
-		xbulk_snap_writer_abort(w);
-		return ret;
-	}
-	close(w->fd);
-	w->fd = -1;
 	xbulk_snap_writer_abort(w);
-	return 0;
+	return ret;
 }
 
 void
@@ -582,17 +438,10 @@ xbulk_snap_writer_abort(struct xbulk_snap_writer *w)
 		pthread_mutex_destroy(&w->lock);
 		pthread_cond_destroy(&w->cond);
 	}
-	if (w->tmpname && w->dirfd >= 0)
-		unlinkat(w->dirfd, w->tmpname, 0);
-	if (w->fd >= 0)
-		close(w->fd);
-	if (w->dirfd >= 0)
-		close(w->dirfd);
+	xbulk_replace_abort(w->file);
 	ZSTD_freeCCtx(w->cctx);
 	free(w->raw);
 	free(w->spare);
 	free(w->zbuf);
-	free(w->base);
-	free(w->tmpname);
 	free(w);
 }

@@ -443,16 +443,16 @@ for cmd in snapshot diff; do
 		-e trace=rename,renameat,renameat2 \
 		-e inject=rename,renameat,renameat2:signal=KILL
 	rc=0; wait "$pid" || rc=$?
-	left=$(ls -A "$S" | grep '^\.xbulk-snap\.') ||
+	left=$(ls -A "$S" | grep '^\.xbulk-tmp\.') ||
 		xb_die "$cmd: killed at rename ($rc), no hidden name: $(ls -A "$S")"
 	"$XBULK" diff "$S/$left" "$S/$left" >/dev/null ||
 		xb_die "$cmd: the hidden $left is no whole snapshot"
 	cmp -s "$S/good" "$S/k" || xb_die "$cmd: killed at rename, FILE changed"
-	: >"$S/.xbulk-snap.$$.0"	# a writer that runs (this shell)
+	: >"$S/.xbulk-tmp.$$.0"	# a writer that runs (this shell)
 	"$XBULK" snapshot "$M" "$S/k2"
-	[[ $(ls -A "$S" | grep '^\.') == ".xbulk-snap.$$.0" ]] ||
+	[[ $(ls -A "$S" | grep '^\.') == ".xbulk-tmp.$$.0" ]] ||
 		xb_die "$cmd: the next writer left $(ls -A "$S" | grep '^\.')"
-	rm "$S/.xbulk-snap.$$.0" "$S/k2"
+	rm "$S/.xbulk-tmp.$$.0" "$S/k2"
 done
 ok
 
