@@ -165,11 +165,9 @@ xbulk_ag_fault_note(const struct xbulk_scan *scan, uint8_t *ag_state,
 		    uint8_t bits, const struct xbulk_ag_fault *f,
 		    uint64_t *count)
 {
-	uint8_t old = __atomic_fetch_or(&ag_state[f->agno],
-					bits | XBULK_AG_REPORTED,
-					__ATOMIC_RELAXED);
-
-	if (old & XBULK_AG_REPORTED)
+	if (ag_state && (__atomic_fetch_or(&ag_state[f->agno],
+					   bits | XBULK_AG_REPORTED,
+					   __ATOMIC_RELAXED) & XBULK_AG_REPORTED))
 		return;
 	__atomic_add_fetch(count, 1, __ATOMIC_RELAXED);
 	scan->ag_fault_fn(scan->arg, f);

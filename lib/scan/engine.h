@@ -2,8 +2,8 @@
 /*
  * The scan engine's internals, shared by the files of lib/scan/.
  * Layering: scan.c (entry point, serial loop) calls plan.c (planner) and
- * pscan.c (parallel engine); all three sit on req.c and badinode.c, and
- * pscan.c on sched.c.
+ * pscan.c (parallel engine); all three step their cursor with cursor.c,
+ * which sits on badinode.c; all sit on req.c, and pscan.c on sched.c.
  */
 #ifndef XBULK_SCAN_ENGINE_H
 #define XBULK_SCAN_ENGINE_H
@@ -98,15 +98,6 @@ void xbulk_req_free(struct xfs_bulk_ireq *hdr, size_t rec_size,
 		    uint32_t icount);
 
 /*
- * The records of a call's answer a loop may use: all after success, those
- * that keep the contract after -EPROTO (*@bad: the key out of place),
- * none after another error (*@bad: @cursor).
- */
-uint32_t xbulk_answer_good(const struct xbulk_kind_ops *ops,
-			   const struct xfs_bulk_ireq *hdr, const void *recs,
-			   uint64_t cursor, int ret, uint64_t *bad);
-
-/*
  * Can no record lie in [@first, @last]?  (An inumbers record is the chunk
  * holding @first, which may begin up to 63 inodes before it.)
  */
@@ -122,18 +113,6 @@ bool xbulk_range_empty(const struct xbulk_kind_ops *ops, uint64_t first,
 void xbulk_scan_bounds(const struct xbulk_fs *fs,
 		       const struct xbulk_scan *scan, uint64_t *first,
 		       uint64_t *last);
-
-/**
- * xbulk_req_call() - one bulkstat or inumbers call of @scan's kind, timed:
- * its latency goes to @lat (the calling thread's own histograms; NULL:
- * none), to the live maximum of @scan->live and is added to *@call_ns
- * (NULL: not wanted).  The one place where the scan engine calls the
- * kernel for records.
- * Return: what the call returned (0 or -errno).
- */
-int xbulk_req_call(struct xbulk_fs *fs, const struct xbulk_scan *scan,
-		   struct xbulk_scan_lat *lat, struct xfs_bulk_ireq *hdr,
-		   uint64_t *call_ns);
 
 /* Count @records and @calls in the scan's live counters, if it has any. */
 static inline void
@@ -181,11 +160,69 @@ enum xbulk_recovery xbulk_recover(struct xbulk_fs *fs,
 
 /*
  * Set @bits in AG @f->agno's state byte (@ag_state[], shared by threads)
- * and call ag_fault_fn unless the AG was reported already.
+ * and call ag_fault_fn unless the AG was reported already (@ag_state
+ * NULL: report it, as a serial scan meets each AG once).
  */
 void xbulk_ag_fault_note(const struct xbulk_scan *scan, uint8_t *ag_state,
 			 uint8_t bits, const struct xbulk_ag_fault *f,
 			 uint64_t *count);
+
+/* --- cursor.c: the one step of every cursor loop ------------- */
+
+/*
+ * A loop over one inode range with one request (@hdr followed by its
+ * records).  The loop sets the first group of fields, then, for each
+ * step, calls xbulk_cursor_call(), uses (some of) the records it
+ * returns, and asks xbulk_cursor_next() where to go.
+ */
+struct xbulk_cursor {
+	struct xbulk_fs			*fs;
+	const struct xbulk_scan		*scan;	/* cancel, bad_inode_fn,
+						   ag_fault_fn */
+	enum xbulk_kind			kind;	/* the call */
+	struct xfs_bulk_ireq		*hdr;	/* ino: the cursor */
+	uint64_t			last;	/* last inode the loop may emit */
+	/* Timing of each call (all NULL: none) */
+	struct xbulk_scan_live		*live;	/* its max_call_ns */
+	struct xbulk_scan_lat		*lat;	/* the thread's histograms */
+	uint64_t			*call_ns; /* kernel time, added */
+	/* After a failed call */
+	uint64_t			*nbad;	/* bad inodes reported (atomic) */
+	uint8_t				*ag_state; /* AGs reported, or NULL */
+	uint8_t				ag_bits; /* set there on an AG fault */
+	uint64_t			*ag_faults; /* AGs reported (atomic) */
+	bool				ag_fault_ends; /* the loop's end */
+	/* The last call */
+	struct xbulk_ag_fault		f;	/* its cursor, error, bad inode */
+	uint32_t			good;	/* records fit to use */
+};
+
+/*
+ * xbulk_cursor_call() - call the kernel at the cursor (c->hdr->ino).
+ * Return: how many of the records after c->hdr the loop may use: those
+ * of the answer that keep the ioctl's contract (all after success, those
+ * before the fault after -EPROTO, none after another error: c->f.err),
+ * at or before c->last.
+ */
+uint32_t xbulk_cursor_call(struct xbulk_cursor *c);
+
+enum xbulk_cursor_next {
+	XBULK_CURSOR_CALL,	/* call again at c->hdr->ino */
+	XBULK_CURSOR_END,	/* the range is done, or given up (an AG
+				   fault reported, with c->ag_fault_ends) */
+	XBULK_CURSOR_STOP,	/* the scan fails with c->f.err */
+};
+
+/*
+ * xbulk_cursor_next() - after the loop used @used of the records
+ * xbulk_cursor_call() returned (fewer: it stops there), move the cursor:
+ * on where the kernel left it, past a bad inode (reported to
+ * bad_inode_fn) or past an AG the kernel cannot walk (reported once
+ * through xbulk_ag_fault_note()).  Never back: END when the next place
+ * lies past c->last.
+ */
+enum xbulk_cursor_next xbulk_cursor_next(struct xbulk_cursor *c,
+					 uint32_t used);
 
 /* --- plan.c: the parallel scan's planner ---------------------- */
 

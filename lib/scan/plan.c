@@ -97,34 +97,20 @@ add_chunk(struct plan *p, const struct xbulk_fs *fs, enum xbulk_kind kind,
 	return 0;
 }
 
-/*
- * After a failed planning call: 0 with *@next where to go on (the next
- * AG: this one is reported, its units so far kept), or the error that
- * ends the plan.
- */
-static int
-plan_fault(struct xbulk_fs *fs, const struct xbulk_scan *scan,
-	   struct xbulk_ag_fault *f, uint64_t last, uint8_t *ag_state,
-	   uint64_t *ag_faults, uint64_t *next)
-{
-	uint64_t nbad = 0;
-
-	if (xbulk_recover(fs, scan, f, last, next, &nbad) != XBULK_AG_FAULT)
-		return f->err;
-	xbulk_ag_fault_note(scan, ag_state, 0, f, ag_faults);
-	return 0;
-}
-
 int
 xbulk_plan_units(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 		 uint64_t target, uint8_t *ag_state, uint64_t *ag_faults,
 		 struct xbulk_unit **units, size_t *nunits, uint64_t *calls)
 {
-	const struct xbulk_kind_ops *ops = &xbulk_kinds[XBULK_KIND_INUMBERS];
 	struct plan p = { 0 };
 	struct xfs_inumbers_req *req;
-	uint64_t first, last, next;
-	uint32_t i, good;
+	uint64_t first, last, nbad = 0;
+	struct xbulk_cursor c = {
+		.fs = fs, .scan = scan, .kind = XBULK_KIND_INUMBERS,
+		.nbad = &nbad, .ag_state = ag_state, .ag_faults = ag_faults,
+	};
+	enum xbulk_cursor_next next;
+	uint32_t i, n;
 	int ret = 0;
 
 	*units = NULL;
@@ -140,39 +126,28 @@ xbulk_plan_units(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 		req->hdr.flags = XFS_BULK_IREQ_AGNO;
 		req->hdr.agno = scan->agno;
 	}
+	c.hdr = &req->hdr;
+	c.last = last;
 	p.cur.start = first;
 	for (;;) {
-		uint64_t cursor = req->hdr.ino;
-		struct xbulk_ag_fault f = {
-			.call = XBULK_KIND_INUMBERS, .cursor = cursor,
-		};
-
 		if (xbulk_cancelled(scan)) {
 			ret = -EINTR;
 			break;
 		}
 		(*calls)++;
-		f.err = xbulk_inumbers(fs, req);
-		good = xbulk_answer_good(ops, &req->hdr, req->inumbers, cursor,
-					 f.err, &f.ino);
-		for (i = 0; i < good && !ret; i++) {
-			if (req->inumbers[i].xi_startino > last)
-				break;
+		n = xbulk_cursor_call(&c);
+		for (i = 0; i < n && !ret; i++)
 			ret = add_chunk(&p, fs, scan->kind, &req->inumbers[i],
 					first, last, target);
-		}
-		if (ret || i < good)
+		if (ret)
 			break;
-		if (f.err == 0) {
-			if (req->hdr.ocount == 0 || req->hdr.ino > last)
-				break;
-			continue;
-		}
-		ret = plan_fault(fs, scan, &f, last, ag_state, ag_faults,
-				 &next);
-		if (ret || next > last)
+		/* an AG the inobt cannot walk: planned up to there, on
+		 * with the next */
+		next = xbulk_cursor_next(&c, n);
+		if (next == XBULK_CURSOR_STOP)
+			ret = c.f.err;
+		if (next != XBULK_CURSOR_CALL)
 			break;
-		req->hdr.ino = next;
 	}
 	if (!ret && p.cur.count)
 		ret = push_unit(&p, last);

@@ -408,32 +408,33 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k,
 	struct chunk *raw = NULL;
 	enum xbulk_scan_fail fail = XBULK_SCAN_OK;
 	uint32_t agno = ps->sched.agno[k];
-	uint64_t remaining = u->count, next, call_ns = 0;
+	uint64_t remaining = u->count, call_ns = 0;
 	uint64_t last = xbulk_agino_to_ino(ps->fs, agno + 1, 0) - 1;
+	struct xbulk_cursor c = {
+		.fs = ps->fs, .scan = scan, .kind = scan->kind, .hdr = hdr,
+		.last = last < ps->last ? last : ps->last,
+		.live = scan->live, .lat = lat, .call_ns = &call_ns,
+		.nbad = &ps->bad_inodes, .ag_state = ps->ag_state,
+		.ag_bits = XBULK_AG_STOPPED, .ag_faults = &ps->ag_faults,
+		/* the AG's later units are not started either */
+		.ag_fault_ends = true,
+	};
+	enum xbulk_cursor_next next;
 	int err = 0;
 
-	if (last > ps->last)
-		last = ps->last;
 	hdr->ino = unit_start(ps, k);
 	hdr->flags = XFS_BULK_IREQ_AGNO;
 	hdr->agno = agno;
 	while (hdr->ino <= u->last && !unit_stopped(ps, k)) {
 		uint64_t want = remaining ? remaining : CHURN_ICOUNT;
-		uint64_t cursor = hdr->ino;
-		struct xbulk_ag_fault f = {
-			.call = scan->kind, .cursor = cursor,
-		};
-		uint32_t good, n;
+		uint32_t n;
 
 		hdr->icount = want < ps->icount_max ? (uint32_t)want :
 						      ps->icount_max;
 		__atomic_add_fetch(&ps->calls, 1, __ATOMIC_RELAXED);
 		xbulk_live_add(scan->live, 0, 1);
 		st->calls++;
-		f.err = xbulk_req_call(ps->fs, scan, lat, hdr, &call_ns);
-		good = xbulk_answer_good(ps->ops, hdr, recs, cursor, f.err,
-					 &f.ino);
-		n = xbulk_count_to(recs, ps->ops->rec_size, good, last);
+		n = xbulk_cursor_call(&c);
 		if (n && xbulk_rec_ino(recs, ps->ops->rec_size, n - 1) > u->end)
 			n = keep_past_end(ps, k, recs, n);
 		if (n) {
@@ -447,27 +448,13 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k,
 			}
 		}
 		remaining -= n < remaining ? n : remaining;
-		if (n < good || f.err == 0) {
-			if (n < good || hdr->ocount == 0)
-				break;
-			continue;
-		}
-		switch (xbulk_recover(ps->fs, scan, &f, last, &next,
-				      &ps->bad_inodes)) {
-		case XBULK_STEPPED:
-			hdr->ino = next;
-			continue;
-		case XBULK_AG_FAULT:
-			xbulk_ag_fault_note(scan, ps->ag_state,
-					    XBULK_AG_STOPPED, &f,
-					    &ps->ag_faults);
-			break;
-		case XBULK_STOP:
+		next = xbulk_cursor_next(&c, n);
+		if (next == XBULK_CURSOR_STOP) {
 			fail = XBULK_SCAN_FAIL_IOCTL;
-			err = f.err;
-			break;
+			err = c.f.err;
 		}
-		break;
+		if (next != XBULK_CURSOR_CALL)
+			break;
 	}
 	queue_raw(ps, k, &raw);
 	st->units++;

@@ -76,23 +76,6 @@ xbulk_count_to(const void *recs, size_t rec_size, uint32_t ocount,
 	return n;
 }
 
-uint32_t
-xbulk_answer_good(const struct xbulk_kind_ops *ops,
-		  const struct xfs_bulk_ireq *hdr, const void *recs,
-		  uint64_t cursor, int ret, uint64_t *bad)
-{
-	uint32_t good;
-
-	*bad = cursor;
-	if (ret == 0)
-		return hdr->ocount;
-	if (ret != -EPROTO ||
-	    xbulk_batch_check(hdr, cursor, recs, ops->rec_size, ops->span,
-			      &good, bad))
-		return 0;
-	return good;
-}
-
 bool
 xbulk_range_empty(const struct xbulk_kind_ops *ops, uint64_t first,
 		  uint64_t last)
@@ -115,43 +98,4 @@ xbulk_scan_bounds(const struct xbulk_fs *fs, const struct xbulk_scan *scan,
 		if (*last > ag_last)
 			*last = ag_last;
 	}
-}
-
-/* Raise *@max to @v, lock-free. */
-static void
-atomic_max(uint64_t *max, uint64_t v)
-{
-	uint64_t cur = __atomic_load_n(max, __ATOMIC_RELAXED);
-
-	while (v > cur &&
-	       !__atomic_compare_exchange_n(max, &cur, v, true,
-					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-		;
-}
-
-int
-xbulk_req_call(struct xbulk_fs *fs, const struct xbulk_scan *scan,
-	       struct xbulk_scan_lat *lat, struct xfs_bulk_ireq *hdr,
-	       uint64_t *call_ns)
-{
-	int (*call)(struct xbulk_fs *, struct xfs_bulk_ireq *) =
-		xbulk_kinds[scan->kind].call;
-	uint64_t t0, ns;
-	int ret;
-
-	if (!lat && !scan->live && !call_ns)
-		return call(fs, hdr);
-	t0 = xbulk_clock_ns(CLOCK_MONOTONIC);
-	ret = call(fs, hdr);
-	ns = xbulk_clock_ns(CLOCK_MONOTONIC) - t0;
-	if (lat) {
-		xbulk_lat_add(&lat->call, ns);
-		if (!ret && hdr->ocount)
-			xbulk_lat_add(&lat->inode, ns / hdr->ocount);
-	}
-	if (scan->live)
-		atomic_max(&scan->live->max_call_ns, ns);
-	if (call_ns)
-		*call_ns += ns;
-	return ret;
 }

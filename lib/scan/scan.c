@@ -40,88 +40,72 @@ scan_serial(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	const struct xbulk_kind_ops *ops = &xbulk_kinds[scan->kind];
 	uint64_t t0 = xbulk_clock_ns(CLOCK_MONOTONIC);
 	struct xbulk_scan_worker st = { .units = 0 };
+	struct xbulk_cursor c = {
+		.fs = fs, .scan = scan, .kind = scan->kind,
+		.last = scan->endino, .live = scan->live, .lat = scan->lat,
+		.call_ns = scan->lat ? &st.kernel_ns : NULL,
+		.nbad = &res->bad_inodes, .ag_faults = &res->ag_faults,
+		/* -a: the AG is the range */
+		.ag_fault_ends = scan->has_agno,
+	};
 	struct xbulk_out out;
-	struct xfs_bulk_ireq *hdr;
 	const void *recs;
 	int ret;
 
 	res->threads = 1;
 	if (xbulk_range_empty(ops, scan->startino, scan->endino))
 		return 0;
-	hdr = xbulk_req_alloc(ops->rec_size, scan->batch);
-	if (!hdr || xbulk_out_setup(&out, scan->out_fd, XBULK_OUT_BUFSIZE)) {
-		xbulk_req_free(hdr, ops->rec_size, scan->batch);
+	c.hdr = xbulk_req_alloc(ops->rec_size, scan->batch);
+	if (!c.hdr || xbulk_out_setup(&out, scan->out_fd, XBULK_OUT_BUFSIZE)) {
+		xbulk_req_free(c.hdr, ops->rec_size, scan->batch);
 		fail(res, XBULK_SCAN_FAIL_SETUP, -ENOMEM);
 		return -ENOMEM;
 	}
 	out.flush = serial_flush;
 	out.priv = res;
-	recs = hdr + 1;
-	hdr->ino = scan->startino;
+	recs = c.hdr + 1;
+	c.hdr->ino = scan->startino;
 	if (scan->has_agno) {
-		hdr->flags |= XFS_BULK_IREQ_AGNO;
-		hdr->agno = scan->agno;
+		c.hdr->flags |= XFS_BULK_IREQ_AGNO;
+		c.hdr->agno = scan->agno;
 	}
 	for (;;) {
-		uint64_t cursor = hdr->ino, next;
-		struct xbulk_ag_fault f;
-		uint32_t good, n;
+		uint32_t n;
 
 		if (xbulk_cancelled(scan)) {
 			fail(res, XBULK_SCAN_CANCELLED, -EINTR);
 			break;
 		}
-
 		res->calls++;
 		xbulk_live_add(scan->live, 0, 1);
-		ret = xbulk_req_call(fs, scan, scan->lat, hdr,
-				     scan->lat ? &st.kernel_ns : NULL);
-		f = (struct xbulk_ag_fault){ .call = scan->kind,
-					     .cursor = cursor, .err = ret };
-		good = xbulk_answer_good(ops, hdr, recs, cursor, ret, &f.ino);
-		n = xbulk_count_to(recs, ops->rec_size, good, scan->endino);
-		if (ret == 0 || ret == -EPROTO) {
+		n = xbulk_cursor_call(&c);
+		if (c.f.err == 0 || c.f.err == -EPROTO) {
 			res->records += n;
 			xbulk_live_add(scan->live, n, 0);
-			ret = scan->batch_fn(scan->arg, &out, hdr, recs, n);
+			ret = scan->batch_fn(scan->arg, &out, c.hdr, recs, n);
 			if (ret) {
 				fail(res, XBULK_SCAN_FAIL_BATCH, ret);
 				break;
 			}
 		}
-		/* Past the range: whatever follows is none of our business */
-		if (n < good || f.err == 0) {
-			if (n < good || hdr->ocount == 0 ||
-			    hdr->ino > scan->endino)
-				break;
+		switch (xbulk_cursor_next(&c, n)) {
+		case XBULK_CURSOR_CALL:
 			continue;
+		case XBULK_CURSOR_STOP:
+			fail(res, c.f.err == -EINTR ? XBULK_SCAN_CANCELLED :
+						      XBULK_SCAN_FAIL_IOCTL,
+			     c.f.err);
+			break;
+		case XBULK_CURSOR_END:
+			break;
 		}
-		switch (xbulk_recover(fs, scan, &f, scan->endino, &next,
-				      &res->bad_inodes)) {
-		case XBULK_STEPPED:
-			break;
-		case XBULK_AG_FAULT:
-			res->ag_faults++;
-			scan->ag_fault_fn(scan->arg, &f);
-			if (scan->has_agno)
-				goto out;
-			break;
-		case XBULK_STOP:
-			fail(res, f.err == -EINTR ? XBULK_SCAN_CANCELLED :
-						    XBULK_SCAN_FAIL_IOCTL, f.err);
-			goto out;
-		}
-		/* Every step leaves the cursor past where it was */
-		if (next > scan->endino)
-			break;
-		hdr->ino = next;
+		break;
 	}
-out:
 	/* Records before a failed ioctl are whole and valid: write them. */
 	if (res->fail != XBULK_SCAN_FAIL_OUTPUT && out.len)
 		xbulk_out_flush(&out);
 	xbulk_out_release(&out);
-	xbulk_req_free(hdr, ops->rec_size, scan->batch);
+	xbulk_req_free(c.hdr, ops->rec_size, scan->batch);
 	if (scan->lat) {
 		st.records = res->records;
 		st.calls = res->calls;
