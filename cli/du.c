@@ -574,6 +574,12 @@ xb_cmd_du(int argc, char **argv)
 	ret = open_fs(paths, npaths, &fs);
 	if (!ret)
 		ret = open_svg(&r, fs);
+	/* names of owners, groups and projects: the walks' and
+	 * --unreachable's (--by) alike */
+	if (!ret && xbulk_ids_new(&r.ids)) {
+		xb_error("du", "%s", strerror(ENOMEM));
+		ret = XB_EXIT_FAILURE;
+	}
 	if (ret)
 		goto out;
 	r.blocklog = xbulk_fs_blocklog(fs);
@@ -607,6 +613,7 @@ out:
 		free(r.exclude[--r.nexclude]);
 	free(r.exclude);
 	xbulk_names_free(r.names);
+	xbulk_ids_free(r.ids);
 	xbulk_fs_close(fs);
 	return ret;
 }

@@ -52,7 +52,8 @@ struct du_run {
 	FILE			*out;
 	struct xbulk_names	*names;
 	struct xbulk_du		*du;
-	struct xbulk_ids	*ids;		/* owner, group, project names */
+	struct xbulk_ids	*ids;		/* names of owners, groups,
+						   projects: xb_cmd_du()'s */
 	struct du_agg	agg;
 	struct du_agg_dirs	dirs;
 	struct du_agg_table	table;		/* --unreachable --by */

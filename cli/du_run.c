@@ -139,12 +139,9 @@ setup(struct du_run *r, int npaths)
 		.now = r->now,
 		.title = r->svg_title,
 		.owner_name = owner_name,
+		.arg = r->ids,
 	};
-	int err = xbulk_ids_new(&r->ids);
-
-	so.arg = r->ids;
-	if (!err)
-		err = xbulk_du_new(&o, &r->du);
+	int err = xbulk_du_new(&o, &r->du);
 
 	du_agg_init(&r->agg, r->by, r->time, r->now, r->blocklog);
 	if (!err && r->by_given)
@@ -162,7 +159,6 @@ static void
 teardown(struct du_run *r)
 {
 	xbulk_du_free(r->du);
-	xbulk_ids_free(r->ids);
 	du_agg_dirs_free(&r->dirs);
 	du_agg_free(&r->agg);
 	du_top_free(&r->best);

@@ -249,6 +249,16 @@ snap_join(struct snap_raw *raw, const struct snap_raw *c, uint8_t **buf,
 	return 0;
 }
 
+bool
+snap_name_ok(const char *name, size_t len)
+{
+	if (!len || len > 255 || memchr(name, '/', len) ||
+	    memchr(name, '\0', len))
+		return false;
+	/* "." and "..": a path made of them would leave its directory */
+	return !(name[0] == '.' && (len == 1 || (len == 2 && name[1] == '.')));
+}
+
 /* A field of @max at most: 0 or -EBADMSG. */
 static inline int
 get_field(const uint8_t **p, const uint8_t *end, uint64_t max, uint64_t *v)
@@ -342,7 +352,7 @@ snap_decode_rec(const struct snap_raw *raw, struct xfs_bulkstat *bs,
 		l->parent = raw->ino + (uint64_t)unzig(par);
 		l->name = (const char *)p;
 		l->namelen = (uint32_t)len;
-		if (!l->parent || memchr(p, '/', len) || memchr(p, '\0', len) ||
+		if (!l->parent || !snap_name_ok(l->name, len) ||
 		    (i && snap_link_cmp(l - 1, l) > 0))
 			return -EBADMSG;	/* out of order: see has_link() */
 		p += len;

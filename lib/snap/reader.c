@@ -306,9 +306,13 @@ read_dirs(struct reader *r, char *why, size_t whysize)
 				goto bad;
 			q = raw.body + 4;
 			qe = raw.body + raw.len;
+			/* a name as an entry's, or none: the top's, or a
+			 * directory's without a parent (no path has it) */
 			if (snap_get_var(&q, qe, &parent) ||
-			    snap_get_var(&q, qe, &len) || len > 255 ||
-			    len != (uint64_t)(qe - q))
+			    snap_get_var(&q, qe, &len) ||
+			    len != (uint64_t)(qe - q) ||
+			    (len ? !snap_name_ok((const char *)q, len)
+				 : parent && raw.ino != r->s.dirs.top))
 				goto bad;
 			ret = snap_dirtab_add(&r->s.dirs, raw.ino,
 					      get_le32(raw.body), parent,

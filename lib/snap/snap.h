@@ -199,6 +199,11 @@ int snap_join_start(struct snap_raw *raw, uint8_t **buf, size_t *cap);
 int snap_join(struct snap_raw *raw, const struct snap_raw *c, uint8_t **buf,
 	      size_t *cap, bool *more);
 
+/* May @name, of @len bytes, be a directory entry's?  1 to 255 bytes,
+ * neither "." nor "..", no '/' nor NUL: a snapshot's names become paths
+ * (diff --deleted0 lists them for rm), which must stay below its top. */
+bool snap_name_ok(const char *name, size_t len);
+
 /* Decode @raw, a record whole, into @bs (all of it), *@flags and the
  * names (into *@links, grown; they point into @raw).  Return 0,
  * -EBADMSG, -ENOMEM. */

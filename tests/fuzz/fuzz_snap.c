@@ -13,8 +13,10 @@
  * than the inode block's records).  Every
  * record is read, every name's path made, and the snapshot diffed with
  * with a second reading of itself, which must find no change.  Nothing
- * may crash, leak, read out of bounds or loop, and every refusal must
- * say why.
+ * may crash, leak, read out of bounds or loop, every refusal must say
+ * why, and every path made must stay below the snapshot's top: names
+ * joined by '/', none empty, "." or ".." (diff --deleted0's list goes
+ * to rm).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -115,6 +117,24 @@ wrap(int fd, const uint8_t *data, size_t size, bool counted)
 	fclose(f);
 }
 
+/* A path from the top (@len bytes at @p) has no name empty, "." or "..":
+ * abort otherwise. */
+static void
+check_path(const char *p, long len)
+{
+	long i, start = 0, n;
+
+	for (i = 0; i <= len; i++) {
+		if (i < len && p[i] != '/')
+			continue;
+		n = i - start;
+		if (!n || (p[start] == '.' &&
+			   (n == 1 || (n == 2 && p[start + 1] == '.'))))
+			abort();
+		start = i + 1;
+	}
+}
+
 /* Read @s whole, making every path; 0 or the reader's error. */
 static int
 read_all(struct xbulk_snap *s)
@@ -126,8 +146,13 @@ read_all(struct xbulk_snap *s)
 	int ret;
 
 	while ((ret = xbulk_snap_next(s, &rec)) == 1)
-		for (i = 0; i < rec->nlinks; i++)
-			xbulk_snap_path(s, &rec->links[i], &buf, &cap);
+		for (i = 0; i < rec->nlinks; i++) {
+			long len = xbulk_snap_path(s, &rec->links[i], &buf,
+						   &cap);
+
+			if (len >= 0)
+				check_path(buf, len);
+		}
 	free(buf);
 	return ret;
 }

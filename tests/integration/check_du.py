@@ -5,7 +5,10 @@
   check_du.py by KEY FIND_OUT XBULK_CSV [BULKSTAT_JSONL]
       xbulk du --by KEY -o csv (one PATH) against sums of
       `find -xdev -printf '%i %U %G %y %b %s\\n'`, each inode counted once
-      (projid: from xbulk bulkstat -o jsonl by inode number).
+      (projid: from xbulk bulkstat -o jsonl by inode number; age: from
+      a seventh field, %Ts; ext: "(none)" for all, as for the inodes of
+      --unreachable, which have no name), and each row's name: NSS's,
+      /etc/projid's or none for ids, the key for the other keys.
   check_du.py formats DU0 JSONL CSV
       xbulk du -o jsonl and -o csv have du -0 -B1's records, in order:
       the path (exactly, from path_b64 where it is not UTF-8) and bytes.
@@ -23,10 +26,13 @@
 """
 import base64
 import csv
+import grp
 import json
+import pwd
 import re
 import struct
 import sys
+import time
 import xml.etree.ElementTree as ET
 import zlib
 
@@ -39,6 +45,54 @@ def fail(msg):
     sys.exit(1)
 
 
+AGES = [(86400, '<1d'), (7 * 86400, '<7d'), (30 * 86400, '<30d'),
+        (90 * 86400, '<90d'), (365 * 86400, '<1y'), (3 * 365 * 86400, '<3y')]
+# apparent sizes: each class four times the one before
+SIZES = ['<4K', '<16K', '<64K', '<256K', '<1M', '<4M', '<16M', '<64M',
+         '<256M', '<1G', '<4G', '<16G', '<64G', '<256G', '<1T', '<4T',
+         '<16T', '<64T', '<256T', '<1P', '>=1P']
+
+
+def age_class(mtime):
+    age = time.time() - mtime
+    return next((label for limit, label in AGES if age < limit), 'older')
+
+
+def size_class(size):
+    k = 0
+    while k < len(SIZES) - 1 and size >= 4096 << 2 * k:
+        k += 1
+    return SIZES[k]
+
+
+def projid_names():
+    """/etc/projid's "name:id" lines, the first name of an id."""
+    names = {}
+    try:
+        with open('/etc/projid') as f:
+            for line in f:
+                m = re.match(r'([^#:][^:]*):(\d+)', line)
+                if m:
+                    names.setdefault(m.group(2), m.group(1))
+    except FileNotFoundError:
+        pass
+    return names
+
+
+def key_name(key, k):
+    """The name xbulk gives key @k of --by @key ('' for none)."""
+    try:
+        if key == 'uid':
+            return pwd.getpwuid(int(k)).pw_name
+        if key == 'gid':
+            return grp.getgrgid(int(k)).gr_name
+    except KeyError:
+        return ''
+    if key == 'projid':
+        return projid_names().get(k, '')
+    return k
+
+
 def by(key, find_out, xbulk_csv, bulkstat=None):
     projid = {}
     if bulkstat:
@@ -49,13 +103,15 @@ def by(key, find_out, xbulk_csv, bulkstat=None):
     want, seen = {}, set()
     with open(find_out) as f:
         for line in f:
-            ino, uid, gid, typ, blocks, size = line.split()
+            ino, uid, gid, typ, blocks, size, *mtime = line.split()
             if ino in seen:
                 continue
             seen.add(ino)
             k = {'uid': uid, 'gid': gid, 'type': TYPES[typ],
-                 'projid': str(projid.get(int(ino), 'missing'))}[key]
-            row = want.setdefault(k, [0, 0, 0])
+                 'projid': str(projid.get(int(ino), 'missing')),
+                 'ext': '(none)', 'size-class': size_class(int(size)),
+                 'age': age_class(int(mtime[0])) if mtime else 'no %Ts'}[key]
+            row = want.setdefault(k, [0, 0, 0, key_name(key, k)])
             row[0] += 1
             row[1] += int(blocks) * 512
             row[2] += int(size)
@@ -63,7 +119,7 @@ def by(key, find_out, xbulk_csv, bulkstat=None):
     with open(xbulk_csv, newline='') as f:
         for rec in csv.DictReader(f):
             got[rec['key']] = [int(rec['inodes']), int(rec['disk_bytes']),
-                               int(rec['apparent_bytes'])]
+                               int(rec['apparent_bytes']), rec['name']]
     if got != want:
         fail('--by %s: xbulk %s, find %s' % (key, sorted(got.items()),
                                              sorted(want.items())))

@@ -14,8 +14,9 @@
 #   hard links in and out;
 # - --by uid|gid|projid|type against find -printf sums, each inode once;
 # - -o jsonl and -o csv against du -0's records (check_du.py);
-# - --unreachable: a file deleted while held open and a file hidden under
-#   a mount point, and nothing on the quiet tree;
+# - --unreachable: a file deleted while held open and files hidden under
+#   a mount point, and nothing on the quiet tree; --by each key against
+#   the sums of those files (check_du.py), as CSV and as text with -h;
 # - --svg: xmllint, areas, labels as wide as DejaVu Sans sets them, owner
 #   colours and legend (check_du.py), rsvg-convert to PNG; -s --svg draws
 #   the levels below PATH;
@@ -259,6 +260,55 @@ test_formats()
 			"$T/top.csv")"
 }
 
+# Files of several owners, groups, projects, types, ages and sizes, made
+# in the current directory: doomed (to be deleted while held open) and
+# covered/ (to be hidden under a mount point).
+lost_tree()
+{
+	echo "open but deleted" >doomed
+	mkdir -p covered/hdir
+	head -c 8192 /dev/urandom >covered/hidden
+	head -c 50000 /dev/urandom >covered/hdir/deep
+	chown 1234:5678 doomed
+	chown 4321 covered/hdir
+	chown 4321:5678 covered/hdir/deep
+	xfs_io -c 'chproj 42' doomed covered/hidden >/dev/null
+	xfs_io -c 'chproj 7' covered/hdir/deep >/dev/null
+	touch -d '10 days ago' doomed
+	touch -d '40 days ago' covered/hidden
+	touch -d '100 days ago' covered/hdir/deep
+	touch -d '2 days ago' covered/hdir
+	sync
+}
+
+# --unreachable --by every key (it crashed for uid, gid and projid: no
+# names of ids): the rows against the sums of what lost_tree made, as
+# CSV; as text with -h (the reported command) the same groups in the
+# same order.
+unreachable_by()
+{
+	local key
+
+	"$XBULK" bulkstat -o jsonl "$XB_MNT" >"$T/lost.jsonl"
+	for key in uid gid projid type ext age size-class; do
+		"$XBULK" du --unreachable --by "$key" -o csv "$XB_MNT" \
+			>"$T/lost-by.csv" ||
+			rel_fail "--unreachable --by $key failed"
+		rel_ok "--unreachable --by $key: the sums of the lost files" \
+			"$CHECK" by "$key" "$T/lost.find" "$T/lost-by.csv" \
+			"$T/lost.jsonl"
+		"$XBULK" du -h --unreachable --by "$key" "$XB_MNT" \
+			>"$T/lost-by.txt" ||
+			rel_fail "du -h --unreachable --by $key failed"
+		# inodes, name (or number) and path of each row, in order
+		rel_check "du -h --unreachable --by $key: the rows" \
+			"$(awk -F'[,\r]' 'NR > 1 { name = $4 == "" ? $3 : $4
+				print $5, name, "(unreachable)" }' \
+				"$T/lost-by.csv")" \
+			"$(awk -F'\t' '{ print $3, $4, $5 }' "$T/lost-by.txt")"
+	done
+}
+
 test_unreachable()
 {
 	local out ino_open ino_hidden
@@ -268,13 +318,14 @@ test_unreachable()
 	rel_check "--unreachable on a quiet tree" "0	total" \
 		"$(cat "$T/quiet.out")"
 
-	echo "open but deleted" >"$XB_MNT/doomed"
+	(cd "$XB_MNT" && lost_tree)
 	ino_open=$(stat -c %i "$XB_MNT/doomed")
+	ino_hidden=$(stat -c %i "$XB_MNT/covered/hidden")
+	# what the tree holds of them: the mount point too is hidden
+	(cd "$XB_MNT" && find doomed covered \
+		-printf '%i %U %G %y %b %s %Ts\n') >"$T/lost.find"
 	exec 7<"$XB_MNT/doomed"
 	rm "$XB_MNT/doomed"
-	mkdir "$XB_MNT/covered"
-	head -c 8192 /dev/urandom >"$XB_MNT/covered/hidden"
-	ino_hidden=$(stat -c %i "$XB_MNT/covered/hidden")
 	mount -t tmpfs -o size=1m none "$XB_MNT/covered"
 	xb_at_exit "umount -l '$XB_MNT/covered' 2>/dev/null"
 	out=$("$XBULK" du --unreachable "$XB_MNT")
@@ -287,6 +338,7 @@ test_unreachable()
 	rel_check "--unreachable -o csv: rows of 7 columns" "0" \
 		"$(awk -F, 'NF != 7 { bad++ } END { print bad + 0 }' \
 			"$T/lost.csv")"
+	unreachable_by
 	# The mount point itself is left out of du's lines, as du -x does.
 	same -a .
 	umount "$XB_MNT/covered"

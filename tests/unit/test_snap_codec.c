@@ -9,9 +9,11 @@
  * survive the records, continuations at block starts too, and a file
  * (the writer and the reader, across blocks); a continuation of another
  * inode, with another flag or without a name, a record cut short of its
- * continuations and names out of order are refused; the table makes
- * paths, says which directories no path reaches, and refuses a cycle of
- * parents.
+ * continuations and names out of order are refused, and so are the names
+ * "." and ".." in a record and in the directory table (names that only
+ * begin with dots are kept) and a directory below the top without a
+ * name; the table makes paths, says which directories no path reaches,
+ * and refuses a cycle of parents.
  */
 #include <fcntl.h>
 #include <setjmp.h>
@@ -311,33 +313,56 @@ top_dirs(struct snap_dirtab *t)
 	assert_int_equal(snap_dirtab_seal(t), 0);
 }
 
+/* Write a snapshot of @src's directories and its @n records @recs, in
+ * a new directory: its path into @path (of @size bytes). */
+static void
+write_snap(char *path, size_t size, const struct xbulk_snap *src,
+	   const struct xbulk_snap_rec *recs, size_t n)
+{
+	struct xbulk_snap_write_opts o = { .size = sizeof(o), .level = 1 };
+	char dir[] = "/tmp/test_snap_codec.XXXXXX";
+	struct xbulk_snap_writer *w;
+	size_t i;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, size, "%s/S", dir);
+	assert_int_equal(xbulk_snap_writer_new(path, &o, &w), 0);
+	for (i = 0; i < n; i++)
+		assert_int_equal(xbulk_snap_writer_add(w, src, &recs[i]), 0);
+	assert_int_equal(xbulk_snap_writer_commit(w), 0);
+}
+
+/* Remove write_snap()'s file and its directory. */
+static void
+remove_snap(char *path)
+{
+	assert_int_equal(unlink(path), 0);
+	*strrchr(path, '/') = '\0';
+	assert_int_equal(rmdir(path), 0);
+}
+
 /* The writer and the reader: 70,000 names of 200 bytes (14 MB, records
  * across many blocks) and an inode after them, all back. */
 static void
 file(void **state)
 {
-	struct xbulk_snap_write_opts o = { .size = sizeof(o), .level = 1 };
 	static struct xfs_bulkstat after = { .bs_ino = 5000,
 					     .bs_mode = 0100600 };
 	struct xbulk_snap src = { 0 };
-	struct xbulk_snap_writer *w;
 	const struct xbulk_snap_rec *got;
 	struct xbulk_snap *s;
-	char dir[] = "/tmp/test_snap_codec.XXXXXX", path[64], why[128];
-	struct xbulk_snap_rec rec2 = { .bs = &after };
+	char path[64], why[128];
 	char *names;
-	struct xbulk_snap_rec rec = many(70000, 200, 200, &names);
+	struct xbulk_snap_rec recs[2] = {
+		many(70000, 200, 200, &names), { .bs = &after },
+	};
+	const struct xbulk_snap_rec rec = recs[0];
 	uint32_t i;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/S", dir);
 	src.info.top = 128;
 	top_dirs(&src.dirs);
-	assert_int_equal(xbulk_snap_writer_new(path, &o, &w), 0);
-	assert_int_equal(xbulk_snap_writer_add(w, &src, &rec), 0);
-	assert_int_equal(xbulk_snap_writer_add(w, &src, &rec2), 0);
-	assert_int_equal(xbulk_snap_writer_commit(w), 0);
+	write_snap(path, sizeof(path), &src, recs, 2);
 	snap_dirtab_free(&src.dirs);
 
 	assert_int_equal(xbulk_snap_open(path, &s, why, sizeof(why)), 0);
@@ -354,10 +379,100 @@ file(void **state)
 	assert_int_equal(got->bs->bs_ino, 5000);
 	assert_int_equal(xbulk_snap_next(s, &got), 0);
 	xbulk_snap_close(s);
-	assert_int_equal(unlink(path), 0);
-	assert_int_equal(rmdir(dir), 0);
+	remove_snap(path);
 	free((void *)rec.links);
 	free(names);
+}
+
+/* Encode an inode whose one name is @name, then decode it: its result. */
+static int
+decode_named(const char *name)
+{
+	static struct xfs_bulkstat bs = { .bs_ino = 1000, .bs_mode = 0100644,
+					  .bs_nlink = 1 };
+	struct xbulk_snap_link l = { 128, name, (uint32_t)strlen(name) };
+	struct xbulk_snap_rec rec = { .bs = &bs, .nlinks = 1, .links = &l };
+	static uint8_t buf[SNAP_REC_MAX];
+	struct xbulk_snap_link *got = NULL;
+	const uint8_t *p = buf;
+	struct xfs_bulkstat out;
+	struct snap_raw raw;
+	size_t len, cap = 0;
+	uint32_t flags, n, next = 0;
+	int ret;
+
+	len = snap_encode_rec(buf, 0, &rec, &next);
+	assert_int_equal(snap_split(&p, buf + len, 0, &raw), 0);
+	ret = snap_decode_rec(&raw, &out, &flags, &got, &cap, &n);
+	free(got);
+	return ret;
+}
+
+/*
+ * A snapshot file of directory 1001 named @dir in the top and inode 5000
+ * named @name in it: open it and read the record.  0, or the first
+ * error (*@why: the reader's reason if opening failed).
+ */
+static int
+read_named(const char *dir, const char *name, char *why, size_t whysize)
+{
+	static struct xfs_bulkstat bs = { .bs_ino = 5000, .bs_mode = 0100644,
+					  .bs_nlink = 1 };
+	struct xbulk_snap_link l = { 1001, name, (uint32_t)strlen(name) };
+	struct xbulk_snap_rec rec = { .bs = &bs, .nlinks = 1, .links = &l };
+	const struct xbulk_snap_rec *got;
+	struct xbulk_snap src = { .info.top = 128 }, *s;
+	char path[64];
+	int ret;
+
+	src.dirs = (struct snap_dirtab){ .top = 128 };
+	assert_int_equal(snap_dirtab_add(&src.dirs, 128, 0, 0, "", 0), 0);
+	assert_int_equal(snap_dirtab_add(&src.dirs, 1001, 1, 128, dir,
+					 (uint32_t)strlen(dir)), 0);
+	assert_int_equal(snap_dirtab_seal(&src.dirs), 0);
+	write_snap(path, sizeof(path), &src, &rec, 1);
+	snap_dirtab_free(&src.dirs);
+	*why = '\0';
+	ret = xbulk_snap_open(path, &s, why, whysize);
+	if (!ret) {
+		ret = xbulk_snap_next(s, &got);
+		assert_int_not_equal(ret, 0);	/* the record is there */
+		xbulk_snap_close(s);
+	}
+	remove_snap(path);
+	return ret == 1 ? 0 : ret;
+}
+
+/* "." and ".." as names are refused in a record and in the directory
+ * table (a path through them would leave the snapshot's top, and diff
+ * --deleted0's list goes to rm), and so is a directory below the top
+ * without a name (a path through it would begin with '/'); names that
+ * only begin with dots are kept. */
+static void
+bad_names(void **state)
+{
+	static const char *const bad[] = { ".", "..", "a/b" };
+	static const char *const good[] = { "a", "...", ".a", "a.", "..a",
+					     ".\xff" };
+	char why[128];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(decode_named(bad[i]), -EBADMSG);
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		assert_int_equal(decode_named(good[i]), 0);
+
+	assert_int_equal(read_named("d", "...", why, sizeof(why)), 0);
+	/* the record's name: the file opens, the record is damaged */
+	assert_int_equal(read_named("d", "..", why, sizeof(why)), -EBADMSG);
+	assert_int_equal(read_named("d", ".", why, sizeof(why)), -EBADMSG);
+	/* a directory's name: the file does not open */
+	assert_int_equal(read_named("..", "f", why, sizeof(why)), -EBADMSG);
+	assert_non_null(strstr(why, "damaged directory table"));
+	assert_int_equal(read_named(".", "f", why, sizeof(why)), -EBADMSG);
+	assert_int_equal(read_named("a/b", "f", why, sizeof(why)), -EBADMSG);
+	assert_int_equal(read_named("", "f", why, sizeof(why)), -EBADMSG);
 }
 
 static void
@@ -404,6 +519,7 @@ main(void)
 		cmocka_unit_test(large),
 		cmocka_unit_test(refused),
 		cmocka_unit_test(file),
+		cmocka_unit_test(bad_names),
 		cmocka_unit_test(dirtab),
 	};
 
