@@ -217,9 +217,9 @@ void xbulk_snap_writer_ident(const struct xbulk_snap_writer *w,
  * writes the header from xbulk_snap_info(@src)); records must come in
  * increasing inode order.  Any number of names (an inode with more than
  * a record holds takes continuation records), each of 1 to 255 bytes.
- * Return: 0; -EINVAL (out of order, from another snapshot, or a name of
- * 0 or more than 255 bytes); the negative errno of a write (-ENOSPC,
- * -EIO...).
+ * Return: 0; -EINVAL (out of order, from another snapshot, or a name a
+ * reader refuses: of 0 or more than 255 bytes, with '/' or NUL, "." or
+ * ".."); the negative errno of a write (-ENOSPC, -EIO...).
  */
 int xbulk_snap_writer_add(struct xbulk_snap_writer *w,
 			  const struct xbulk_snap *src,

@@ -304,8 +304,9 @@ names_ok(const struct xbulk_snap_rec *rec)
 {
 	uint32_t i;
 
+	/* what a reader would refuse is never written */
 	for (i = 0; i < rec->nlinks; i++)
-		if (!rec->links[i].namelen || rec->links[i].namelen > 255)
+		if (!snap_name_ok(rec->links[i].name, rec->links[i].namelen))
 			return false;
 	return true;
 }
