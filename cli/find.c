@@ -46,21 +46,54 @@ static const char help[] =
 "              sizes: data not yet written back then has its size on disk.\n"
 "   -h, --help Show this help.\n"
 "\n"
-"Options, tests and actions of the expression (as GNU find's):\n"
-"   -P -H -depth -d -maxdepth -mindepth -daystart -regextype -warn\n"
-"   -nowarn -xdev -mount -noleaf -ignore_readdir_race\n"
-"   -noignore_readdir_race -files0-from\n"
-"   -true -false -name -iname -path -ipath -wholename -iwholename\n"
-"   -regex -iregex -lname -ilname -type -xtype -size -empty\n"
-"   -amin -atime -cmin -ctime -mmin -mtime -used -newer -anewer -cnewer\n"
-"   -newerXY -uid -gid -user -group -nouser -nogroup -perm -links -inum\n"
-"   -samefile -fstype -readable -writable -executable\n"
-"   -print -print0 -printf -fprint -fprint0 -fprintf -ls -fls -prune\n"
-"   -quit -exec -execdir -ok -okdir -delete\n"
-"XFS tests (directives of -printf: %Xe %Xa %Xp %Xx %XX %Xs %Xc %Xg):\n"
-"   -xfs-extents -xfs-aextents -xfs-xflag -xfs-projid -xfs-extsize\n"
-"   -xfs-cowextsize -xfs-btime -xfs-bmin\n"
-"Refused: -L and -follow (GNU find follows symbolic links there).\n";
+"Options, tests and actions of the expression (as GNU find's):\n";
+
+/*
+ * --help: the text above, then the lists from the library's table
+ * (xbulk_find_primary()), each group's names after its heading, wrapped
+ * at 72 columns; the refused ones on their heading's line (the
+ * completion offers none of them).
+ */
+static void
+print_help(void)
+{
+	static const struct {
+		enum xbulk_find_primary_kind	kind;
+		const char			*heading;	/* before */
+	} groups[] = {
+		{ XBULK_FIND_OPTION, NULL },
+		{ XBULK_FIND_TEST, NULL },
+		{ XBULK_FIND_ACTION, NULL },
+		{ XBULK_FIND_XFS_TEST, "XFS tests (directives of -printf: %Xe "
+		  "%Xa %Xp %Xx %XX %Xs %Xc %Xg):\n" },
+		{ XBULK_FIND_REFUSED, "Refused (xbulk(8) says why):" },
+	};
+	enum xbulk_find_primary_kind kind;
+	const char *name;
+	size_t g, i, col;
+
+	fputs(help, stdout);
+	for (g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
+		bool inline_list = groups[g].kind == XBULK_FIND_REFUSED;
+
+		if (groups[g].heading)
+			fputs(groups[g].heading, stdout);
+		col = 0;
+		for (i = 0; (name = xbulk_find_primary(i, &kind)); i++) {
+			if (kind != groups[g].kind)
+				continue;
+			if (!inline_list && (!col ||
+					     col + 1 + strlen(name) > 72)) {
+				if (col)
+					putchar('\n');
+				col = (size_t)printf("  ");
+			}
+			col += (size_t)printf(" %s", name);
+		}
+		if (inline_list || col)
+			putchar('\n');
+	}
+}
 
 /* @name quoted as GNU find's messages quote file names, in buffer @slot
  * (0 or 1) until that slot is used again. */
@@ -638,7 +671,7 @@ own_options(int argc, char **argv, int *i, unsigned int *threads,
 		const char *a = argv[*i], *val = NULL;
 
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(help, stdout);
+			print_help();
 			return -1;
 		}
 		if (!strncmp(a, "-j", 2)) {
@@ -704,10 +737,11 @@ xb_cmd_find(int argc, char **argv)
 	ret = xbulk_find_parse(argc - i, argv + i, &o, &c.find, err,
 			       sizeof(err), &status);
 	if (ret == XBULK_FIND_HELP || ret == XBULK_FIND_VERSION) {
-		if (ret == XBULK_FIND_HELP)
-			fputs(help, stdout);
-		else
+		if (ret == XBULK_FIND_HELP) {
+			print_help();
+		} else {
 			printf("xbulk %s\n", XBULK_VERSION_STRING);
+		}
 		return fflush(stdout) ? xb_write_error("find", -errno) :
 					XB_EXIT_OK;
 	}

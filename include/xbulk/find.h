@@ -98,7 +98,8 @@ struct xbulk_find_opts {
  * @opts:        time, warnings and hooks (copied)
  * @out:         the compiled expression (xbulk_find_free() it)
  * @err:         a message (without "find: ") on failure: one line, or
- *               two (find's hint after a PATH among the expression);
+ *               two (find's hint after a PATH among the expression;
+ *               "did you mean `-name'?" after an unknown predicate);
  *               NUL-terminated, cut to @errlen bytes
  * @status:      exit status for the failure (XBULK_FIND_EXIT_*); 0 with
  *               XBULK_FIND_HELP and XBULK_FIND_VERSION
@@ -115,6 +116,23 @@ int xbulk_find_parse(int argc, char **argv,
 		     const struct xbulk_find_opts *opts,
 		     struct xbulk_find **out, char *err, size_t errlen,
 		     int *status);
+
+/* What a name of xbulk_find_primary() is. */
+enum xbulk_find_primary_kind {
+	XBULK_FIND_OPTION,	/* -depth, -maxdepth...; -P -H before PATHs */
+	XBULK_FIND_TEST,	/* -name, -size... */
+	XBULK_FIND_ACTION,	/* -print, -exec... */
+	XBULK_FIND_XFS_TEST,	/* xbulk's own: -xfs-extents... */
+	XBULK_FIND_REFUSED,	/* known, refused: -L, -follow (GNU find's) */
+};
+
+/**
+ * xbulk_find_primary() - the options and primaries xbulk find knows, for
+ * a help text or a completion: the @i-th ("-name"; "-newerXY" stands for
+ * that family), counting from 0 in the order xbulk(8) lists them, and its
+ * kind into *@kind.  Return: the name, or NULL past the last.
+ */
+const char *xbulk_find_primary(size_t i, enum xbulk_find_primary_kind *kind);
 
 /** xbulk_find_free() - release @find (NULL is fine).  What its outputs
  * still hold is dropped (xbulk_find_flush() first); the

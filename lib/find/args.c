@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * find's options and primaries with their arguments, checked and
- * prepared once: numbers, sizes, times, patterns, users and groups,
- * outputs.  Messages are GNU find 4.9's (LC_ALL=C quoting).
+ * find's options and primaries: one table with a row for each (struct
+ * xf_primary: name, parser, evaluators, fields, properties), and the
+ * parsers that check and prepare their arguments once: numbers, sizes,
+ * times, patterns, users and groups, outputs.  Messages are GNU find
+ * 4.9's (LC_ALL=C quoting).
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -14,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "find.h"
+#include "evaluators.h"
 #include "../format/columns.h"
 
 /* @s quoted as find's messages quote names, in buffer @slot. */
@@ -29,33 +31,6 @@ next_arg(struct xf_parser *ps)
 		return NULL;
 	}
 	return ps->argv[ps->i++];
-}
-
-/* Does a test of @kind read the file's status (find's need_stat)?
- * -printf says per directive (printf.c), -inum only of a directory. */
-static bool
-reads_status(enum xf_kind kind)
-{
-	switch (kind) {
-	case XF_SIZE: case XF_EMPTY: case XF_TIME: case XF_NEWER:
-	case XF_NUM: case XF_NOUSER: case XF_NOGROUP: case XF_PERM:
-	case XF_SAMEFILE: case XF_FSTYPE: case XF_XFLAG: case XF_LS:
-		return true;
-	default:
-		return false;
-	}
-}
-
-static struct xf_node *
-node(struct xf_parser *ps, enum xf_kind kind, uint32_t fields)
-{
-	struct xf_node *n = xf_zalloc(ps->find, sizeof(*n));
-
-	if (n) {
-		n->kind = kind;
-		n->fields = fields | (reads_status(kind) ? XF_F_STAT : 0);
-	}
-	return n;
 }
 
 /* find's get_comp_type(): a leading '+' or '-'. */
@@ -92,9 +67,9 @@ get_u64(const char *s, uint64_t *v)
 	return !errno && !*end;
 }
 
-/* -uid -gid -links -inum and the XFS numbers: [+-]N. */
+/* -uid -gid -links -inum and the XFS numbers: [+-]N of field p->arg. */
 static int
-parse_num(struct xf_parser *ps, enum xf_field field, uint32_t fields,
+parse_num(struct xf_parser *ps, const struct xf_primary *p,
 	  struct xf_node **out)
 {
 	const char *arg = next_arg(ps), *s = arg;
@@ -102,10 +77,10 @@ parse_num(struct xf_parser *ps, enum xf_field field, uint32_t fields,
 
 	if (!arg)
 		return -EINVAL;
-	n = node(ps, XF_NUM, fields);
+	n = xf_node_new(ps, p);
 	if (!n)
 		return -ENOMEM;
-	n->u.num.field = field;
+	n->u.num.field = (enum xf_field)p->arg;
 	n->u.num.cmp = comp_type(&s);
 	n->u.num.unit = 1;
 	if (!get_u64(s, &n->u.num.n))
@@ -115,9 +90,10 @@ parse_num(struct xf_parser *ps, enum xf_field field, uint32_t fields,
 	return 0;
 }
 
-/* -size [+-]N[cwbkMG], and the extent size hints in the same units. */
+/* -size [+-]N[cwbkMG], and the extent size hints in the same units
+ * (field p->arg). */
 static int
-parse_size(struct xf_parser *ps, enum xf_field field, uint32_t fields,
+parse_size(struct xf_parser *ps, const struct xf_primary *p,
 	   struct xf_node **out)
 {
 	static const char units[] = "bcwkMG";
@@ -132,10 +108,10 @@ parse_size(struct xf_parser *ps, enum xf_field field, uint32_t fields,
 	len = strlen(arg);
 	if (!len)
 		return xf_fail(ps, "invalid null argument to %s", ps->pred);
-	n = node(ps, XF_SIZE, fields);
+	n = xf_node_new(ps, p);
 	if (!n)
 		return -ENOMEM;
-	n->u.num.field = field;
+	n->u.num.field = (enum xf_field)p->arg;
 	n->u.num.unit = 512;
 	u = strchr(units, arg[len - 1]);
 	if (u) {
@@ -217,21 +193,25 @@ time_fields(enum xbulk_time which)
 	return f[which];
 }
 
-/* The time of @which, or with @used (-used) atime - ctime. */
-#define USED_FIELDS	(XBULK_F_ATIME | XBULK_F_CTIME)
+/* parse_time()'s p->arg: an enum xbulk_time, and these */
+#define TIME_MIN	0x100		/* minutes, not days */
+#define TIME_USED	0x200		/* -used: atime - ctime */
+#define TIME_WHICH(arg)	((enum xbulk_time)((arg) & 0xff))
 
 /* -atime -ctime -mtime (days), -amin -cmin -mmin (minutes), -used. */
 static int
-parse_time(struct xf_parser *ps, enum xbulk_time which, bool used,
-	   bool minutes, struct xf_node **out)
+parse_time(struct xf_parser *ps, const struct xf_primary *p,
+	   struct xf_node **out)
 {
 	const char *arg = next_arg(ps), *s = arg;
 	struct timespec origin = ps->day_start;
+	enum xbulk_time which = TIME_WHICH(p->arg);
+	bool used = p->arg & TIME_USED, minutes = p->arg & TIME_MIN;
 	struct xf_node *n;
 
 	if (!arg)
 		return -EINVAL;
-	n = node(ps, XF_TIME, used ? USED_FIELDS : time_fields(which));
+	n = xf_node_new(ps, p);
 	if (!n)
 		return -ENOMEM;
 	n->u.time.which = which;
@@ -283,9 +263,10 @@ time_letter(char x)
 		x == 'c' ? XBULK_TIME_CTIME : XBULK_TIME_MTIME;
 }
 
-/* -newer -anewer -cnewer FILE (the file's mtime), -newerXY REF. */
+/* The time X of the file newer than the time Y of REF (or the date). */
 static int
-parse_newer(struct xf_parser *ps, char x, char y, struct xf_node **out)
+newer(struct xf_parser *ps, const struct xf_primary *p, char x, char y,
+      struct xf_node **out)
 {
 	const char *arg = next_arg(ps);
 	struct xf_node *n;
@@ -294,9 +275,10 @@ parse_newer(struct xf_parser *ps, char x, char y, struct xf_node **out)
 
 	if (!arg)
 		return -EINVAL;
-	n = node(ps, XF_NEWER, time_fields(time_letter(x)));
+	n = xf_node_new(ps, p);
 	if (!n)
 		return -ENOMEM;
+	n->fields |= time_fields(time_letter(x));
 	n->u.time.which = time_letter(x);
 	n->u.time.cmp = XF_CMP_GT;
 	if (y == 't') {
@@ -317,23 +299,50 @@ parse_newer(struct xf_parser *ps, char x, char y, struct xf_node **out)
 	return 0;
 }
 
+/* -newer -anewer -cnewer FILE: the file's mtime (X: p->arg). */
+static int
+parse_newer(struct xf_parser *ps, const struct xf_primary *p,
+	    struct xf_node **out)
+{
+	return newer(ps, p, (char)p->arg, 'm', out);
+}
+
+/* -newerXY REF: X and Y from the name. */
+static int
+parse_newerxy(struct xf_parser *ps, const struct xf_primary *p,
+	      struct xf_node **out)
+{
+	const char *name = ps->pred, x = name[6], y = name[7];
+
+	if (x == 't' || !strchr("aBcm", x) || !strchr("aBcmt", y))
+		return xf_fail(ps, "invalid predicate `%s'", name);
+	if (ps->i >= ps->argc)
+		return xf_fail(ps, "The %s test needs an argument",
+			       Q(0, name));
+	return newer(ps, p, x, y, out);
+}
+
+/* parse_match()'s p->arg: what the pattern is matched against */
+enum { MATCH_NAME = 'n', MATCH_PATH = 'p', MATCH_LINK = 'l' };
+
 /* -name -iname -path -ipath -wholename -iwholename -lname -ilname. */
 static int
-parse_match(struct xf_parser *ps, enum xf_kind kind, bool fold,
+parse_match(struct xf_parser *ps, const struct xf_primary *p,
 	    struct xf_node **out)
 {
 	const char *arg = next_arg(ps), *last;
+	bool fold = p->props & XF_P_FOLD;
 	struct xf_node *n;
 	size_t i;
 
 	if (!arg)
 		return -EINVAL;
-	n = node(ps, kind, 0);
+	n = xf_node_new(ps, p);
 	if (!n)
 		return -ENOMEM;
 	n->u.match.pattern = arg;
 	n->u.match.flags = fold ? FNM_CASEFOLD : 0;
-	if (kind == XF_NAME && strchr(arg, '/'))
+	if (p->arg == MATCH_NAME && strchr(arg, '/'))
 		xf_warn(ps, "warning: %s matches against basenames only, "
 			"but the given pattern contains a directory "
 			"separator (%s), thus the expression will evaluate "
@@ -341,7 +350,7 @@ parse_match(struct xf_parser *ps, enum xf_kind kind, bool fold,
 			Q(0, ps->pred), Q(1, "/"),
 			Q(2, fold ? "-iwholename" : "-wholename"));
 	last = strrchr(arg, '/');
-	if (kind == XF_PATH && last && !last[1]) {
+	if (p->arg == MATCH_PATH && last && !last[1]) {
 		for (i = 0; i < ps->find->npaths; i++)
 			if (!fnmatch(arg, ps->find->paths[i], n->u.match.flags))
 				break;
@@ -376,19 +385,29 @@ static const struct {
 
 #define NR_REGEX_TYPES	(sizeof(regex_types) / sizeof(regex_types[0]))
 
+/* An option's node: -true (an option is true where it stands). */
 static int
-parse_regextype(struct xf_parser *ps)
+option_true(struct xf_parser *ps, struct xf_node **out)
+{
+	*out = xf_node_new(ps, xf_primary_lookup("-true"));
+	return *out ? 0 : -ENOMEM;
+}
+
+static int
+opt_regextype(struct xf_parser *ps, const struct xf_primary *p,
+	      struct xf_node **out)
 {
 	const char *arg = next_arg(ps);
 	char list[512];
 	size_t i, len = 0;
 
+	(void)p;
 	if (!arg)
 		return -EINVAL;
 	for (i = 0; i < NR_REGEX_TYPES; i++) {
 		if (!strcmp(arg, regex_types[i].name)) {
 			ps->regex_syntax = regex_types[i].syntax;
-			return 0;
+			return option_true(ps, out);
 		}
 		len += (size_t)snprintf(list + len, sizeof(list) - len,
 					"%s%s", i ? ", " : "",
@@ -408,16 +427,18 @@ parse_regextype(struct xf_parser *ps)
 
 /* -regex -iregex: GNU regex (re_compile_pattern) with -regextype. */
 static int
-parse_regex(struct xf_parser *ps, bool fold, struct xf_node **out)
+parse_regex(struct xf_parser *ps, const struct xf_primary *p,
+	    struct xf_node **out)
 {
 	const char *arg = next_arg(ps), *msg;
+	bool fold = p->props & XF_P_FOLD;
 	struct re_pattern_buffer *re;
 	struct xf_node *n;
 	uint64_t left = REGEX_NODES_MAX - ps->regex_nodes, size;
 
 	if (!arg)
 		return -EINVAL;
-	n = node(ps, XF_REGEX, 0);
+	n = xf_node_new(ps, p);
 	re = xf_regex_new(ps->find);
 	if (!n || !re)
 		return -ENOMEM;
@@ -439,7 +460,8 @@ parse_regex(struct xf_parser *ps, bool fold, struct xf_node **out)
 
 /* -type and -xtype: comma-separated letters of "bcdpfls". */
 static int
-parse_type(struct xf_parser *ps, enum xf_kind kind, struct xf_node **out)
+parse_type(struct xf_parser *ps, const struct xf_primary *p,
+	   struct xf_node **out)
 {
 	static const char letters[] = "bcdpfls";
 	static const uint32_t fmt[] = { S_IFBLK, S_IFCHR, S_IFDIR, S_IFIFO,
@@ -452,7 +474,7 @@ parse_type(struct xf_parser *ps, enum xf_kind kind, struct xf_node **out)
 	if (!*arg)
 		return xf_fail(ps, "Arguments to %s should contain at least "
 			       "one letter", ps->pred);
-	n = node(ps, kind, 0);
+	n = xf_node_new(ps, p);
 	if (!n)
 		return -ENOMEM;
 	for (s = arg; *s; s++) {
@@ -487,18 +509,20 @@ parse_type(struct xf_parser *ps, enum xf_kind kind, struct xf_node **out)
 	return 0;
 }
 
-/* -user NAME|UID and -group NAME|GID. */
+/* -user NAME|UID and -group NAME|GID (p->arg XF_FLD_GID). */
 static int
-parse_owner(struct xf_parser *ps, bool group, struct xf_node **out)
+parse_owner(struct xf_parser *ps, const struct xf_primary *p,
+	    struct xf_node **out)
 {
 	const char *arg = next_arg(ps);
+	bool group = p->arg == XF_FLD_GID;
 	struct xf_node *n;
 	size_t digits;
 	uint64_t id;
 
 	if (!arg)
 		return -EINVAL;
-	n = node(ps, XF_NUM, XBULK_F_OWNER);
+	n = xf_node_new(ps, p);
 	if (!n)
 		return -ENOMEM;
 	n->u.num.field = group ? XF_FLD_GID : XF_FLD_UID;
@@ -546,7 +570,8 @@ parse_owner(struct xf_parser *ps, bool group, struct xf_node **out)
 }
 
 static int
-parse_perm(struct xf_parser *ps, struct xf_node **out)
+parse_perm(struct xf_parser *ps, const struct xf_primary *p,
+	   struct xf_node **out)
 {
 	const char *arg = next_arg(ps);
 	struct xf_node *n;
@@ -554,7 +579,7 @@ parse_perm(struct xf_parser *ps, struct xf_node **out)
 
 	if (!arg)
 		return -EINVAL;
-	n = node(ps, XF_PERM, 0);
+	n = xf_node_new(ps, p);
 	if (!n)
 		return -ENOMEM;
 	if (arg[0] == '-' || arg[0] == '/') {
@@ -579,14 +604,15 @@ parse_perm(struct xf_parser *ps, struct xf_node **out)
 
 /* -xfs-xflag NAME[,NAME...]: FS_XFLAG_* by columns.c's names. */
 static int
-parse_xflag(struct xf_parser *ps, struct xf_node **out)
+parse_xflag(struct xf_parser *ps, const struct xf_primary *p,
+	    struct xf_node **out)
 {
 	const char *arg = next_arg(ps), *s;
 	struct xf_node *n;
 
 	if (!arg)
 		return -EINVAL;
-	n = node(ps, XF_XFLAG, XBULK_F_XFLAGS);
+	n = xf_node_new(ps, p);
 	if (!n)
 		return -ENOMEM;
 	for (s = arg; *s;) {
@@ -610,7 +636,8 @@ parse_xflag(struct xf_parser *ps, struct xf_node **out)
 
 /* -samefile FILE: its inode (a file on another filesystem never). */
 static int
-parse_samefile(struct xf_parser *ps, struct xf_node **out)
+parse_samefile(struct xf_parser *ps, const struct xf_primary *p,
+	       struct xf_node **out)
 {
 	const char *arg = next_arg(ps);
 	struct xf_node *n;
@@ -622,7 +649,7 @@ parse_samefile(struct xf_parser *ps, struct xf_node **out)
 	err = ref_stat(ps, arg, &stx);
 	if (err)
 		return err;
-	n = node(ps, XF_SAMEFILE, 0);
+	n = xf_node_new(ps, p);
 	if (!n)
 		return -ENOMEM;
 	n->u.same.ino = stx.stx_ino;
@@ -657,26 +684,28 @@ output_stream(struct xf_parser *ps, const char *file)
 	return s;
 }
 
-/* -print -print0 -printf -ls and their -f variants. */
+/* parse_action()'s p->arg */
+enum { ACT_PRINT = 1, ACT_PRINT0, ACT_PRINTF, ACT_LS };
+
+/* -print -print0 -printf -ls and their -f variants (XF_P_FILE). */
 static int
-parse_action(struct xf_parser *ps, enum xf_kind kind, bool file, char end,
+parse_action(struct xf_parser *ps, const struct xf_primary *p,
 	     struct xf_node **out)
 {
 	const char *name = NULL, *fmt;
-	struct xf_node *n = node(ps, kind, kind == XF_LS ? XF_LS_FIELDS : 0);
+	struct xf_node *n = xf_node_new(ps, p);
 
 	if (!n)
 		return -ENOMEM;
-	if (file && !(name = next_arg(ps)))
+	if ((p->props & XF_P_FILE) && !(name = next_arg(ps)))
 		return -EINVAL;
-	n->acts = true;
-	n->u.act.end = end;
+	n->u.act.end = p->arg == ACT_PRINT ? '\n' : 0;
 	n->u.act.out = output_stream(ps, name);
 	if (!n->u.act.out)
 		return -ENOMEM;
-	if (kind == XF_PRINT && end == '\n')
+	if (p->arg == ACT_PRINT)
 		n->u.act.out->records = true;
-	if (kind == XF_PRINTF) {
+	if (p->arg == ACT_PRINTF) {
 		fmt = next_arg(ps);
 		if (!fmt)
 			return -EINVAL;
@@ -688,118 +717,64 @@ parse_action(struct xf_parser *ps, enum xf_kind kind, bool file, char end,
 	return 0;
 }
 
-int
-xf_parse_primary(struct xf_parser *ps, const char *p, struct xf_node **out)
+/* A primary without arguments. */
+static int
+parse_bare(struct xf_parser *ps, const struct xf_primary *p,
+	   struct xf_node **out)
 {
-	size_t i;
+	*out = xf_node_new(ps, p);
+	return *out ? 0 : -ENOMEM;
+}
 
-	*out = NULL;
-#define IS(s)	(!strcmp(p, s))
-	if (IS("-true") || IS("-false") || IS("-empty") || IS("-nouser") ||
-	    IS("-nogroup") || IS("-prune") || IS("-quit") || IS("-delete")) {
-		static const enum xf_kind k[] = { XF_TRUE, XF_FALSE, XF_EMPTY,
-			XF_NOUSER, XF_NOGROUP, XF_PRUNE, XF_QUIT, XF_DELETE };
-		static const uint32_t fl[] = { 0, 0, XBULK_F_SIZE,
-			XBULK_F_OWNER, XBULK_F_OWNER, 0, 0, XBULK_F_NLINK };
-		const char *names[] = { "-true", "-false", "-empty", "-nouser",
-			"-nogroup", "-prune", "-quit", "-delete" };
+static int
+parse_prune(struct xf_parser *ps, const struct xf_primary *p,
+	    struct xf_node **out)
+{
+	ps->find->has_prune = true;
+	return parse_bare(ps, p, out);
+}
 
-		for (i = 0; strcmp(p, names[i]); i++)
-			;
-		*out = node(ps, k[i], fl[i]);
-		if (*out && (k[i] == XF_PRUNE || k[i] == XF_QUIT ||
-			     k[i] == XF_DELETE))
-			(*out)->acts = true;
-		/* -delete implies -depth; -prune then does nothing */
-		ps->find->has_prune |= k[i] == XF_PRUNE;
-		if (k[i] == XF_DELETE)
-			ps->find->has_delete = ps->find->post = true;
-		return *out ? 0 : -ENOMEM;
-	}
-	if (IS("-exec") || IS("-execdir") || IS("-ok") || IS("-okdir"))
-		return xf_parse_exec(ps, p, out);
-	if (IS("-name") || IS("-iname"))
-		return parse_match(ps, XF_NAME, p[1] == 'i', out);
-	if (IS("-path") || IS("-ipath") || IS("-wholename") ||
-	    IS("-iwholename"))
-		return parse_match(ps, XF_PATH, p[1] == 'i', out);
-	if (IS("-lname") || IS("-ilname"))
-		return parse_match(ps, XF_LNAME, p[1] == 'i', out);
-	if (IS("-regex") || IS("-iregex"))
-		return parse_regex(ps, p[1] == 'i', out);
-	if (IS("-type") || IS("-xtype"))
-		return parse_type(ps, p[1] == 'x' ? XF_XTYPE : XF_TYPE, out);
-	if (IS("-size"))
-		return parse_size(ps, XF_FLD_SIZE, XBULK_F_SIZE, out);
-	if (IS("-atime") || IS("-ctime") || IS("-mtime") || IS("-amin") ||
-	    IS("-cmin") || IS("-mmin") || IS("-xfs-btime") ||
-	    IS("-xfs-bmin"))
-		return parse_time(ps, time_letter(p[1] == 'x' ? 'B' : p[1]),
-				  false, strstr(p, "min") != NULL, out);
-	if (IS("-used"))
-		return parse_time(ps, XBULK_TIME_ATIME, true, false, out);
-	if (IS("-newer") || IS("-anewer") || IS("-cnewer"))
-		return parse_newer(ps, p[1] == 'n' ? 'm' : p[1], 'm', out);
-	if (!strncmp(p, "-newer", 6) && strlen(p) == 8) {
-		if (p[6] == 't' || !strchr("aBcm", p[6]) || !strchr("aBcmt", p[7]))
-			return xf_fail(ps, "invalid predicate `%s'", p);
-		if (ps->i >= ps->argc)
-			return xf_fail(ps, "The %s test needs an argument",
-				       Q(0, p));
-		return parse_newer(ps, p[6], p[7], out);
-	}
-	if (IS("-uid") || IS("-gid"))
-		return parse_num(ps, p[1] == 'u' ? XF_FLD_UID : XF_FLD_GID,
-				 XBULK_F_OWNER, out);
-	if (IS("-links"))
-		return parse_num(ps, XF_FLD_NLINK, XBULK_F_NLINK, out);
-	if (IS("-inum"))
-		return parse_num(ps, XF_FLD_INO, 0, out);
-	if (IS("-user") || IS("-group"))
-		return parse_owner(ps, p[1] == 'g', out);
-	if (IS("-perm"))
-		return parse_perm(ps, out);
-	if (IS("-samefile"))
-		return parse_samefile(ps, out);
-	if (IS("-fstype")) {
-		const char *arg = next_arg(ps);
+/* -delete implies -depth; -prune then does nothing */
+static int
+parse_delete(struct xf_parser *ps, const struct xf_primary *p,
+	     struct xf_node **out)
+{
+	ps->find->has_delete = ps->find->post = true;
+	return parse_bare(ps, p, out);
+}
 
-		if (!arg)
-			return -EINVAL;
-		*out = node(ps, XF_FSTYPE, 0);
-		if (*out)
-			(*out)->u.fstype = arg;
-		return *out ? 0 : -ENOMEM;
-	}
-	if (IS("-readable") || IS("-writable") || IS("-executable")) {
-		*out = node(ps, XF_ACCESS, 0);
-		if (*out)
-			(*out)->u.access = p[1] == 'r' ? R_OK :
-					   p[1] == 'w' ? W_OK : X_OK;
-		return *out ? 0 : -ENOMEM;
-	}
-	if (IS("-context"))
-		return xf_fail(ps, "invalid predicate -context: SELinux is not "
-			       "enabled.");
-	if (IS("-print") || IS("-print0") || IS("-fprint") || IS("-fprint0"))
-		return parse_action(ps, XF_PRINT, p[1] == 'f',
-				    p[strlen(p) - 1] == '0' ? 0 : '\n', out);
-	if (IS("-printf") || IS("-fprintf"))
-		return parse_action(ps, XF_PRINTF, p[1] == 'f', 0, out);
-	if (IS("-ls") || IS("-fls"))
-		return parse_action(ps, XF_LS, p[1] == 'f', 0, out);
-	if (IS("-xfs-extents") || IS("-xfs-aextents"))
-		return parse_num(ps, p[5] == 'a' ? XF_FLD_AEXTENTS :
-				 XF_FLD_EXTENTS, XBULK_F_EXTENTS, out);
-	if (IS("-xfs-projid"))
-		return parse_num(ps, XF_FLD_PROJID, XBULK_F_PROJID, out);
-	if (IS("-xfs-extsize") || IS("-xfs-cowextsize"))
-		return parse_size(ps, p[5] == 'c' ? XF_FLD_COWEXTSIZE :
-				  XF_FLD_EXTSIZE, XBULK_F_HINTS, out);
-	if (IS("-xfs-xflag"))
-		return parse_xflag(ps, out);
-#undef IS
-	return xf_fail(ps, "unknown predicate `%s'", p);
+static int
+parse_fstype(struct xf_parser *ps, const struct xf_primary *p,
+	     struct xf_node **out)
+{
+	const char *arg = next_arg(ps);
+
+	if (!arg)
+		return -EINVAL;
+	*out = xf_node_new(ps, p);
+	if (*out)
+		(*out)->u.fstype = arg;
+	return *out ? 0 : -ENOMEM;
+}
+
+/* -readable -writable -executable: the access(2) mode p->arg. */
+static int
+parse_access(struct xf_parser *ps, const struct xf_primary *p,
+	     struct xf_node **out)
+{
+	*out = xf_node_new(ps, p);
+	if (*out)
+		(*out)->u.access = p->arg;
+	return *out ? 0 : -ENOMEM;
+}
+
+static int
+parse_context(struct xf_parser *ps, const struct xf_primary *p,
+	      struct xf_node **out)
+{
+	(void)p, (void)out;
+	return xf_fail(ps, "invalid predicate -context: SELinux is not "
+		       "enabled.");
 }
 
 /* A global option after a test or action: find's warning. */
@@ -816,7 +791,7 @@ global_option(struct xf_parser *ps, const char *name)
 }
 
 static int
-parse_depth_limit(struct xf_parser *ps, int *limit)
+depth_limit(struct xf_parser *ps, int *limit, struct xf_node **out)
 {
 	const char *arg = next_arg(ps);
 	uint64_t v;
@@ -830,63 +805,331 @@ parse_depth_limit(struct xf_parser *ps, int *limit)
 	if (!get_u64(arg, &v) || v > INT_MAX)
 		return xf_fail(ps, "%s: %s", arg, strerror(ERANGE));
 	*limit = (int)v;
-	return 0;
+	return option_true(ps, out);
 }
 
-int
-xf_parse_option(struct xf_parser *ps, const char *p, bool *handled)
+static int
+opt_maxdepth(struct xf_parser *ps, const struct xf_primary *p,
+	     struct xf_node **out)
 {
-	struct xbulk_find *f = ps->find;
-	struct tm tm;
+	global_option(ps, p->name);
+	return depth_limit(ps, &ps->find->maxdepth, out);
+}
 
-	*handled = true;
-	if (!strcmp(p, "-daystart")) {
-		if (!ps->full_days) {
-			ps->day_start.tv_sec += 86400;
-			ps->day_start.tv_nsec = 0;
-			if (xf_localtime(ps->day_start.tv_sec, &tm))
-				ps->day_start.tv_sec -= tm.tm_sec +
-					tm.tm_min * 60 + tm.tm_hour * 3600;
-			ps->full_days = true;
-		}
-		return 0;
-	}
-	if (!strcmp(p, "-regextype"))
-		return parse_regextype(ps);
-	if (!strcmp(p, "-warn") || !strcmp(p, "-nowarn")) {
-		f->warnings = p[1] == 'w';
-		return 0;
-	}
-	if (!strcmp(p, "-follow")) {
-		ps->status = XBULK_FIND_EXIT_REFUSED;
-		return xf_fail(ps, "%s", XF_NO_FOLLOW("-follow"));
-	}
-	if (!strcmp(p, "-files0-from")) {
-		const char *file = next_arg(ps);
+static int
+opt_mindepth(struct xf_parser *ps, const struct xf_primary *p,
+	     struct xf_node **out)
+{
+	global_option(ps, p->name);
+	return depth_limit(ps, &ps->find->mindepth, out);
+}
 
-		if (!file)
-			return -EINVAL;
-		f->files0_from = file;
-		return 0;
-	}
-	if (!strcmp(p, "-d"))
+/* -depth, and -d (deprecated: p->arg) */
+static int
+opt_depth(struct xf_parser *ps, const struct xf_primary *p,
+	  struct xf_node **out)
+{
+	if (p->arg)
 		xf_warn(ps, "warning: the -d option is deprecated; please use "
 			"-depth instead, because the latter is a "
 			"POSIX-compliant feature.");
-	if (!strcmp(p, "-depth") || !strcmp(p, "-d") ||
-	    !strcmp(p, "-maxdepth") || !strcmp(p, "-mindepth") ||
-	    !strcmp(p, "-xdev") || !strcmp(p, "-mount") ||
-	    !strcmp(p, "-noleaf") || !strcmp(p, "-ignore_readdir_race") ||
-	    !strcmp(p, "-noignore_readdir_race")) {
-		global_option(ps, p);
-		if (p[2] == 'e' || !p[2])
-			f->post = f->explicit_depth = true;
-		if (!strcmp(p, "-maxdepth"))
-			return parse_depth_limit(ps, &f->maxdepth);
-		if (!strcmp(p, "-mindepth"))
-			return parse_depth_limit(ps, &f->mindepth);
+	global_option(ps, p->name);
+	ps->find->post = ps->find->explicit_depth = true;
+	return option_true(ps, out);
+}
+
+/* -xdev -mount -noleaf -ignore_readdir_race -noignore_readdir_race:
+ * what xbulk find does anyway (one filesystem, no leaf optimisation,
+ * churn told as find tells it) */
+static int
+opt_global(struct xf_parser *ps, const struct xf_primary *p,
+	   struct xf_node **out)
+{
+	global_option(ps, p->name);
+	return option_true(ps, out);
+}
+
+static int
+opt_daystart(struct xf_parser *ps, const struct xf_primary *p,
+	     struct xf_node **out)
+{
+	struct tm tm;
+
+	(void)p;
+	*out = NULL;			/* not even -true */
+	if (ps->full_days)
 		return 0;
-	}
-	*handled = false;
+	ps->day_start.tv_sec += 86400;
+	ps->day_start.tv_nsec = 0;
+	if (xf_localtime(ps->day_start.tv_sec, &tm))
+		ps->day_start.tv_sec -= tm.tm_sec + tm.tm_min * 60 +
+					tm.tm_hour * 3600;
+	ps->full_days = true;
 	return 0;
+}
+
+/* -warn -nowarn (p->arg: on) */
+static int
+opt_warn(struct xf_parser *ps, const struct xf_primary *p,
+	 struct xf_node **out)
+{
+	ps->find->warnings = p->arg;
+	return option_true(ps, out);
+}
+
+static int
+opt_files0_from(struct xf_parser *ps, const struct xf_primary *p,
+		struct xf_node **out)
+{
+	const char *file = next_arg(ps);
+
+	(void)p;
+	if (!file)
+		return -EINVAL;
+	ps->find->files0_from = file;
+	return option_true(ps, out);
+}
+
+static int
+opt_follow(struct xf_parser *ps, const struct xf_primary *p,
+	   struct xf_node **out)
+{
+	(void)p, (void)out;
+	ps->status = XBULK_FIND_EXIT_REFUSED;
+	return xf_fail(ps, "%s", XF_NO_FOLLOW("-follow"));
+}
+
+/* The table's rows: a test the record decides (its @pre on the file's
+ * record), a test that needs more, an action, an option. */
+#define REC(name, parse, pre, fields, props, arg) \
+	{ name, parse, xf_eval_record, pre, fields, props, arg }
+#define TEST(name, parse, eval, pre, fields, props, arg) \
+	{ name, parse, eval, pre, fields, props, arg }
+#define ACT(name, parse, eval, pre, fields, props, arg) \
+	{ name, parse, eval, pre, fields, XF_P_ACTION | (props), arg }
+#define OPT(name, parse, props, arg) \
+	{ name, parse, NULL, NULL, 0, XF_P_OPTION | (props), arg }
+
+#define STAT		XF_P_STAT
+#define FOLD		XF_P_FOLD
+#define XFS		(XF_P_XFS | XF_P_STAT)
+/* runs a program or deletes: what the pre-filter cannot foresee */
+#define ACTS		(XF_P_KEEPS | XF_P_NO_PRINT)
+/* writes to a stream (-f...: given a FILE first) */
+#define OUT		(ACTS | XF_P_STREAM)
+#define OUT_FILE	(OUT | XF_P_FILE)
+#define F(x)		XBULK_F_##x
+#define T(x)		((int)XBULK_TIME_##x)
+
+/*
+ * Every option and primary of xbulk find, in xbulk(8)'s order (the
+ * order of --help, xbulk_find_primary()).  Adding a primary: a row here,
+ * its parser above (or one that fits), its evaluators in evaluators.c
+ * (docs/design.md, "Adding a find primary").
+ */
+static const struct xf_primary table[] = {
+	/* options: before the PATHs (parse.c), then anywhere */
+	OPT("-P", NULL, XF_P_LEADING, 0),
+	OPT("-H", NULL, XF_P_LEADING, 0),
+	OPT("-depth", opt_depth, 0, 0),
+	OPT("-d", opt_depth, 0, 1),
+	OPT("-maxdepth", opt_maxdepth, 0, 0),
+	OPT("-mindepth", opt_mindepth, 0, 0),
+	OPT("-daystart", opt_daystart, 0, 0),
+	OPT("-regextype", opt_regextype, 0, 0),
+	OPT("-warn", opt_warn, 0, 1),
+	OPT("-nowarn", opt_warn, 0, 0),
+	OPT("-xdev", opt_global, 0, 0),
+	OPT("-mount", opt_global, 0, 0),
+	OPT("-noleaf", opt_global, 0, 0),
+	OPT("-ignore_readdir_race", opt_global, 0, 0),
+	OPT("-noignore_readdir_race", opt_global, 0, 0),
+	OPT("-files0-from", opt_files0_from, 0, 0),
+	/* tests */
+	REC("-true", parse_bare, xf_pre_true, 0, 0, 0),
+	REC("-false", parse_bare, xf_pre_false, 0, 0, 0),
+	TEST("-name", parse_match, xf_eval_name, NULL, 0, 0, MATCH_NAME),
+	TEST("-iname", parse_match, xf_eval_name, NULL, 0, FOLD, MATCH_NAME),
+	TEST("-path", parse_match, xf_eval_path, NULL, 0, 0, MATCH_PATH),
+	TEST("-ipath", parse_match, xf_eval_path, NULL, 0, FOLD, MATCH_PATH),
+	TEST("-wholename", parse_match, xf_eval_path, NULL, 0, 0, MATCH_PATH),
+	TEST("-iwholename", parse_match, xf_eval_path, NULL, 0, FOLD,
+	     MATCH_PATH),
+	TEST("-regex", parse_regex, xf_eval_regex, NULL, 0, 0, 0),
+	TEST("-iregex", parse_regex, xf_eval_regex, NULL, 0, FOLD, 0),
+	TEST("-lname", parse_match, xf_eval_lname, xf_pre_lname, 0, 0,
+	     MATCH_LINK),
+	TEST("-ilname", parse_match, xf_eval_lname, xf_pre_lname, 0, FOLD,
+	     MATCH_LINK),
+	TEST("-type", parse_type, xf_eval_type, xf_pre_type, 0, 0, 0),
+	TEST("-xtype", parse_type, xf_eval_xtype, xf_pre_xtype, 0, 0, 0),
+	REC("-size", parse_size, xf_pre_size, F(SIZE), STAT, XF_FLD_SIZE),
+	TEST("-empty", parse_bare, xf_eval_empty, xf_pre_empty, F(SIZE),
+	     STAT, 0),
+	REC("-amin", parse_time, xf_pre_time, F(ATIME), STAT,
+	    T(ATIME) | TIME_MIN),
+	REC("-atime", parse_time, xf_pre_time, F(ATIME), STAT, T(ATIME)),
+	REC("-cmin", parse_time, xf_pre_time, F(CTIME), STAT,
+	    T(CTIME) | TIME_MIN),
+	REC("-ctime", parse_time, xf_pre_time, F(CTIME), STAT, T(CTIME)),
+	REC("-mmin", parse_time, xf_pre_time, F(MTIME), STAT,
+	    T(MTIME) | TIME_MIN),
+	REC("-mtime", parse_time, xf_pre_time, F(MTIME), STAT, T(MTIME)),
+	REC("-used", parse_time, xf_pre_time, F(ATIME) | F(CTIME), STAT,
+	    T(ATIME) | TIME_USED),
+	/* the fields of -newer...: by the letters (newer()) */
+	REC("-newer", parse_newer, xf_pre_time, 0, STAT, 'm'),
+	REC("-anewer", parse_newer, xf_pre_time, 0, STAT, 'a'),
+	REC("-cnewer", parse_newer, xf_pre_time, 0, STAT, 'c'),
+	REC("-newerXY", parse_newerxy, xf_pre_time, 0, STAT, 0),
+	REC("-uid", parse_num, xf_pre_num, F(OWNER), STAT, XF_FLD_UID),
+	REC("-gid", parse_num, xf_pre_num, F(OWNER), STAT, XF_FLD_GID),
+	REC("-user", parse_owner, xf_pre_num, F(OWNER), STAT, XF_FLD_UID),
+	REC("-group", parse_owner, xf_pre_num, F(OWNER), STAT, XF_FLD_GID),
+	TEST("-nouser", parse_bare, xf_eval_nouser, NULL, F(OWNER), STAT, 0),
+	TEST("-nogroup", parse_bare, xf_eval_nogroup, NULL, F(OWNER), STAT,
+	     0),
+	REC("-perm", parse_perm, xf_pre_perm, 0, STAT, 0),
+	REC("-links", parse_num, xf_pre_num, F(NLINK), STAT, XF_FLD_NLINK),
+	TEST("-inum", parse_num, xf_eval_inum, xf_pre_num, 0,
+	     STAT | XF_P_STAT_DIR, XF_FLD_INO),
+	TEST("-samefile", parse_samefile, xf_eval_samefile, xf_pre_samefile,
+	     0, STAT, 0),
+	TEST("-fstype", parse_fstype, xf_eval_fstype, NULL, 0, STAT, 0),
+	TEST("-readable", parse_access, xf_eval_access, NULL, 0, 0, R_OK),
+	TEST("-writable", parse_access, xf_eval_access, NULL, 0, 0, W_OK),
+	TEST("-executable", parse_access, xf_eval_access, NULL, 0, 0, X_OK),
+	/* actions */
+	ACT("-print", parse_action, xf_eval_print, xf_pre_true, 0, OUT,
+	    ACT_PRINT),
+	ACT("-print0", parse_action, xf_eval_print, xf_pre_true, 0, OUT,
+	    ACT_PRINT0),
+	ACT("-printf", parse_action, xf_eval_printf, xf_pre_true, 0, OUT,
+	    ACT_PRINTF),
+	ACT("-fprint", parse_action, xf_eval_print, xf_pre_true, 0, OUT_FILE,
+	    ACT_PRINT),
+	ACT("-fprint0", parse_action, xf_eval_print, xf_pre_true, 0, OUT_FILE,
+	    ACT_PRINT0),
+	ACT("-fprintf", parse_action, xf_eval_printf, xf_pre_true, 0,
+	    OUT_FILE, ACT_PRINTF),
+	ACT("-ls", parse_action, xf_eval_ls, xf_pre_true, XF_LS_FIELDS,
+	    OUT | STAT, ACT_LS),
+	ACT("-fls", parse_action, xf_eval_ls, xf_pre_true, XF_LS_FIELDS,
+	    OUT_FILE | STAT, ACT_LS),
+	/* no effect on what is not a directory: no inode kept for it */
+	ACT("-prune", parse_prune, xf_eval_prune, xf_pre_true, 0, 0, 0),
+	ACT("-quit", parse_bare, xf_eval_quit, xf_pre_true, 0, XF_P_KEEPS, 0),
+	ACT("-exec", xf_parse_exec, xf_eval_exec, NULL, 0, ACTS, 0),
+	ACT("-execdir", xf_parse_exec, xf_eval_exec, NULL, 0, ACTS,
+	    XF_EXEC_DIR),
+	ACT("-ok", xf_parse_exec, xf_eval_exec, NULL, 0, ACTS, XF_EXEC_OK),
+	ACT("-okdir", xf_parse_exec, xf_eval_exec, NULL, 0, ACTS,
+	    XF_EXEC_DIR | XF_EXEC_OK),
+	ACT("-delete", parse_delete, xf_eval_delete, NULL, F(NLINK), ACTS, 0),
+	/* XFS tests */
+	REC("-xfs-extents", parse_num, xf_pre_num, F(EXTENTS), XFS,
+	    XF_FLD_EXTENTS),
+	REC("-xfs-aextents", parse_num, xf_pre_num, F(EXTENTS), XFS,
+	    XF_FLD_AEXTENTS),
+	REC("-xfs-xflag", parse_xflag, xf_pre_xflag, F(XFLAGS), XFS, 0),
+	REC("-xfs-projid", parse_num, xf_pre_num, F(PROJID), XFS,
+	    XF_FLD_PROJID),
+	REC("-xfs-extsize", parse_size, xf_pre_size, F(HINTS), XFS,
+	    XF_FLD_EXTSIZE),
+	REC("-xfs-cowextsize", parse_size, xf_pre_size, F(HINTS), XFS,
+	    XF_FLD_COWEXTSIZE),
+	REC("-xfs-btime", parse_time, xf_pre_time, F(BTIME) | F(OTHER), XFS,
+	    T(BTIME)),
+	REC("-xfs-bmin", parse_time, xf_pre_time, F(BTIME) | F(OTHER), XFS,
+	    T(BTIME) | TIME_MIN),
+	/* refused: GNU find's own */
+	OPT("-L", NULL, XF_P_LEADING | XF_P_REFUSED, 0),
+	OPT("-D", NULL, XF_P_LEADING | XF_P_REFUSED, 0),
+	OPT("-follow", opt_follow, XF_P_REFUSED, 0),
+	TEST("-context", parse_context, NULL, NULL, 0, XF_P_REFUSED, 0),
+};
+
+#define NR_ROWS	(sizeof(table) / sizeof(table[0]))
+
+const struct xf_primary *
+xf_primary_lookup(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NR_ROWS; i++)
+		if (table[i].parse && !strcmp(table[i].name, name))
+			return &table[i];
+	if (!strncmp(name, "-newer", 6) && strlen(name) == 8)
+		return xf_primary_lookup("-newerXY");
+	return NULL;
+}
+
+/*
+ * Edits from @a to @b (Damerau-Levenshtein: insert, delete, replace,
+ * swap two neighbours); SIZE_MAX for names of 64 bytes or more.
+ */
+static size_t
+distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, v, d[64][64];
+
+	if (la >= 64 || lb >= 64)
+		return SIZE_MAX;
+	for (i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (i = 1; i <= la; i++) {
+		for (j = 1; j <= lb; j++) {
+			v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	}
+	return d[la][lb];
+}
+
+int
+xf_unknown_primary(struct xf_parser *ps, const char *name)
+{
+	size_t i, d, best = SIZE_MAX, most = strlen(name) / 3;
+	const char *like = NULL;
+
+	/* a typo: one edit in three characters at most (one at least), of
+	 * a name long enough to tell (not "-j": xbulk's own -j misplaced) */
+	for (i = 0; strlen(name) > 3 && i < NR_ROWS; i++) {
+		if (!table[i].parse || (table[i].props & XF_P_REFUSED) ||
+		    table[i].parse == parse_newerxy)
+			continue;
+		d = distance(name, table[i].name);
+		if (d < best) {
+			best = d;
+			like = table[i].name;
+		}
+	}
+	if (like && best <= (most ? most : 1))
+		return xf_fail(ps, "unknown predicate `%s'\ndid you mean "
+			       "`%s'?", name, like);
+	return xf_fail(ps, "unknown predicate `%s'", name);
+}
+
+const char *
+xbulk_find_primary(size_t i, enum xbulk_find_primary_kind *kind)
+{
+	uint32_t props;
+
+	if (i >= NR_ROWS)
+		return NULL;
+	props = table[i].props;
+	*kind = props & XF_P_REFUSED ? XBULK_FIND_REFUSED :
+		props & XF_P_OPTION ? XBULK_FIND_OPTION :
+		props & XF_P_XFS ? XBULK_FIND_XFS_TEST :
+		props & XF_P_ACTION ? XBULK_FIND_ACTION : XBULK_FIND_TEST;
+	return table[i].name;
 }

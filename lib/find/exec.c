@@ -164,10 +164,12 @@ end_arg(struct xf_exec *x)
 }
 
 int
-xf_parse_exec(struct xf_parser *ps, const char *name, struct xf_node **out)
+xf_parse_exec(struct xf_parser *ps, const struct xf_primary *p,
+	      struct xf_node **out)
 {
 	struct xbulk_find *f = ps->find;
-	bool dir = strstr(name, "dir") != NULL, ok = name[1] == 'o';
+	const char *name = p->name;
+	bool dir = p->arg & XF_EXEC_DIR, ok = p->arg & XF_EXEC_OK;
 	bool braces = false;
 	int start = ps->i, end, err;
 	struct xf_exec *x;
@@ -195,7 +197,7 @@ xf_parse_exec(struct xf_parser *ps, const char *name, struct xf_node **out)
 	if (end == start)
 		return xf_fail(ps, "missing argument to `%s'", name);
 	x = xf_zalloc(f, sizeof(*x));
-	n = xf_zalloc(f, sizeof(*n));
+	n = xf_node_new(ps, p);
 	if (!x || !n)
 		return -ENOMEM;
 	x->plus = strcmp(ps->argv[end], ";") != 0;
@@ -236,8 +238,6 @@ xf_parse_exec(struct xf_parser *ps, const char *name, struct xf_node **out)
 		return xf_fail(ps, "cannot fit single argument within argument "
 			       "list size limit");
 	ps->i = end + 1;
-	n->kind = XF_EXEC;
-	n->acts = true;
 	n->u.exec = x;
 	*f->execs_tail = x;
 	f->execs_tail = &x->next;

@@ -18,41 +18,15 @@
 
 #include "../base.h"
 
+/* A node of the expression: an operator, or a primary (its row). */
 enum xf_kind {
-	/* operators */
 	XF_AND, XF_OR, XF_NOT, XF_COMMA,
-	/* tests */
-	XF_TRUE, XF_FALSE,
-	XF_NAME,	/* -name -iname: fnmatch on the base name */
-	XF_PATH,	/* -path -ipath -wholename -iwholename */
-	XF_LNAME,	/* -lname -ilname: fnmatch on the link target */
-	XF_REGEX,	/* -regex -iregex */
-	XF_TYPE,	/* -type: set of S_IFMT >> 12 */
-	XF_XTYPE,	/* -xtype: the same, following symlinks */
-	XF_SIZE,	/* -size */
-	XF_EMPTY,
-	XF_TIME,	/* -atime -mtime -ctime -amin ... -used */
-	XF_NEWER,	/* -newer -anewer -cnewer -newerXY */
-	XF_NUM,		/* -uid -gid -links -inum, XFS numbers */
-	XF_NOUSER, XF_NOGROUP,
-	XF_PERM,
-	XF_SAMEFILE,
-	XF_FSTYPE,
-	XF_ACCESS,	/* -readable -writable -executable */
-	XF_XFLAG,	/* -xfs-xflag: all of a set of FS_XFLAG_* */
-	/* actions */
-	XF_PRINT,	/* -print -print0 -fprint -fprint0 */
-	XF_PRINTF,	/* -printf -fprintf */
-	XF_LS,		/* -ls -fls */
-	XF_PRUNE,
-	XF_QUIT,
-	XF_EXEC,	/* -exec -execdir -ok -okdir (exec.c) */
-	XF_DELETE,
+	XF_PRIMARY,	/* a test or an action: n->prim says which */
 };
 
 enum xf_cmp { XF_CMP_EQ, XF_CMP_LT, XF_CMP_GT };
 
-/* Which number of the record an XF_NUM or XF_SIZE node compares. */
+/* Which number of the record -size or a numeric test compares. */
 enum xf_field {
 	XF_FLD_UID, XF_FLD_GID, XF_FLD_NLINK, XF_FLD_INO, XF_FLD_SIZE,
 	XF_FLD_EXTENTS, XF_FLD_AEXTENTS, XF_FLD_PROJID, XF_FLD_EXTSIZE,
@@ -92,48 +66,111 @@ struct xf_exec {
 
 struct xf_node {
 	enum xf_kind		kind;
+	const struct xf_primary	*prim;		/* XF_PRIMARY: its row */
 	struct xf_node		*left, *right;	/* operators (NOT: right) */
 	uint32_t		fields;		/* XBULK_F_* this subtree needs */
-	bool			acts;		/* the subtree has an action */
-	union {
-		struct {			/* NAME PATH LNAME */
+	union {				/* the primary's argument */
+		struct {			/* -name -path -lname... */
 			const char	*pattern;
 			int		flags;	/* FNM_CASEFOLD */
 		} match;
 		regex_t			*regex;
-		uint32_t		types;	/* TYPE XTYPE: bit per S_IFMT>>12 */
-		struct {			/* SIZE NUM */
+		uint32_t		types;	/* -type -xtype: bit per S_IFMT>>12 */
+		struct {			/* -size, numbers */
 			enum xf_field	field;
 			enum xf_cmp	cmp;
 			uint64_t	n;
-			uint64_t	unit;	/* SIZE: bytes per unit */
+			uint64_t	unit;	/* -size: bytes per unit */
 		} num;
-		struct {			/* TIME NEWER */
+		struct {			/* -mtime..., -newer... */
 			enum xbulk_time	which;
 			bool		used;	/* -used: atime - ctime */
 			enum xf_cmp	cmp;
 			struct timespec	ref;
-			int64_t		window;	/* seconds (TIME EQ) */
+			int64_t		window;	/* seconds (-mtime N) */
 		} time;
 		struct {
 			int		kind;	/* 0 exact, '-' all, '/' any */
 			uint32_t	mode[2];	/* [0] files, [1] dirs */
 		} perm;
-		struct {			/* SAMEFILE */
+		struct {			/* -samefile */
 			uint64_t	ino;
 			uint64_t	dev;
 		} same;
 		const char		*fstype;
 		int			access;	/* R_OK W_OK X_OK */
-		uint64_t		xflags;	/* XFLAG */
-		struct {			/* PRINT PRINTF LS */
+		uint64_t		xflags;	/* -xfs-xflag */
+		struct {			/* -print -printf -ls... */
 			struct xf_stream	*out;
-			struct xf_format	*fmt;	/* PRINTF */
-			char			end;	/* PRINT: '\n' or 0 */
+			struct xf_format	*fmt;	/* -printf */
+			char			end;	/* -print: '\n' or 0 */
 		} act;
-		struct xf_exec		*exec;	/* EXEC */
+		struct xf_exec		*exec;	/* -exec... */
 	} u;
 };
+
+/* What a primary is and does (struct xf_primary .props). */
+enum {
+	XF_P_OPTION	= 1u << 0,	/* an option: true (or nothing) */
+	XF_P_LEADING	= 1u << 1,	/* before the PATHs only (parse.c) */
+	XF_P_REFUSED	= 1u << 2,	/* not supported: use GNU find */
+	XF_P_XFS	= 1u << 3,	/* an XFS extension */
+	XF_P_ACTION	= 1u << 4,	/* an action */
+	XF_P_KEEPS	= 1u << 5,	/* the pre-filter keeps the inodes it
+					   may act on: prints, runs, deletes
+					   or quits (not -prune) */
+	XF_P_NO_PRINT	= 1u << 6,	/* no default -print (find's
+					   no_default_print) */
+	XF_P_STREAM	= 1u << 7,	/* writes to n->u.act.out */
+	XF_P_FILE	= 1u << 8,	/* takes an output FILE first (-f...) */
+	XF_P_FOLD	= 1u << 9,	/* case-insensitive (-iname...) */
+	XF_P_STAT	= 1u << 10,	/* reads the file's status (find's
+					   need_stat): stat()ed again once
+					   the expression changed the tree */
+	XF_P_STAT_DIR	= 1u << 11,	/* ... of a directory only (-inum:
+					   d_ino answers for the rest) */
+};
+
+struct xf_parser;
+struct xf_state;
+
+/*
+ * One row per primary and option of find's language (args.c's table,
+ * in xbulk(8)'s order).  Everything about a primary is here: how its
+ * arguments are parsed, how it is evaluated on a file (@eval) and, when
+ * the bulkstat record alone can decide it, on the record before any name
+ * is read (@pre: the pre-filter, xbulk find's central idea), the record's
+ * fields it needs and its properties.
+ */
+struct xf_primary {
+	const char	*name;		/* "-name"; "-newerXY" for the family */
+	/* Parse the arguments after the name into *@out (NULL: the option
+	 * makes no node); 0 or -EINVAL (xf_fail()) or -ENOMEM.  NULL for a
+	 * leading option (parse.c handles it). */
+	int		(*parse)(struct xf_parser *ps,
+				 const struct xf_primary *p,
+				 struct xf_node **out);
+	/* On the file (st->file, find's stat() of it once need_stat()
+	 * has run): true or false. */
+	bool		(*eval)(struct xbulk_find *f, const struct xf_node *n,
+				struct xf_state *st);
+	/* On the bulkstat record alone: XF_V_TRUE, XF_V_FALSE or XF_V_UNKNOWN
+	 * (the name, or more than the record, would tell); NULL: always
+	 * unknown. */
+	int		(*pre)(const struct xbulk_find *f,
+			       const struct xf_node *n,
+			       const struct xfs_bulkstat *bs);
+	uint32_t	fields;		/* XBULK_F_* it reads of the record */
+	uint32_t	props;		/* XF_P_* */
+	int		arg;		/* the parser's: a field, a time... */
+};
+
+/* Three-valued results of a primary's @pre. */
+enum { XF_V_FALSE = 0, XF_V_TRUE = 1, XF_V_UNKNOWN = 2 };
+
+/* The row of @name (the -newerXY row for "-newer" and two letters, not
+ * checked), NULL if none can be parsed (leading options too). */
+const struct xf_primary *xf_primary_lookup(const char *name);
 
 /* An output of the expression: stdout or a -fprint FILE. */
 struct xf_stream {
@@ -245,6 +282,9 @@ void *xf_keep(struct xbulk_find *f, void *p);
 void *xf_zalloc(struct xbulk_find *f, size_t size);
 /* A zeroed pattern buffer with a fastmap, regfree()d with the find. */
 regex_t *xf_regex_new(struct xbulk_find *f);
+/* A new node of row @p with its fields (and XF_F_STAT as the row
+ * says); NULL: out of memory. */
+struct xf_node *xf_node_new(struct xf_parser *ps, const struct xf_primary *p);
 
 /*
  * An upper bound of the nodes glibc's regcomp makes of @re in any
@@ -272,11 +312,10 @@ void xf_problem(struct xbulk_find *f, const char *path, int err);
 const char *xf_quote(struct xbulk_find *f, unsigned int slot,
 		     const char *name);
 
-/* args.c: the primaries' arguments.  Each returns 0 or -EINVAL. */
-int xf_parse_primary(struct xf_parser *ps, const char *name,
-		     struct xf_node **out);
-/* Is @name one of find's options (-depth ...)?  Handles it if so. */
-int xf_parse_option(struct xf_parser *ps, const char *name, bool *handled);
+/* args.c: the table, the primaries' arguments */
+/* find's message for a name no row has (and, on a second line, the row
+ * @name is likely a typo of); returns -EINVAL. */
+int xf_unknown_primary(struct xf_parser *ps, const char *name);
 
 /* mode.c */
 /* -perm's MODE (gnulib mode_compile/mode_adjust): files and dirs. */
@@ -393,8 +432,11 @@ void xf_record_headers(struct xbulk_find *f);
 
 /* exec.c */
 /* -exec CMD ;, -exec CMD {} +, -execdir, -ok, -okdir: the words up to
- * the terminator, with find's checks and messages. */
-int xf_parse_exec(struct xf_parser *ps, const char *name,
+ * the terminator, with find's checks and messages (@p->arg: XF_EXEC_DIR,
+ * XF_EXEC_OK). */
+#define XF_EXEC_DIR	1
+#define XF_EXEC_OK	2
+int xf_parse_exec(struct xf_parser *ps, const struct xf_primary *p,
 		  struct xf_node **out);
 /* Run the command for @file (';'), or add @file to the batch ('+'). */
 bool xf_exec(struct xbulk_find *f, struct xf_exec *x,

@@ -150,3 +150,16 @@ xbulk_find_problems(const struct xbulk_find *f)
 {
 	return f->problems;
 }
+
+struct xf_node *
+xf_node_new(struct xf_parser *ps, const struct xf_primary *p)
+{
+	struct xf_node *n = xf_zalloc(ps->find, sizeof(*n));
+
+	if (n) {
+		n->kind = XF_PRIMARY;
+		n->prim = p;
+		n->fields = p->fields | (p->props & XF_P_STAT ? XF_F_STAT : 0);
+	}
+	return n;
+}

@@ -158,8 +158,8 @@ repoint(struct xf_node *n, const struct xf_stream *from,
 		return;
 	repoint(n->left, from, to);
 	repoint(n->right, from, to);
-	if ((n->kind == XF_PRINT || n->kind == XF_PRINTF ||
-	     n->kind == XF_LS) && n->u.act.out == from)
+	if (n->kind == XF_PRIMARY && (n->prim->props & XF_P_STREAM) &&
+	    n->u.act.out == from)
 		n->u.act.out = to;
 }
 

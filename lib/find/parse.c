@@ -61,7 +61,6 @@ new_node(struct xbulk_find *f, enum xf_kind kind, struct xf_node *l,
 	n->left = l;
 	n->right = r;
 	n->fields = (l ? l->fields : 0) | (r ? r->fields : 0);
-	n->acts = (l && l->acts) || (r && r->acts);
 	return n;
 }
 
@@ -96,8 +95,8 @@ tokenize(struct xf_parser *ps, struct xf_tokens *t)
 
 	while (ps->i < ps->argc) {
 		const char *arg = ps->argv[ps->i];
+		const struct xf_primary *prim;
 		struct xf_node *node = NULL;
-		bool handled = false;
 		size_t k;
 
 		/* a file there: likely a pattern the shell expanded */
@@ -128,29 +127,20 @@ tokenize(struct xf_parser *ps, struct xf_tokens *t)
 			continue;
 		}
 		ps->pred = arg;
-		err = xf_parse_option(ps, arg, &handled);
-		if (err)
-			return err;
-		if (handled) {
-			/* Options count as -true, but -daystart as nothing. */
-			if (strcmp(arg, "-daystart")) {
-				node = new_node(ps->find, XF_TRUE, NULL, NULL);
-				if (!node)
-					return -ENOMEM;
-				err = push_token(t, T_PRIMARY, arg, node);
-			}
-		} else {
+		prim = xf_primary_lookup(arg);
+		if (!prim || !(prim->props & XF_P_OPTION))
 			if (!ps->first_nonoption)
 				ps->first_nonoption = arg;
-			err = xf_parse_primary(ps, arg, &node);
-			if (err)
-				return err;
-			if (node->kind == XF_PRINT || node->kind == XF_PRINTF ||
-			    node->kind == XF_LS || node->kind == XF_EXEC ||
-			    node->kind == XF_DELETE)
-				t->has_action = true;
+		if (!prim)
+			return xf_unknown_primary(ps, arg);
+		err = prim->parse(ps, prim, &node);
+		if (err)
+			return err;
+		if (prim->props & XF_P_NO_PRINT)
+			t->has_action = true;
+		/* an option is -true where it stands; -daystart not even */
+		if (node)
 			err = push_token(t, T_PRIMARY, arg, node);
-		}
 		if (err)
 			return err;
 	}
@@ -371,10 +361,9 @@ add_default_print(struct xf_parser *ps, struct xf_node **root, bool action)
 
 	if (action)
 		return 0;
-	print = new_node(ps->find, XF_PRINT, NULL, NULL);
+	print = xf_node_new(ps, xf_primary_lookup("-print"));
 	if (!print)
 		return -ENOMEM;
-	print->acts = true;
 	print->u.act.out = ps->find->streams[0];
 	print->u.act.end = '\n';
 	print->u.act.out->records = true;

@@ -9,6 +9,7 @@
 #   - every option heading an item of an OPTIONS section is an option of
 #     xbulk or of a command (items elsewhere, such as find's primaries,
 #     need not be in a --help);
+#   - find's refused names (--help's "Refused" line) are named in the page;
 #   - a command's SYNOPSIS lists only options of its --help, and all of
 #     them (an option counts as listed when one of its names is, as -o for
 #     "-o, --format"; --help aside), unless the synopsis stands for them
@@ -159,6 +160,16 @@ def main():
                               f'{" / ".join(sorted(g))}')
     for opt in sorted(option_tags - known):
         errors.append(f'man page documents {opt}, which no --help lists')
+    # find's refused names (the "Refused" heading's line, from the
+    # library's table like its lists): the page says why, somewhere
+    with open(os.environ['MAN'], encoding='utf-8') as f:
+        page = roff_options(' ' + f.read())
+    for line in run('find', '--help').splitlines():
+        if line.startswith('Refused'):
+            for opt in sorted(set(OPTION.findall(line.split(':', 1)[1])) -
+                              page):
+                errors.append(f'xbulk find --help refuses {opt}, which '
+                              f'the man page does not name')
 
     for e in errors:
         print(f'FAIL: {e}', file=sys.stderr)

@@ -48,6 +48,15 @@ static const struct {
 	{ { "/", "-files0-from", "x" }, "extra operand '/'\nfile operands "
 	  "cannot be combined with -files0-from" },
 	{ { "-foo" }, "unknown predicate `-foo'" },
+	/* a typo: the table's nearest name, one edit in three characters */
+	{ { "-nmae", "x" }, "unknown predicate `-nmae'\ndid you mean "
+	  "`-name'?" },
+	{ { "-maxdepht", "1" }, "unknown predicate `-maxdepht'\ndid you "
+	  "mean `-maxdepth'?" },
+	{ { "-xfs-extent", "1" }, "unknown predicate `-xfs-extent'\ndid you "
+	  "mean `-xfs-extents'?" },
+	{ { "-j", "2" }, "unknown predicate `-j'" },
+	{ { "-follw" }, "unknown predicate `-follw'" },
 	{ { "-name" }, "missing argument to `-name'" },
 	{ { "(", "-print" }, "invalid expression; I was expecting to find a "
 	  "')' somewhere but did not see one." },
