@@ -189,6 +189,29 @@ xb_ioctl_error(const char *cmd, const struct xbulk_fs *fs, const char *path,
 	return XB_EXIT_FAILURE;
 }
 
+int
+xb_names_error(const char *cmd, const struct xbulk_fs *fs, const char *path,
+	       const struct xbulk_names_result *r, int err)
+{
+	if (r->fail == XBULK_NAMES_FAIL_SCAN &&
+	    r->scan_fail == XBULK_SCAN_FAIL_SETUP)
+		xb_error(cmd, "%s: cannot set up the scan: %s", path,
+			 strerror(-err));
+	else if (r->fail == XBULK_NAMES_FAIL_SCAN &&
+		 r->scan_fail != XBULK_SCAN_FAIL_BATCH)
+		return xb_ioctl_error(cmd, fs, path, "bulkstat", err);
+	else if (r->fail == XBULK_NAMES_FAIL_HANDLE && err == -EPERM)
+		xb_error(cmd, "%s: open_by_handle_at: %s (reading directories "
+			 "by handle needs CAP_DAC_READ_SEARCH)", path,
+			 strerror(-err));
+	else if (r->fail == XBULK_NAMES_FAIL_HANDLE)
+		xb_error(cmd, "%s: open_by_handle_at: %s", path,
+			 strerror(-err));
+	else
+		xb_error(cmd, "%s: %s", path, strerror(-err));
+	return XB_EXIT_FAILURE;
+}
+
 void
 xb_ag_fault_text(const struct xbulk_ag_fault *f, char *buf, size_t size)
 {
@@ -247,9 +270,9 @@ xb_sync_fs(const char *cmd, const struct xbulk_fs *fs, const char *path)
 const char *
 xb_dir_open_hint(int err)
 {
-	return err == -EPERM ? " (reading a directory one does not own "
-			       "without changing its atime needs CAP_FOWNER)"
-			     : "";
+	return err == -EPERM ? " (reading a directory one does not own, and "
+			       "so what lies below it, without changing its "
+			       "atime needs CAP_FOWNER)" : "";
 }
 
 unsigned int
