@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -189,12 +190,53 @@ xb_ioctl_error(const char *cmd, const struct xbulk_fs *fs, const char *path,
 	return XB_EXIT_FAILURE;
 }
 
+const char *
+xb_thread_text(int err, char *buf, size_t size)
+{
+	size_t stack = 0;
+	pthread_attr_t a;
+	struct rlimit as;
+
+	if (err != -EAGAIN) {
+		snprintf(buf, size, "cannot start a thread: %s",
+			 strerror(-err));
+		return buf;
+	}
+	if (!pthread_getattr_default_np(&a)) {
+		pthread_attr_getstacksize(&a, &stack);
+		pthread_attr_destroy(&a);
+	}
+	if (!getrlimit(RLIMIT_AS, &as) && as.rlim_cur != RLIM_INFINITY)
+		snprintf(buf, size, "cannot start a thread (pthread_create: "
+			 "%s): no room for its %zu KiB stack (ulimit -s) "
+			 "under the address space limit (ulimit -v %llu), or "
+			 "a limit on threads reached (ulimit -u)",
+			 strerror(-err), stack / 1024,
+			 (unsigned long long)as.rlim_cur / 1024);
+	else
+		snprintf(buf, size, "cannot start a thread (pthread_create: "
+			 "%s): no memory for its %zu KiB stack (ulimit -s), "
+			 "or a limit on threads reached (ulimit -u, "
+			 "/proc/sys/kernel/threads-max)", strerror(-err),
+			 stack / 1024);
+	return buf;
+}
+
 int
 xb_names_error(const char *cmd, const struct xbulk_fs *fs, const char *path,
 	       const struct xbulk_names_result *r, int err)
 {
-	if (r->fail == XBULK_NAMES_FAIL_SCAN &&
-	    r->scan_fail == XBULK_SCAN_FAIL_SETUP)
+	bool setup = r->fail == XBULK_NAMES_FAIL_SETUP ||
+		     (r->fail == XBULK_NAMES_FAIL_SCAN &&
+		      r->scan_fail == XBULK_SCAN_FAIL_SETUP);
+	char why[XB_THREAD_TEXT];
+
+	/* the setup's only EAGAIN is pthread_create()'s */
+	if (setup && err == -EAGAIN)
+		xb_error(cmd, "%s: %s", path,
+			 xb_thread_text(err, why, sizeof(why)));
+	else if (r->fail == XBULK_NAMES_FAIL_SCAN &&
+		 r->scan_fail == XBULK_SCAN_FAIL_SETUP)
 		xb_error(cmd, "%s: cannot set up the scan: %s", path,
 			 strerror(-err));
 	else if (r->fail == XBULK_NAMES_FAIL_SCAN &&

@@ -174,7 +174,8 @@ enum xbulk_names_fail {
 	XBULK_NAMES_FAIL_MOUNT,		/* finding the mount's top and the
 					   mounts inside it (statx,
 					   /proc/self/mountinfo) */
-	XBULK_NAMES_FAIL_SETUP,		/* memory, threads */
+	XBULK_NAMES_FAIL_SETUP,		/* memory, threads (as
+					   XBULK_SCAN_FAIL_SETUP) */
 	XBULK_NAMES_CANCELLED,		/* *cancel was set */
 };
 

@@ -26,7 +26,7 @@
 #   directory, /dev/full; stdout full (exit 1), closed (1) or gone (141);
 #   a directory gone between the scan and its reading (strace -e inject);
 # - messages: the capability missing (CAP_FOWNER: du goes on, naming each
-#   directory it cannot read);
+#   directory it cannot read), a thread that cannot start;
 # - a directory whose inode cannot be read: du's lines, no crash.
 #
 # Environment: XBULK (the binary), ENTRIES (xb_populate's count, 2000).
@@ -354,7 +354,8 @@ said()
 # CAP_FOWNER, a root the caller does not own cannot be read with
 # O_NOATIME, and so nothing below it: du goes on, naming each directory
 # a PATH could not be read at (the root, a PATH below it), exit 1, as
-# the man page says.
+# the man page says.  A thread that cannot start (a stack larger than
+# the address space): pthread_create's cause, not bulkstat's.
 test_messages()
 {
 	local drop fowner hint
@@ -381,6 +382,14 @@ test_messages()
 	said "du, the root ours again, without CAP_FOWNER" 0 0 "" \
 		"${fowner[@]}" "$XB_MNT/fowner/sub"
 	rmdir "$XB_MNT/fowner/sub" "$XB_MNT/fowner"
+	# the sanitizers' runtimes size their own stacks from ulimit -s
+	if [[ ${XB_SANITIZE:-none} == none ]] &&
+	   (ulimit -s 214748364800) 2>/dev/null; then
+		said "du, no thread can start" 1 1 \
+			"xbulk du: $XB_MNT: cannot start a thread \(pthread_create: Resource temporarily unavailable\): no (memory|room) for its [0-9]+ KiB stack .*" \
+			bash -c 'ulimit -s 214748364800 && exec "$@"' - \
+			"$XBULK" du -s -j 2 "$XB_MNT"
+	fi
 }
 
 # expect STATUS PATTERN ARGS...: xbulk du ARGS exits STATUS, stderr says

@@ -11,7 +11,7 @@
 #     its inode and place named too), a snapshot of another filesystem,
 #     a NEW that is not XFS, an unwritable FILE, ENOSPC: one line naming
 #     the file, exit status 2, nothing on stdout, the old snapshot
-#     intact;
+#     intact; no thread can start: the cause named;
 #   - kill -9 during snapshot and during diff --save leaves no partial
 #     file and the old one readable: at random moments, once stopped
 #     while it holds its unnamed file, once at its fsync; killed in the
@@ -199,6 +199,16 @@ want_trouble "damaged record in OLD, NEW live" \
 	"^xbulk diff: $S/recbad: $rec; " \
 	"$XBULK" diff "$S/recbad" "$M"
 rm "$M/damage-me-0123456789"
+# no thread can start (its stack larger than the address space): the
+# cause named, not bulkstat's (the sanitizers' runtimes size their own
+# stacks from ulimit -s)
+if [[ ${XB_SANITIZE:-none} == none ]] &&
+   (ulimit -s 214748364800) 2>/dev/null; then
+	want_trouble "no thread" "^xbulk snapshot: $M: cannot start a thread \(pthread_create: Resource temporarily unavailable\): no (memory|room) for its [0-9]+ KiB stack " \
+		bash -c 'ulimit -s 214748364800 && exec "$@"' - \
+		"$XBULK" snapshot -j 2 "$M" "$S/thread"
+	[[ ! -e $S/thread ]] || xb_die "no thread: a snapshot written"
+fi
 echo "not a snapshot" >"$S/junk"
 want_trouble "not a snapshot" "$S/junk: not an xbulk snapshot" \
 	"$XBULK" export --csv "$T" "$S/junk"
