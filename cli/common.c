@@ -63,8 +63,12 @@ xb_bad_number(const char *cmd, const char *opt, const char *arg, int err,
 			opt, arg, (unsigned long long)max);
 	if (!*arg)
 		return xb_usage_error(cmd, "%s: empty number", opt);
-	if (*arg == '-')
+	if (*arg == '-' && arg[1] && !arg[1 + strspn(arg + 1, "0123456789")])
 		return xb_usage_error(cmd, "%s: '%s' is negative", opt, arg);
+	/* "--top -s": an option where the number should be */
+	if (*arg == '-')
+		return xb_usage_error(cmd, "%s needs a number, not '%s'", opt,
+				      arg);
 	return xb_usage_error(cmd, "%s: '%s' is not a decimal number",
 			      opt, arg);
 }

@@ -26,7 +26,7 @@
 #   directory, /dev/full; stdout full (exit 1), closed (1) or gone (141);
 #   a directory gone between the scan and its reading (strace -e inject);
 # - messages: the capability missing (CAP_FOWNER: du goes on, naming each
-#   directory it cannot read), a thread that cannot start;
+#   directory it cannot read), a thread that cannot start, --top -s;
 # - a directory whose inode cannot be read: du's lines, no crash.
 #
 # Environment: XBULK (the binary), ENTRIES (xb_populate's count, 2000).
@@ -355,7 +355,8 @@ said()
 # O_NOATIME, and so nothing below it: du goes on, naming each directory
 # a PATH could not be read at (the root, a PATH below it), exit 1, as
 # the man page says.  A thread that cannot start (a stack larger than
-# the address space): pthread_create's cause, not bulkstat's.
+# the address space): pthread_create's cause, not bulkstat's.  --top
+# followed by an option, not its number: that said, not "negative".
 test_messages()
 {
 	local drop fowner hint
@@ -390,6 +391,9 @@ test_messages()
 			bash -c 'ulimit -s 214748364800 && exec "$@"' - \
 			"$XBULK" du -s -j 2 "$XB_MNT"
 	fi
+	expect 2 "^xbulk du: --top needs a number, not '-s'$" --top -s "$XB_MNT"
+	expect 2 "^xbulk du: --top needs a number, not '-5x'$" --top -5x "$XB_MNT"
+	expect 2 "^xbulk du: --top: '-5' is negative$" --top -5 "$XB_MNT"
 }
 
 # expect STATUS PATTERN ARGS...: xbulk du ARGS exits STATUS, stderr says
