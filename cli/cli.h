@@ -107,6 +107,26 @@ int xb_ioctl_error(const char *cmd, const struct xbulk_fs *fs,
 		   const char *path, const char *what, int err);
 
 /*
+ * Why a thread could not start: "cannot start a thread: " and
+ * pthread_create()'s error @err (negative) in @buf of @size bytes
+ * (XB_THREAD_TEXT is enough); for -EAGAIN (no memory for its stack, or
+ * a limit on threads reached: glibc says EAGAIN for both) the limits
+ * that apply, as ulimit names them.
+ */
+#define XB_THREAD_TEXT	256
+const char *xb_thread_text(int err, char *buf, size_t size);
+
+/*
+ * Report the failure @err of xbulk_names_build() on @path (@r its
+ * result) and return XB_EXIT_FAILURE: the capability that is missing
+ * (CAP_SYS_ADMIN for bulkstat, CAP_DAC_READ_SEARCH for handles), a
+ * thread that could not start, the scan's setup, or the ioctl's error.
+ */
+int xb_names_error(const char *cmd, const struct xbulk_fs *fs,
+		   const char *path, const struct xbulk_names_result *r,
+		   int err);
+
+/*
  * What a scan that gave up on the rest of an AG says about it ("AG 2:
  * inumbers from inode N: why; the rest of AG 2 was not scanned"), in
  * @buf of @size bytes (XB_AG_FAULT_TEXT is enough), for each command to
@@ -139,8 +159,9 @@ bool xb_sync_fs(const char *cmd, const struct xbulk_fs *fs,
 
 /*
  * Why a directory could not be opened, after strerror(-@err): for -EPERM
- * (O_NOATIME on a directory one does not own needs CAP_FOWNER), a note in
- * parentheses with a leading space; otherwise "".
+ * (O_NOATIME on a directory one does not own needs CAP_FOWNER; what lies
+ * below it is not reached either), a note in parentheses with a leading
+ * space; otherwise "".
  */
 const char *xb_dir_open_hint(int err);
 

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -71,8 +72,12 @@ xb_bad_number(const char *cmd, const char *opt, const char *arg, int err,
 			opt, arg, (unsigned long long)max);
 	if (!*arg)
 		return xb_usage_error(cmd, "%s: empty number", opt);
-	if (*arg == '-')
+	if (*arg == '-' && arg[1] && !arg[1 + strspn(arg + 1, "0123456789")])
 		return xb_usage_error(cmd, "%s: '%s' is negative", opt, arg);
+	/* "--top -s": an option where the number should be */
+	if (*arg == '-')
+		return xb_usage_error(cmd, "%s needs a number, not '%s'", opt,
+				      arg);
 	return xb_usage_error(cmd, "%s: '%s' is not a decimal number",
 			      opt, arg);
 }
@@ -198,6 +203,70 @@ xb_ioctl_error(const char *cmd, const struct xbulk_fs *fs, const char *path,
 	return XB_EXIT_FAILURE;
 }
 
+const char *
+xb_thread_text(int err, char *buf, size_t size)
+{
+	size_t stack = 0;
+	pthread_attr_t a;
+	struct rlimit as;
+
+	if (err != -EAGAIN) {
+		snprintf(buf, size, "cannot start a thread: %s",
+			 strerror(-err));
+		return buf;
+	}
+	if (!pthread_getattr_default_np(&a)) {
+		pthread_attr_getstacksize(&a, &stack);
+		pthread_attr_destroy(&a);
+	}
+	if (!getrlimit(RLIMIT_AS, &as) && as.rlim_cur != RLIM_INFINITY)
+		snprintf(buf, size, "cannot start a thread (pthread_create: "
+			 "%s): no room for its %zu KiB stack (ulimit -s) "
+			 "under the address space limit (ulimit -v %llu), or "
+			 "a limit on threads reached (ulimit -u)",
+			 strerror(-err), stack / 1024,
+			 (unsigned long long)as.rlim_cur / 1024);
+	else
+		snprintf(buf, size, "cannot start a thread (pthread_create: "
+			 "%s): no memory for its %zu KiB stack (ulimit -s), "
+			 "or a limit on threads reached (ulimit -u, "
+			 "/proc/sys/kernel/threads-max)", strerror(-err),
+			 stack / 1024);
+	return buf;
+}
+
+int
+xb_names_error(const char *cmd, const struct xbulk_fs *fs, const char *path,
+	       const struct xbulk_names_result *r, int err)
+{
+	bool setup = r->fail == XBULK_NAMES_FAIL_SETUP ||
+		     (r->fail == XBULK_NAMES_FAIL_SCAN &&
+		      r->scan_fail == XBULK_SCAN_FAIL_SETUP);
+	char why[XB_THREAD_TEXT];
+
+	/* the setup's only EAGAIN is pthread_create()'s */
+	if (setup && err == -EAGAIN)
+		xb_error(cmd, "%s: %s", path,
+			 xb_thread_text(err, why, sizeof(why)));
+	else if (r->fail == XBULK_NAMES_FAIL_SCAN &&
+		 r->scan_fail == XBULK_SCAN_FAIL_SETUP)
+		xb_error(cmd, "%s: cannot set up the scan: %s", path,
+			 strerror(-err));
+	else if (r->fail == XBULK_NAMES_FAIL_SCAN &&
+		 r->scan_fail != XBULK_SCAN_FAIL_BATCH)
+		return xb_ioctl_error(cmd, fs, path, "bulkstat", err);
+	else if (r->fail == XBULK_NAMES_FAIL_HANDLE && err == -EPERM)
+		xb_error(cmd, "%s: open_by_handle_at: %s (reading directories "
+			 "by handle needs CAP_DAC_READ_SEARCH)", path,
+			 strerror(-err));
+	else if (r->fail == XBULK_NAMES_FAIL_HANDLE)
+		xb_error(cmd, "%s: open_by_handle_at: %s", path,
+			 strerror(-err));
+	else
+		xb_error(cmd, "%s: %s", path, strerror(-err));
+	return XB_EXIT_FAILURE;
+}
+
 void
 xb_ag_fault_text(const struct xbulk_ag_fault *f, char *buf, size_t size)
 {
@@ -256,9 +325,9 @@ xb_sync_fs(const char *cmd, const struct xbulk_fs *fs, const char *path)
 const char *
 xb_dir_open_hint(int err)
 {
-	return err == -EPERM ? " (reading a directory one does not own "
-			       "without changing its atime needs CAP_FOWNER)"
-			     : "";
+	return err == -EPERM ? " (reading a directory one does not own, and "
+			       "so what lies below it, without changing its "
+			       "atime needs CAP_FOWNER)" : "";
 }
 
 unsigned int

@@ -220,6 +220,27 @@ apart(const struct diff_cmd *d, const struct xbulk_snap_info *oi,
 	return XB_EXIT_TROUBLE;
 }
 
+/* The diff stopped on @err: name the snapshot it could not read (damaged
+ * or changed since it was checked, a read error) and where, or say
+ * @err. */
+static void
+read_error(const struct diff_cmd *d, const struct xbulk_snap *old,
+	   const struct xbulk_snap *new, int err)
+{
+	const char *why = xbulk_snap_error(new), *path = d->new_path;
+
+	if (!why) {
+		why = xbulk_snap_error(old);
+		path = d->old_path;
+	}
+	if (why)
+		xb_error("diff", "%s: %s; the changes above are not all",
+			 path, why);
+	else
+		xb_error("diff", "%s; the changes above are not all",
+			 strerror(-err));
+}
+
 /* Run the diff and print; 0, 1 (changes), or an exit status. */
 static int
 run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
@@ -257,9 +278,7 @@ run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
 	if (ret == -EINTR)
 		return xb_signal_exit_status();
 	if (ret) {
-		/* a file changed under us, a read error, the save file */
-		xb_error("diff", "%s: %s (the changes above are not all)",
-			 d->old_path, strerror(-ret));
+		read_error(d, old, new, ret);
 		return XB_EXIT_TROUBLE;
 	}
 	if (fflush(d->out.f) || ferror(d->out.f))

@@ -528,14 +528,7 @@ build(struct du_run *r, struct xbulk_fs *fs, const char *path,
 		return 0;
 	if (err == -EINTR)
 		return xb_signal_exit_status();
-	if (res.fail == XBULK_NAMES_FAIL_HANDLE && err == -EPERM)
-		xb_error("du", "reading directories by handle: %s (needs "
-			 "CAP_DAC_READ_SEARCH)", strerror(-err));
-	else if (res.fail == XBULK_NAMES_FAIL_SCAN)
-		return xb_ioctl_error("du", fs, path, "bulkstat", err);
-	else
-		xb_error("du", "%s", strerror(-err));
-	return XB_EXIT_FAILURE;
+	return xb_names_error("du", fs, path, &res, err);
 }
 
 int

@@ -548,22 +548,8 @@ build_names(struct find_ctx *c, struct xbulk_fs *fs, unsigned int threads,
 	err = xbulk_names_build(fs, &o, &c->names, &r);
 	if (err == -EINTR)
 		return xb_signal_exit_status();
-	if (err == -EPERM) {
-		xb_error("find", "%s: %s: %s (needs CAP_SYS_ADMIN, "
-			 "CAP_DAC_READ_SEARCH and CAP_FOWNER)",
-			 c->fs_path,
-			 r.fail == XBULK_NAMES_FAIL_HANDLE ?
-			 "open_by_handle_at" : "bulkstat", strerror(EPERM));
-		return XB_EXIT_FAILURE;
-	}
-	if (r.fail == XBULK_NAMES_FAIL_SCAN)	/* idmapped, shut down */
-		return xb_ioctl_error("find", fs, c->fs_path,
-				      "bulkstat", err);
-	if (err) {
-		xb_error("find", "%s: %s", c->fs_path,
-			 strerror(-err));
-		return XB_EXIT_FAILURE;
-	}
+	if (err)	/* also idmapped, shut down */
+		return xb_names_error("find", fs, c->fs_path, &r, err);
 	if (r.dirs_gone) {
 		xb_dirs_gone("find", r.dirs_gone);
 		c->status = XB_EXIT_FAILURE;

@@ -73,8 +73,8 @@ visit(void *arg, const struct xbulk_entry *e, enum xbulk_visit v)
 
 	(void)v;
 	if (e->flags & XBULK_ENTRY_UNREADABLE) {
-		xb_error("path", "%s: cannot read directory: %s", e->path,
-			 strerror(-e->err));
+		xb_error("path", "%s: cannot read directory: %s%s", e->path,
+			 strerror(-e->err), xb_dir_open_hint(e->err));
 		c->status = XB_EXIT_FAILURE;
 	}
 	if (e->flags & XBULK_ENTRY_MOUNT || !wanted(c, e->bs->bs_ino))
@@ -122,16 +122,8 @@ xb_path_walk(struct xbulk_fs *fs, const char *path, unsigned int threads,
 	free(c.inos);
 	if (err == -EINTR || *cancel)
 		return xb_signal_exit_status();
-	if (err == -EPERM)
-		xb_error("path", "%s: %s: %s (needs CAP_SYS_ADMIN and CAP_DAC_READ_SEARCH)",
-			 path, r.fail == XBULK_NAMES_FAIL_HANDLE ?
-			 "open_by_handle_at" : "bulkstat", strerror(EPERM));
-	else if (err && r.fail == XBULK_NAMES_FAIL_SCAN)
-		return xb_ioctl_error("path", fs, path, "bulkstat", err);
-	else if (err)
-		xb_error("path", "%s: %s", path, strerror(-err));
 	if (err)
-		return XB_EXIT_FAILURE;
+		return xb_names_error("path", fs, path, &r, err);
 	if (c.status)
 		*status = c.status;
 	return 0;

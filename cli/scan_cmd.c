@@ -221,6 +221,7 @@ run_scan(const struct xb_scan_cmd *cmd, struct scan_opts *o,
 		.quiet = o->quiet,
 	};
 	struct xbulk_scan_result res = { .size = sizeof(res) };
+	char why[XB_THREAD_TEXT];
 	int err;
 
 	/* -d shows xfs_io's sequence of ioctls: that is the serial scan. */
@@ -268,8 +269,12 @@ run_scan(const struct xb_scan_cmd *cmd, struct scan_opts *o,
 	case XBULK_SCAN_FAIL_OUTPUT:
 		return xb_write_error(cmd->name, res.err);
 	case XBULK_SCAN_FAIL_SETUP:
+		/* the setup's only EAGAIN is pthread_create()'s */
 		xb_error(cmd->name, "cannot set up the scan (-n %u, -j %u): %s",
-			 o->scan.batch, o->scan.threads, strerror(-res.err));
+			 o->scan.batch, o->scan.threads,
+			 res.err == -EAGAIN ?
+			 xb_thread_text(res.err, why, sizeof(why)) :
+			 strerror(-res.err));
 		return XB_EXIT_FAILURE;
 	default:
 		return xb_ioctl_error(cmd->name, fs, o->path, cmd->name,

@@ -118,8 +118,10 @@ problem(void *arg, const struct xbulk_names_problem *p)
 		xb_ag_fault_text(p->ag_fault, text, sizeof(text));
 		xb_error(c->cmd, "%s: %s", p->path, text);
 	} else if (p->path) {
-		xb_error(c->cmd, "'%s': %s%s%s", p->path, what[p->kind],
-			 p->err ? ": " : "", p->err ? strerror(-p->err) : "");
+		xb_error(c->cmd, "'%s': %s%s%s%s", p->path, what[p->kind],
+			 p->err ? ": " : "", p->err ? strerror(-p->err) : "",
+			 p->kind == XBULK_PROBLEM_UNREADABLE ?
+			 xb_dir_open_hint(p->err) : "");
 	} else {
 		xb_error(c->cmd, "inode %llu: %s%s%s",
 			 (unsigned long long)p->ino, what[p->kind],
@@ -144,19 +146,8 @@ xb_snap_live(const char *cmd, const char *path, struct xbulk_fs *fs,
 	err = xbulk_snap_scan(fs, &o, s, &r);
 	if (err == -EINTR)
 		return xb_signal_exit_status();
-	if (err == -EPERM) {
-		xb_error(cmd, "%s: %s: %s (needs CAP_SYS_ADMIN, "
-			 "CAP_DAC_READ_SEARCH and CAP_FOWNER)", path,
-			 r.fail == XBULK_NAMES_FAIL_HANDLE ?
-			 "open_by_handle_at" : "bulkstat", strerror(EPERM));
-		return XB_EXIT_TROUBLE;
-	}
-	if (err && r.fail == XBULK_NAMES_FAIL_SCAN) {
-		xb_ioctl_error(cmd, fs, path, "bulkstat", err);
-		return XB_EXIT_TROUBLE;
-	}
 	if (err) {
-		xb_error(cmd, "%s: %s", path, strerror(-err));
+		xb_names_error(cmd, fs, path, &r, err);
 		return XB_EXIT_TROUBLE;
 	}
 	if (c.problems) {

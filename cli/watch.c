@@ -62,6 +62,7 @@ int
 xb_watch_begin(struct xb_watch *w, const char *cmd, const char *path,
 	       struct xbulk_fs *fs, struct xbulk_scan *scan)
 {
+	char why[XB_THREAD_TEXT];
 	int err;
 
 	w->mon_running = false;
@@ -127,8 +128,8 @@ xb_watch_begin(struct xb_watch *w, const char *cmd, const char *path,
 	};
 	err = xb_monitor_start(&w->mon);
 	if (err) {
-		xb_error(cmd, "cannot start the monitor thread: %s",
-			 strerror(-err));
+		xb_error(cmd, "the progress monitor: %s",
+			 xb_thread_text(err, why, sizeof(why)));
 		goto fail;
 	}
 	w->mon_running = true;

@@ -164,15 +164,18 @@ enum xbulk_names_fail {
 	XBULK_NAMES_FAIL_SCAN,		/* the bulkstat scan: -EPERM means
 					   no CAP_SYS_ADMIN (scan.fail,
 					   scan.err say more) */
-	XBULK_NAMES_FAIL_HANDLE,	/* open_by_handle_at() of the root:
-					   -EPERM means no
-					   CAP_DAC_READ_SEARCH, or no
-					   CAP_FOWNER for O_NOATIME on a
-					   root the caller does not own */
+	XBULK_NAMES_FAIL_HANDLE,	/* open_by_handle_at() of the root
+					   (O_PATH): -EPERM means no
+					   CAP_DAC_READ_SEARCH.  A root
+					   that cannot be read (O_NOATIME
+					   on one the caller does not own
+					   needs CAP_FOWNER) is a problem
+					   (UNREADABLE), as any directory */
 	XBULK_NAMES_FAIL_MOUNT,		/* finding the mount's top and the
 					   mounts inside it (statx,
 					   /proc/self/mountinfo) */
-	XBULK_NAMES_FAIL_SETUP,		/* memory, threads */
+	XBULK_NAMES_FAIL_SETUP,		/* memory, threads (as
+					   XBULK_SCAN_FAIL_SETUP) */
 	XBULK_NAMES_CANCELLED,		/* *cancel was set */
 };
 
@@ -374,7 +377,10 @@ enum {
  * _FTS_INODE_SORT_DIR_ENTRIES_THRESHOLD; dirent_inode_sort_may_be_useful()
  * is true on XFS).  Directories come once, under the parent their ".."
  * names; inodes the keep filter dropped do not come; directories removed
- * during the scan do not come.
+ * during the scan do not come.  Directories are read from the root
+ * down: a directory @start below one that could not be read was not
+ * read either, and comes flagged XBULK_ENTRY_UNREADABLE with that one's
+ * error (the nearest above it).
  *
  * Not thread-safe with other walks of @names; the callback may call
  * xbulk_names_readlink().  No system call per entry but the callback's.

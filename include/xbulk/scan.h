@@ -220,7 +220,9 @@ enum xbulk_scan_fail {
 	XBULK_SCAN_FAIL_IOCTL,		/* a bulkstat/inumbers call */
 	XBULK_SCAN_FAIL_OUTPUT,		/* writing to out_fd */
 	XBULK_SCAN_FAIL_BATCH,		/* batch_fn's own error */
-	XBULK_SCAN_FAIL_SETUP,		/* memory, threads */
+	XBULK_SCAN_FAIL_SETUP,		/* memory (-ENOMEM), threads
+					   (-EAGAIN: pthread_create()
+					   started no worker) */
 	XBULK_SCAN_CANCELLED,		/* *cancel was set */
 };
 

@@ -9,6 +9,7 @@
  *	xbulk_snap_open()	a snapshot file (docs/formats.md, "Snapshot
  *				files"), checked whole before the first record
  *	xbulk_snap_next()	the records, in inode order
+ *	xbulk_snap_error()	what was wrong with the file, and where
  *	xbulk_snap_writer_*()	write one to a file, atomically
  *	xbulk_snap_diff_*()	what changed from one to the other
  *
@@ -159,9 +160,22 @@ const struct xbulk_snap_info *xbulk_snap_info(const struct xbulk_snap *s);
 /**
  * xbulk_snap_next() - the next record, in inode order
  * Return: 1 and *@rec set (valid until the next call); 0 at the end;
- * -EBADMSG (a file changed since it was opened), -EIO, -ENOMEM.
+ * -EBADMSG (a file changed since it was opened, or a damaged record that
+ * its checksums cover), -EIO, -ENOMEM; xbulk_snap_error() then says
+ * what and where.
  */
 int xbulk_snap_next(struct xbulk_snap *s, const struct xbulk_snap_rec **rec);
+
+/**
+ * xbulk_snap_error() - why the last xbulk_snap_next() on @s, or the last
+ * xbulk_snap_diff_next() that read @s, failed because of @s: one line
+ * saying what is wrong and where in the file ("damaged record of inode
+ * 133 (record 2 of the block at byte 1024)", "reading byte 1024:
+ * Input/output error"), valid until the next call on @s.  NULL if no read
+ * of @s failed since it was opened or rewound: when a diff fails with
+ * neither snapshot's error set, the failure was the diff's own (-ENOMEM).
+ */
+const char *xbulk_snap_error(const struct xbulk_snap *s);
 
 /* Start again at the first record (0, or a negative errno). */
 int xbulk_snap_rewind(struct xbulk_snap *s);
@@ -349,7 +363,8 @@ int xbulk_snap_diff_new(struct xbulk_snap *old, struct xbulk_snap *new,
  * xbulk_snap_diff_next() - the next change, in inode order (each
  * inode's OLD names before its NEW ones)
  * Return: 1 and *@c set (valid until the next call); 0 at the end (then
- * every record of both was read); -EINTR; a reader's error.  To keep NEW
+ * every record of both was read); -EINTR; a reader's error (the snapshot
+ * it came from has xbulk_snap_error() set); -ENOMEM.  To keep NEW
  * as a snapshot too (xbulk diff --save), write it with a writer first
  * (xbulk_snap_writer_finish()), then diff, then commit.
  */

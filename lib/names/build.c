@@ -253,7 +253,11 @@ check_root(struct xbulk_names *nm, struct xfs_bulkstat *root,
 		r->scan_fail = XBULK_SCAN_FAIL_IOCTL;
 		return ret;
 	}
-	fd = xbn_open_dir(nm->mfd, root->bs_ino, root->bs_gen);
+	/* O_PATH: no read, so no O_NOATIME (which needs the owner or
+	 * CAP_FOWNER): a root this process may not read is named by the
+	 * walk, as any directory; this proves CAP_DAC_READ_SEARCH only */
+	fd = xbn_open_handle(nm->mfd, root->bs_ino, root->bs_gen,
+			     O_PATH | O_DIRECTORY);
 	if (fd < 0) {
 		r->fail = XBULK_NAMES_FAIL_HANDLE;
 		return fd;

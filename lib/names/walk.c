@@ -436,6 +436,53 @@ walk_live(struct xbn_walk *w, struct xbulk_entry *e)
 	return ret == XBULK_WALK_STOP || ret < 0 ? ret : 0;
 }
 
+/*
+ * Why the directory of operand @start was never read: no readable path
+ * from the filesystem's root reaches it, a directory above it could not
+ * be read.  That directory's error: the nearest one above @start (its
+ * ".." after ".."), else the root's (a mount of a directory below it);
+ * -EUCLEAN if no directory above it is unreadable (a damaged tree);
+ * -ENOMEM.
+ */
+static int
+unreached_err(const struct xbulk_names *nm, const char *start)
+{
+	const struct xbn_dir *root = xbn_dir(&nm->dirs, nm->root);
+	size_t len = strlen(start), cap = len + 3 * 64 + 1;
+	char *p = malloc(cap);
+	int err = 0;
+
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, start, len);
+	/* up to 64 levels: a deeper tree below the unreadable directory
+	 * falls back on the root's error */
+	while (!err && len + 3 < cap) {
+		const struct xbn_slot *slot;
+		const struct xbn_dir *d;
+		struct statx stx;
+
+		memcpy(p + len, "/..", 4);
+		len += 3;
+		if (statx(AT_FDCWD, p, AT_NO_AUTOMOUNT,
+			  STATX_TYPE | STATX_INO | STATX_MNT_ID, &stx) ||
+		    makedev(stx.stx_dev_major, stx.stx_dev_minor) != nm->dev ||
+		    ((stx.stx_mask & STATX_MNT_ID) &&
+		     stx.stx_mnt_id != nm->mnt_id))
+			break;		/* out of the mount */
+		slot = xbn_lookup(&nm->store, stx.stx_ino);
+		d = slot ? xbn_slot_dir(nm, slot) : NULL;
+		if (!d || d == root)
+			break;
+		if (d->flags & XBN_DIR_UNREADABLE)
+			err = d->err;
+	}
+	free(p);
+	if (!err)
+		err = root->flags & XBN_DIR_UNREADABLE ? root->err : -EUCLEAN;
+	return err;
+}
+
 static int
 walk(struct xbulk_names *nm, const char *start, unsigned int flags,
      xbulk_walk_fn fn, void *arg)
@@ -475,6 +522,14 @@ walk(struct xbulk_names *nm, const char *start, unsigned int flags,
 		return -ESTALE;
 	d->mark = w.mark;
 	dir_entry(&w, &e, slot, d);
+	if (!(d->flags & (XBN_DIR_READ | XBN_DIR_UNREADABLE | XBN_DIR_MOUNT))) {
+		/* below a directory that could not be read: its contents
+		 * are as unknown as that one's */
+		e.flags = XBULK_ENTRY_UNREADABLE;
+		e.err = unreached_err(nm, start);
+		if (e.err == -ENOMEM)
+			return e.err;
+	}
 	ret = visit(&w, &e, XBULK_VISIT_PRE);
 	if (ret == 0 || ret == XBULK_WALK_PRUNE)
 		ret = enter(&w, slot->aux, &e, ret == XBULK_WALK_PRUNE);

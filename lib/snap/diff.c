@@ -143,7 +143,7 @@ xbulk_snap_diff_new(struct xbulk_snap *old, struct xbulk_snap *new,
 static int
 next_of(struct xbulk_snap *s, const struct xbulk_snap_rec **head)
 {
-	int ret = s->ops->next(s);
+	int ret = snap_next(s);
 
 	*head = ret == 1 ? &s->rec : NULL;
 	return ret < 0 ? ret : 0;

@@ -38,6 +38,8 @@ struct reader {
 	uint8_t			*raw;		/* rawmax bytes */
 	uint32_t		rawmax;		/* the largest block's */
 	const uint8_t		*p, *end;
+	uint64_t		blk;		/* the block's offset */
+	uint32_t		nrecs;		/* its records */
 	uint32_t		recs;		/* left in the block */
 	uint64_t		prev;		/* in the block */
 	uint64_t		last;		/* record handed out last */
@@ -353,26 +355,39 @@ reader_rewind(struct xbulk_snap *s)
 	return 0;
 }
 
+/* Load the next inode block; a failure (the file changed since it was
+ * checked, or cannot be read) is said in r->s.why, naming the block. */
 static int
 load_block(struct reader *r)
 {
+	char *why = r->s.why;
+	size_t whysize = sizeof(r->s.why);
 	struct blk b;
 	int ret;
 
-	ret = read_block(r, r->pos, &b, NULL, 0);
+	ret = read_block(r, r->pos, &b, why, whysize);
 	if (!ret && b.kind != SNAP_BLK_INODES)
-		ret = -EBADMSG;
+		ret = why_set(why, whysize, -EBADMSG, "block at byte %llu out "
+			      "of place", (unsigned long long)r->pos);
 	if (!ret)
-		ret = unpack(r, &b, r->pos, NULL, 0);
+		ret = unpack(r, &b, r->pos, why, whysize);
 	if (ret)
 		return ret;
+	r->blk = r->pos;
 	r->pos += SNAP_BLK_HDR + b.stored;
 	r->left--;
 	r->p = r->raw;
 	r->end = r->raw + b.raw;
-	r->recs = b.nrecs;
+	r->nrecs = r->recs = b.nrecs;
 	r->prev = 0;
 	return 0;
+}
+
+/* The number in its block (from 1) of the record split last. */
+static uint32_t
+split_index(const struct reader *r)
+{
+	return r->nrecs - r->recs;
 }
 
 /* The next record of the file into @raw (1), or its end (0). */
@@ -383,7 +398,10 @@ split_next(struct reader *r, struct snap_raw *raw)
 
 	if (!r->recs) {
 		if (r->p != r->end)
-			return -EBADMSG;
+			return snap_fail(&r->s, -EBADMSG, "damaged block at "
+					 "byte %llu (bytes after its last "
+					 "record, %u)",
+					 (unsigned long long)r->blk, r->nrecs);
 		if (!r->left)
 			return 0;
 		ret = load_block(r);
@@ -391,7 +409,10 @@ split_next(struct reader *r, struct snap_raw *raw)
 			return ret;
 	}
 	if (snap_split(&r->p, r->end, r->prev, raw))
-		return -EBADMSG;
+		return snap_fail(&r->s, -EBADMSG, "damaged record %u of the "
+				 "block at byte %llu (its length)",
+				 r->nrecs - r->recs + 1,
+				 (unsigned long long)r->blk);
 	r->prev = raw->ino;
 	r->recs--;
 	return 1;
@@ -409,11 +430,24 @@ join(struct reader *r)
 	ret = snap_join_start(raw, &r->whole, &r->wholecap);
 	while (!ret && more) {
 		ret = split_next(r, &c);
-		if (ret == 1)
-			ret = snap_join(raw, &c, &r->whole, &r->wholecap,
-					&more);
-		else if (!ret)
-			ret = -EBADMSG;		/* the file ends first */
+		if (!ret)		/* the file ends first */
+			return snap_fail(&r->s, -EBADMSG, "damaged record of "
+					 "inode %llu (record %u of the block "
+					 "at byte %llu): the file ends before "
+					 "its last continuation",
+					 (unsigned long long)raw->ino,
+					 r->s.raw_index,
+					 (unsigned long long)r->s.raw_block);
+		if (ret < 0)
+			break;
+		ret = snap_join(raw, &c, &r->whole, &r->wholecap, &more);
+		if (ret == -EBADMSG)
+			return snap_fail(&r->s, ret, "damaged record %u of "
+					 "the block at byte %llu: not a "
+					 "continuation of inode %llu",
+					 split_index(r),
+					 (unsigned long long)r->blk,
+					 (unsigned long long)raw->ino);
 	}
 	return ret;
 }
@@ -426,10 +460,24 @@ reader_next(struct xbulk_snap *s)
 	int ret;
 
 	ret = split_next(r, &s->raw);
-	if (ret <= 0)
-		return ret < 0 || r->seen == r->inodes ? ret : -EBADMSG;
+	if (ret < 0)
+		return ret;
+	if (!ret && r->seen != r->inodes)
+		return snap_fail(s, -EBADMSG, "damaged: %llu records where "
+				 "the trailer says %llu",
+				 (unsigned long long)r->seen,
+				 (unsigned long long)r->inodes);
+	if (!ret)
+		return 0;
+	s->raw_block = r->blk;
+	s->raw_index = split_index(r);
 	if (r->seen && s->raw.ino <= r->last)
-		return -EBADMSG;	/* not in inode order */
+		return snap_fail(s, -EBADMSG, "damaged record %u of the block "
+				 "at byte %llu: inode %llu after inode %llu "
+				 "(not in inode order)", s->raw_index,
+				 (unsigned long long)s->raw_block,
+				 (unsigned long long)s->raw.ino,
+				 (unsigned long long)r->last);
 	if (s->raw.len && (s->raw.body[0] & SNAP_REC_MORE)) {
 		ret = join(r);
 		if (ret)

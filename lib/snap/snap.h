@@ -277,10 +277,28 @@ struct xbulk_snap {
 	struct snap_raw		raw;
 	bool			has_raw;
 	bool			decoded;	/* rec, bs, links are filled */
+	/* Where the record handed out starts in a file (the reader sets
+	 * them; 0 for a live scan): a damaged one is named by them. */
+	uint64_t		raw_block;	/* its block's offset */
+	uint32_t		raw_index;	/* its number in the block,
+						   from 1 */
+	/* The last failure of next() or of a decode, in one line
+	 * (xbulk_snap_error()); empty: none. */
+	char			why[160];
 };
 
-/* source.c: decode s->raw into s->rec if not done: 0, -EBADMSG, -ENOMEM */
+/* source.c: @s's next record (ops->next()) and, on failure, s->why set
+ * (what the source said, or strerror()): as ops->next(). */
+int snap_next(struct xbulk_snap *s);
+/* source.c: decode s->raw into s->rec if not done: 0, -EBADMSG (s->why
+ * naming the record), -ENOMEM */
 int snap_decode(struct xbulk_snap *s);
+/* source.c: set s->why from @fmt; returns @err. */
+int snap_fail(struct xbulk_snap *s, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* source.c: " (record N of the block at byte B)" for the record handed
+ * out, or "" for a live scan's, into @buf of @size bytes. */
+const char *snap_where(const struct xbulk_snap *s, char *buf, size_t size);
 
 /* The inode number of the record next() handed out. */
 static inline uint64_t

@@ -7,6 +7,8 @@
  * the diff compares those first and decodes what differs.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "snap.h"
@@ -18,16 +20,52 @@ xbulk_snap_info(const struct xbulk_snap *s)
 }
 
 int
+snap_fail(struct xbulk_snap *s, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->why, sizeof(s->why), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+const char *
+snap_where(const struct xbulk_snap *s, char *buf, size_t size)
+{
+	if (!s->raw_block)
+		return "";
+	snprintf(buf, size, " (record %u of the block at byte %llu)",
+		 s->raw_index, (unsigned long long)s->raw_block);
+	return buf;
+}
+
+int
+snap_next(struct xbulk_snap *s)
+{
+	int ret = s->ops->next(s);
+
+	if (ret < 0 && !s->why[0])
+		snap_fail(s, ret, "%s", strerror(-ret));
+	return ret;
+}
+
+int
 snap_decode(struct xbulk_snap *s)
 {
+	char where[80];
 	int ret;
 
 	if (s->decoded)
 		return 0;
 	ret = snap_decode_rec(&s->raw, &s->bs, &s->rec.flags, &s->links,
 			      &s->lcap, &s->rec.nlinks);
+	if (ret == -EBADMSG)
+		return snap_fail(s, ret, "damaged record of inode %llu%s",
+				 (unsigned long long)s->raw.ino,
+				 snap_where(s, where, sizeof(where)));
 	if (ret)
-		return ret;
+		return snap_fail(s, ret, "%s", strerror(-ret));
 	s->rec.bs = &s->bs;
 	s->rec.links = s->links;
 	s->decoded = true;
@@ -37,7 +75,7 @@ snap_decode(struct xbulk_snap *s)
 int
 xbulk_snap_next(struct xbulk_snap *s, const struct xbulk_snap_rec **rec)
 {
-	int ret = s->ops->next(s);
+	int ret = snap_next(s);
 
 	*rec = NULL;
 	if (ret == 1 && !s->decoded) {
@@ -54,7 +92,14 @@ xbulk_snap_next(struct xbulk_snap *s, const struct xbulk_snap_rec **rec)
 int
 xbulk_snap_rewind(struct xbulk_snap *s)
 {
+	s->why[0] = '\0';
 	return s->ops->rewind(s);
+}
+
+const char *
+xbulk_snap_error(const struct xbulk_snap *s)
+{
+	return s->why[0] ? s->why : NULL;
 }
 
 long

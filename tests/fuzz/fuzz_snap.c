@@ -13,10 +13,10 @@
  * than the inode block's records).  Every
  * record is read, every name's path made, and the snapshot diffed with
  * with a second reading of itself, which must find no change.  Nothing
- * may crash, leak, read out of bounds or loop, every refusal must say
- * why, and every path made must stay below the snapshot's top: names
- * joined by '/', none empty, "." or ".." (diff --deleted0's list goes
- * to rm).
+ * may crash, leak, read out of bounds or loop, every refusal and every
+ * record that cannot be read must say why (xbulk_snap_error()), and
+ * every path made must stay below the snapshot's top: names joined by
+ * '/', none empty, "." or ".." (diff --deleted0's list goes to rm).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -196,8 +196,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		close(fd);
 		return 0;
 	}
-	if (read_all(s) == 0 &&
-	    !xbulk_snap_open_fd(dup(fd), &t, why, sizeof(why))) {
+	if (read_all(s)) {
+		if (!xbulk_snap_error(s))
+			abort();	/* and every failure to read */
+	} else if (!xbulk_snap_open_fd(dup(fd), &t, why, sizeof(why))) {
 		diff_self(s, t);
 		xbulk_snap_close(t);
 	}

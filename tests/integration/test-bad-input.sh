@@ -33,7 +33,7 @@ AGCOUNT=4
 xb_require_root_loop
 [[ -x $XBULK ]] || xb_die "$XBULK not built"
 [[ -x $XBULK_SUID_TEST ]] || xb_die "$XBULK_SUID_TEST not built"
-for tool in setpriv timeout mkfs.ext4 python3; do
+for tool in setpriv prlimit timeout mkfs.ext4 python3; do
 	command -v "$tool" >/dev/null 2>&1 || xb_skip "$tool not installed"
 done
 
@@ -259,6 +259,14 @@ CASES=$(cat <<'EOF'
 0 nobody "Usage: xbulk bulkstat .*"                              bulkstat --help
 EOF
 )
+# No thread can start (a default stack larger than the address space):
+# pthread_create's cause named.  Not under the sanitizers, whose
+# runtimes size their own stacks from ulimit -s.
+THREAD='cannot start a thread \(pthread_create: Resource temporarily unavailable\): no (memory|room) for its [0-9]+ KiB stack .*'
+[[ ${XB_SANITIZE:-none} != none ]] || CASES+="
+1 bigstack \"${B}cannot set up the scan \\(-n 4096, -j 2\\): $THREAD\" bulkstat -q -j 2 \"\$MNT\"
+1 bigstack \"${I}cannot set up the scan \\(-n 4096, -j 2\\): $THREAD\" inumbers -j 2 \"\$MNT\"
+1 bigstack \"${B}the progress monitor: $THREAD\" bulkstat -q -j 1 --interval 1 \"\$MNT\""
 
 # The command prefix that runs xbulk as RUNNER.
 runner()
@@ -269,6 +277,7 @@ runner()
 	-)	echo "$XBULK" ;;
 	nobody)	echo "${nobody[*]} $XBULK" ;;
 	nocap)	echo "setpriv --inh-caps=-all --bounding-set=-all $XBULK" ;;
+	bigstack) echo "prlimit --stack=219902325555200 $XBULK" ;;
 	suid)	echo "${nobody[*]} $T/suid/xbulk" ;;
 	sgid)	echo "${nobody[*]} $T/sgid/xbulk" ;;
 	*)	xb_die "unknown runner '$1'" ;;

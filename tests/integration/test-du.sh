@@ -28,6 +28,8 @@
 #   followed), the old picture kept when du fails; stdout full (exit 1),
 #   closed (1) or gone (141);
 #   a directory gone between the scan and its reading (strace -e inject);
+# - messages: the capability missing (CAP_FOWNER: du goes on, naming each
+#   directory it cannot read), a thread that cannot start, --top -s;
 # - a directory whose inode cannot be read: du's lines, no crash.
 #
 # Environment: XBULK (the binary), ENTRIES (xb_populate's count, 2000).
@@ -385,6 +387,69 @@ test_svg()
 	rm -r "$XB_MNT/wide"
 }
 
+# said NAME STATUS LINES PATTERN CMD...: CMD exits STATUS, its stderr is
+# LINES lines, one of them (if any) all of the extended regex PATTERN
+# (stdout in $T/msg.out).
+said()
+{
+	local name=$1 status=$2 lines=$3 pattern=$4 rc=0
+
+	shift 4
+	"$@" >"$T/msg.out" 2>"$T/msg.err" || rc=$?
+	rel_check "$name: exit status" "$status" "$rc"
+	rel_check "$name: lines on stderr" "$lines" "$(wc -l <"$T/msg.err")"
+	((lines == 0)) ||
+		rel_ok "$name: /$pattern/ in '$(head -c 300 "$T/msg.err")'" \
+			grep -Eqx -- "$pattern" "$T/msg.err"
+}
+
+# Messages that name what is wrong (issue 23).  Without CAP_SYS_ADMIN or
+# CAP_DAC_READ_SEARCH: one line naming the capability, exit 1.  Without
+# CAP_FOWNER, a root the caller does not own cannot be read with
+# O_NOATIME, and so nothing below it: du goes on, naming each directory
+# a PATH could not be read at (the root, a PATH below it), exit 1, as
+# the man page says.  A thread that cannot start (a stack larger than
+# the address space): pthread_create's cause, not bulkstat's.  --top
+# followed by an option, not its number: that said, not "negative".
+test_messages()
+{
+	local drop fowner hint
+
+	for drop in sys_admin dac_read_search; do
+		said "du without CAP_${drop^^}" 1 1 \
+			"xbulk du: $XB_MNT: .*: Operation not permitted \(.*needs CAP_${drop^^}\)" \
+			setpriv --bounding-set=-"$drop" "$XBULK" du -s "$XB_MNT"
+	done
+	mkdir -p "$XB_MNT/fowner/sub"
+	chown nobody "$XB_MNT"
+	fowner=(setpriv --bounding-set=-fowner "$XBULK" du -s)
+	hint="Operation not permitted \(reading a directory one does not own, .*needs CAP_FOWNER\)"
+	said "du of a root not ours, without CAP_FOWNER" 1 1 \
+		"xbulk du: cannot read directory '$XB_MNT': $hint" \
+		"${fowner[@]}" "$XB_MNT"
+	rel_ok "... and its line" grep -Eqx "[0-9]+	$XB_MNT" "$T/msg.out"
+	said "du below a root not ours, without CAP_FOWNER" 1 1 \
+		"xbulk du: cannot read directory '$XB_MNT/fowner/sub': $hint" \
+		"${fowner[@]}" "$XB_MNT/fowner/sub"
+	rel_ok "... and its line" \
+		grep -Eqx "[0-9]+	$XB_MNT/fowner/sub" "$T/msg.out"
+	chown root "$XB_MNT"
+	said "du, the root ours again, without CAP_FOWNER" 0 0 "" \
+		"${fowner[@]}" "$XB_MNT/fowner/sub"
+	rmdir "$XB_MNT/fowner/sub" "$XB_MNT/fowner"
+	# the sanitizers' runtimes size their own stacks from ulimit -s
+	if [[ ${XB_SANITIZE:-none} == none ]] &&
+	   (ulimit -s 214748364800) 2>/dev/null; then
+		said "du, no thread can start" 1 1 \
+			"xbulk du: $XB_MNT: cannot start a thread \(pthread_create: Resource temporarily unavailable\): no (memory|room) for its [0-9]+ KiB stack .*" \
+			bash -c 'ulimit -s 214748364800 && exec "$@"' - \
+			"$XBULK" du -s -j 2 "$XB_MNT"
+	fi
+	expect 2 "^xbulk du: --top needs a number, not '-s'$" --top -s "$XB_MNT"
+	expect 2 "^xbulk du: --top needs a number, not '-5x'$" --top -5x "$XB_MNT"
+	expect 2 "^xbulk du: --top: '-5' is negative$" --top -5 "$XB_MNT"
+}
+
 # expect STATUS PATTERN ARGS...: xbulk du ARGS exits STATUS, stderr says
 # PATTERN, stdout is empty.
 expect()
@@ -596,6 +661,7 @@ test_by
 test_formats
 test_svg
 test_bad_input
+test_messages
 test_gone
 test_unreachable
 test_damage

@@ -7,9 +7,11 @@
 #   - a snapshot is 0600, its own file is never in it, diff of a snapshot
 #     with itself and with the unchanged filesystem lists nothing (0);
 #   - a truncated, bit-flipped, wrong-version, empty or foreign file, a
-#     snapshot of another filesystem, a NEW that is not XFS, an unwritable
-#     FILE, ENOSPC: one line naming the file, exit status 2, nothing on
-#     stdout, the old snapshot intact;
+#     damaged record under right checksums (tests/snap/snap_reseal.c;
+#     its inode and place named too), a snapshot of another filesystem,
+#     a NEW that is not XFS, an unwritable FILE, ENOSPC: one line naming
+#     the file, exit status 2, nothing on stdout, the old snapshot
+#     intact; no thread can start: the cause named;
 #   - kill -9 during snapshot and during diff --save leaves no partial
 #     file and the old one readable: at random moments, once stopped
 #     while it holds its unnamed file, once at its fsync; killed in the
@@ -19,7 +21,7 @@
 #   - the cron line: the new state is promoted only when its consumer
 #     succeeded.
 #
-# Environment: XBULK.
+# Environment: XBULK, SNAP_RESEAL (meson sets both).
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/integration/lib.sh"
@@ -177,6 +179,36 @@ cp "$S/b" "$S/ver"
 printf '\x02' | dd of="$S/ver" bs=1 seek=8 conv=notrunc 2>/dev/null
 want_trouble "wrong version" "$S/ver: snapshot format version 2" \
 	"$XBULK" diff "$S/ver" "$M"
+# a damaged record under right checksums (a crafted file, or one changed
+# since it was checked): the damaged file named, OLD or NEW, with the
+# record's inode and place
+touch "$M/damage-me-0123456789"
+ino=$(stat -c %i "$M/damage-me-0123456789")
+"$XBULK" snapshot --level 0 "$M" "$S/rec" || xb_die "snapshot --level 0"
+cp "$S/rec" "$S/recbad"
+off=$(grep -boa 'damage-me-0123456789' "$S/recbad" | cut -d: -f1)
+[[ $off =~ ^[0-9]+$ ]] || xb_die "the name is not once in the file: $off"
+printf / | dd of="$S/recbad" bs=1 seek=$((off + 6)) conv=notrunc 2>/dev/null
+"$SNAP_RESEAL" "$S/recbad" || xb_die "snap_reseal $S/recbad"
+rec="damaged record of inode $ino \(record [0-9]+ of the block at byte [0-9]+\)"
+want_trouble "damaged record in NEW" "^xbulk diff: $S/recbad: $rec; " \
+	"$XBULK" diff "$S/rec" "$S/recbad"
+want_trouble "damaged record in OLD" "^xbulk diff: $S/recbad: $rec; " \
+	"$XBULK" diff "$S/recbad" "$S/rec"
+want_trouble "damaged record in OLD, NEW live" \
+	"^xbulk diff: $S/recbad: $rec; " \
+	"$XBULK" diff "$S/recbad" "$M"
+rm "$M/damage-me-0123456789"
+# no thread can start (its stack larger than the address space): the
+# cause named, not bulkstat's (the sanitizers' runtimes size their own
+# stacks from ulimit -s)
+if [[ ${XB_SANITIZE:-none} == none ]] &&
+   (ulimit -s 214748364800) 2>/dev/null; then
+	want_trouble "no thread" "^xbulk snapshot: $M: cannot start a thread \(pthread_create: Resource temporarily unavailable\): no (memory|room) for its [0-9]+ KiB stack " \
+		bash -c 'ulimit -s 214748364800 && exec "$@"' - \
+		"$XBULK" snapshot -j 2 "$M" "$S/thread"
+	[[ ! -e $S/thread ]] || xb_die "no thread: a snapshot written"
+fi
 echo "not a snapshot" >"$S/junk"
 want_trouble "not a snapshot" "$S/junk: not an xbulk snapshot" \
 	"$XBULK" export --csv "$T" "$S/junk"
