@@ -110,6 +110,10 @@ xb_cmd_export(int argc, char **argv)
 	cancel = xb_catch_signals();
 	ret = db ? xb_export_sqlite(s, db, cancel) :
 		   xb_export_csv(s, dir, cancel);
+	/* the snapshot was damaged (the writers said nothing): where */
+	if (ret && !*cancel && xbulk_snap_error(s))
+		xb_error("export", "%s: %s; nothing written", argv[optind],
+			 xbulk_snap_error(s));
 	xbulk_snap_close(s);
 	return *cancel ? xb_signal_exit_status() : ret;
 }

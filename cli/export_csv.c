@@ -174,7 +174,7 @@ xb_export_csv(struct xbulk_snap *s, const char *dir,
 		ret = -EINTR;		/* whole, but not asked for any more */
 	ret = finish(&in, ret);
 	ret = finish(&en, ret);
-	if (ret && ret != -EINTR)
+	if (ret && ret != -EINTR && !xbulk_snap_error(s))
 		xb_error("export", "%s: %s", dir, strerror(-ret));
 	return ret ? XB_EXIT_TROUBLE : 0;
 }

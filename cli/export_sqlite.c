@@ -203,7 +203,7 @@ xb_export_sqlite(struct xbulk_snap *s, const char *path,
 		ret = xbulk_replace_commit(file);
 	if (ret && !*msg)
 		snprintf(msg, sizeof(msg), "%s", strerror(-ret));
-	if (ret && ret != -EINTR)
+	if (ret && ret != -EINTR && !xbulk_snap_error(s))
 		xb_error("export", "%s: %s", path, msg);
 	return ret ? XB_EXIT_TROUBLE : 0;
 }

@@ -198,6 +198,13 @@ want_trouble "damaged record in OLD" "^xbulk diff: $S/recbad: $rec; " \
 want_trouble "damaged record in OLD, NEW live" \
 	"^xbulk diff: $S/recbad: $rec; " \
 	"$XBULK" diff "$S/recbad" "$M"
+for how in "--sqlite $T/recbad.db" "--csv $T"; do
+	want_trouble "export $how of a damaged record" \
+		"^xbulk export: $S/recbad: $rec; nothing written$" \
+		"$XBULK" export $how "$S/recbad"
+done
+[[ ! -e $T/recbad.db && ! -e $T/inodes.csv ]] ||
+	xb_die "export of a damaged record: a file written"
 rm "$M/damage-me-0123456789"
 # no thread can start (its stack larger than the address space): the
 # cause named, not bulkstat's (the sanitizers' runtimes size their own
