@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
+ * Internal to the command (prefix xb_: CONTRIBUTING.md).
+ *
  * The xbulk command line: shared declarations of the command files.
  */
 #ifndef XBULK_CLI_H

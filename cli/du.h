@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
+ * Internal to the du command (prefix du_: CONTRIBUTING.md).
+ *
  * xbulk du: what its command files share (cli/du.c options and the run,
  * cli/du_out.c what it prints).
  */

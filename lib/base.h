@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
+ * Internal to libxbulk's base (prefix xbl_: CONTRIBUTING.md).
+ *
  * What every layer of libxbulk uses and callers never see: the
  * filesystem handle's fields, a clock, the write loop (lib/outbuf.c) and
  * the output buffer's size.
@@ -30,7 +32,7 @@ struct xbulk_fs {
 
 /* One past the last byte of @member in @type: the size of a sized struct
  * whose last field, in the version that had it, is @member. */
-#define XBULK_SIZE_TO(type, member) \
+#define XBL_SIZE_TO(type, member) \
 	(offsetof(type, member) + sizeof(((type *)0)->member))
 
 /*
@@ -40,18 +42,18 @@ struct xbulk_fs {
  * size); -E2BIG if the caller's is larger and sets a byte this library
  * does not know (as clone3() and openat2() do).
  */
-int xbulk_sized_in(void *dst, size_t dsize, const void *src, size_t min);
+int xbl_sized_in(void *dst, size_t dsize, const void *src, size_t min);
 
 /*
  * The library's @src (@ssize bytes, size field first) into the caller's
  * @dst, whose own size field says how much it has room for; the caller's
  * size stays.  -EINVAL if that is less than @min.
  */
-int xbulk_sized_out(void *dst, const void *src, size_t ssize, size_t min);
+int xbl_sized_out(void *dst, const void *src, size_t ssize, size_t min);
 
 /* Nanoseconds on clock @id. */
 static inline uint64_t
-xbulk_clock_ns(clockid_t id)
+xbl_clock_ns(clockid_t id)
 {
 	struct timespec ts;
 
@@ -60,15 +62,15 @@ xbulk_clock_ns(clockid_t id)
 }
 
 /* Output buffer size: one write() per this many bytes. */
-#define XBULK_OUT_BUFSIZE	(1U << 20)
+#define XBL_OUT_BUFSIZE	(1U << 20)
 
 /* An output buffer inside the library's own objects (lib/outbuf.c):
  * set up @cap bytes writing to @fd (0 or -ENOMEM), and release them. */
-int xbulk_out_setup(struct xbulk_out *out, int fd, size_t cap);
-void xbulk_out_release(struct xbulk_out *out);
+int xbl_out_setup(struct xbulk_out *out, int fd, size_t cap);
+void xbl_out_release(struct xbulk_out *out);
 
 /* write() all of @buf, retrying short writes and EINTR; 0 or -errno. */
-int xbulk_write_all(int fd, const char *buf, size_t len);
+int xbl_write_all(int fd, const char *buf, size_t len);
 
 /*
  * lib/pathat.c: @path of any length for an *at() call: *@dirfd (AT_FDCWD,
@@ -76,6 +78,6 @@ int xbulk_write_all(int fd, const char *buf, size_t len);
  * than PATH_MAX.  Return 0 or the -errno of opening a directory on the
  * way (-ENAMETOOLONG for a name longer than PATH_MAX).
  */
-int xbulk_path_at(const char *path, int *dirfd, const char **rel);
+int xbl_path_at(const char *path, int *dirfd, const char **rel);
 
 #endif /* XBULK_BASE_H */

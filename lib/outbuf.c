@@ -9,7 +9,7 @@
 #include "base.h"
 
 int
-xbulk_out_setup(struct xbulk_out *out, int fd, size_t cap)
+xbl_out_setup(struct xbulk_out *out, int fd, size_t cap)
 {
 	out->buf = malloc(cap);
 	if (!out->buf)
@@ -23,7 +23,7 @@ xbulk_out_setup(struct xbulk_out *out, int fd, size_t cap)
 }
 
 void
-xbulk_out_release(struct xbulk_out *out)
+xbl_out_release(struct xbulk_out *out)
 {
 	free(out->buf);
 	out->buf = NULL;
@@ -38,7 +38,7 @@ xbulk_out_new(int fd, size_t cap, struct xbulk_out **outp)
 	*outp = NULL;
 	if (!out)
 		return -ENOMEM;
-	if (xbulk_out_setup(out, fd, cap)) {
+	if (xbl_out_setup(out, fd, cap)) {
 		free(out);
 		return -ENOMEM;
 	}
@@ -51,12 +51,12 @@ xbulk_out_free(struct xbulk_out *out)
 {
 	if (!out)
 		return;
-	xbulk_out_release(out);
+	xbl_out_release(out);
 	free(out);
 }
 
 int
-xbulk_write_all(int fd, const char *buf, size_t len)
+xbl_write_all(int fd, const char *buf, size_t len)
 {
 	size_t done = 0;
 
@@ -80,7 +80,7 @@ xbulk_out_flush(struct xbulk_out *out)
 
 	if (out->flush)
 		return out->flush(out);
-	err = xbulk_write_all(out->fd, out->buf, out->len);
+	err = xbl_write_all(out->fd, out->buf, out->len);
 	if (!err)
 		out->len = 0;
 	return err;

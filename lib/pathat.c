@@ -15,7 +15,7 @@
 #include "base.h"
 
 int
-xbulk_path_at(const char *path, int *dirfd, const char **rel)
+xbl_path_at(const char *path, int *dirfd, const char **rel)
 {
 	char piece[PATH_MAX];
 	int fd = AT_FDCWD, next;

@@ -133,7 +133,7 @@ hidden_name(char *buf, size_t size)
 	unsigned long long r = 0;
 
 	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r))
-		r ^= xbulk_clock_ns(CLOCK_MONOTONIC);
+		r ^= xbl_clock_ns(CLOCK_MONOTONIC);
 	snprintf(buf, size, TMP_PREFIX "%ld.%016llx", (long)getpid(), r);
 }
 

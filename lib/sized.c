@@ -12,7 +12,7 @@
 #include "base.h"
 
 int
-xbulk_sized_in(void *dst, size_t dsize, const void *src, size_t min)
+xbl_sized_in(void *dst, size_t dsize, const void *src, size_t min)
 {
 	size_t ssize = *(const size_t *)src;
 	const unsigned char *extra = (const unsigned char *)src + dsize;
@@ -30,7 +30,7 @@ xbulk_sized_in(void *dst, size_t dsize, const void *src, size_t min)
 }
 
 int
-xbulk_sized_out(void *dst, const void *src, size_t ssize, size_t min)
+xbl_sized_out(void *dst, const void *src, size_t ssize, size_t min)
 {
 	size_t dsize = *(const size_t *)dst;
 

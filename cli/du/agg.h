@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
+ * Internal to the du command (prefix du_: CONTRIBUTING.md).
+ *
  * xbulk du's --by tables: sums by owner, group, project, type, suffix,
  * age or size class, whole (cli/du/agg.c) and per directory (cli/du/aggdirs.c).
  */

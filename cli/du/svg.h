@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
+ * Internal to the du command (prefix du_: CONTRIBUTING.md).
+ *
  * The treemap's boxes, shared by cli/du/svg.c (collecting them from du's
  * counted entries) and cli/du/svgwrite.c (laying them out and drawing).
  */

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
+ * Internal to the du command (prefix du_: CONTRIBUTING.md).
+ *
  * xbulk du's --top: the N largest entries (cli/du/top.c).
  */
 #ifndef DU_TOP_H

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
+ * Internal to the du command (prefix du_: CONTRIBUTING.md).
+ *
  * xbulk du's --svg: the squarified treemap (cli/du/treemap.c) and its SVG
  * (cli/du/svg.c collects the boxes, cli/du/svgwrite.c draws them).
  */

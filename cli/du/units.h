@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
+ * Internal to the du command (prefix du_: CONTRIBUTING.md).
+ *
  * xbulk du's output units: -B, -h, --si, -k, -m (cli/du/units.c).
  */
 #ifndef DU_UNITS_H

@@ -19,7 +19,7 @@ struct level {
 
 struct xbulk_du {
 	struct xbulk_du_opts	o;
-	struct xbulk_inoset	seen;	/* inodes counted already */
+	struct xbd_inoset	seen;	/* inodes counted already */
 	struct xbulk_du_sum	total;
 	struct level		*lvl;
 	size_t			nlvl;
@@ -30,7 +30,7 @@ struct xbulk_du {
 };
 
 /* The first version of struct xbulk_du_opts ends with @arg. */
-#define OPTS_SIZE_1	XBULK_SIZE_TO(struct xbulk_du_opts, arg)
+#define OPTS_SIZE_1	XBL_SIZE_TO(struct xbulk_du_opts, arg)
 
 int
 xbulk_du_new(const struct xbulk_du_opts *o, struct xbulk_du **dup)
@@ -41,7 +41,7 @@ xbulk_du_new(const struct xbulk_du_opts *o, struct xbulk_du **dup)
 	*dup = NULL;
 	if (!du)
 		return -ENOMEM;
-	err = xbulk_sized_in(&du->o, sizeof(du->o), o, OPTS_SIZE_1);
+	err = xbl_sized_in(&du->o, sizeof(du->o), o, OPTS_SIZE_1);
 	if (err) {
 		free(du);
 		return err;
@@ -61,7 +61,7 @@ xbulk_du_free(struct xbulk_du *du)
 {
 	if (!du)
 		return;
-	xbulk_inoset_free(&du->seen);
+	xbd_inoset_free(&du->seen);
 	free(du->lvl);
 	free(du);
 }
@@ -99,7 +99,7 @@ counts(struct xbulk_du *du, const struct xbulk_entry *e)
 		return 1;
 	if (!du->o.hash_all && (S_ISDIR(bs->bs_mode) || bs->bs_nlink < 2))
 		return 1;
-	return xbulk_inoset_add(&du->seen, bs->bs_ino);
+	return xbd_inoset_add(&du->seen, bs->bs_ino);
 }
 
 /* Make room for levels 0..@level and clear those entered anew. */

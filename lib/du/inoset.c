@@ -9,17 +9,17 @@
 #include "inoset.h"
 
 static size_t
-slot_of(const struct xbulk_inoset *s, uint64_t ino)
+slot_of(const struct xbd_inoset *s, uint64_t ino)
 {
 	/* Fibonacci hashing: inode numbers of a chunk are consecutive. */
 	return (size_t)((ino * 0x9e3779b97f4a7c15ull) >> 32) & s->mask;
 }
 
 static int
-grow(struct xbulk_inoset *s)
+grow(struct xbd_inoset *s)
 {
 	size_t n = s->slots ? (s->mask + 1) * 2 : 1024, i;
-	struct xbulk_inoset t = { .mask = n - 1, .count = s->count };
+	struct xbd_inoset t = { .mask = n - 1, .count = s->count };
 
 	t.slots = calloc(n, sizeof(*t.slots));
 	if (!t.slots)
@@ -40,7 +40,7 @@ grow(struct xbulk_inoset *s)
 }
 
 int
-xbulk_inoset_add(struct xbulk_inoset *s, uint64_t ino)
+xbd_inoset_add(struct xbd_inoset *s, uint64_t ino)
 {
 	size_t j;
 
@@ -59,7 +59,7 @@ xbulk_inoset_add(struct xbulk_inoset *s, uint64_t ino)
 }
 
 bool
-xbulk_inoset_has(const struct xbulk_inoset *s, uint64_t ino)
+xbd_inoset_has(const struct xbd_inoset *s, uint64_t ino)
 {
 	size_t j;
 
@@ -72,7 +72,7 @@ xbulk_inoset_has(const struct xbulk_inoset *s, uint64_t ino)
 }
 
 void
-xbulk_inoset_free(struct xbulk_inoset *s)
+xbd_inoset_free(struct xbd_inoset *s)
 {
 	free(s->slots);
 	s->slots = NULL;

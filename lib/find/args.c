@@ -618,13 +618,13 @@ parse_xflag(struct xf_parser *ps, const struct xf_primary *p,
 	for (s = arg; *s;) {
 		size_t len = strcspn(s, ","), bit;
 
-		for (bit = 0; bit < xbulk_xflag_names.nbits; bit++) {
-			const char *name = xbulk_xflag_names.name[bit];
+		for (bit = 0; bit < xbf_xflag_names.nbits; bit++) {
+			const char *name = xbf_xflag_names.name[bit];
 
 			if (name && strlen(name) == len && !strncmp(name, s, len))
 				break;
 		}
-		if (bit == xbulk_xflag_names.nbits)
+		if (bit == xbf_xflag_names.nbits)
 			return xf_fail(ps, "invalid argument `%s' to `%s' "
 				       "(flags: see xbulk(8))", arg, ps->pred);
 		n->u.xflags |= 1ULL << bit;

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Internal to lib/find (prefix xf_): what each primary does to a file
- * (@eval) and, where the bulkstat record alone can tell, to a bare
- * record (@pre), as args.c's table names them.  Defined in
- * evaluators.c; the walk over the tree that calls them is eval.c.
+ * Internal to lib/find (prefix xf_: CONTRIBUTING.md).
+ *
+ * What each primary does to a file (@eval) and, where the bulkstat
+ * record alone can tell, to a bare record (@pre), as args.c's table
+ * names them.  Defined in evaluators.c; the walk over the tree that
+ * calls them is eval.c.
  */
 #ifndef XBULK_FIND_EVALUATORS_H
 #define XBULK_FIND_EVALUATORS_H

@@ -321,7 +321,7 @@ open_wd(struct xbulk_find *f, struct xf_exec *x, const char *dir,
 	const char *rel = ".";
 
 	if (own)
-		err = xbulk_path_at(dir, &at, &rel);
+		err = xbl_path_at(dir, &at, &rel);
 	if (!err) {
 		x->wd = openat(at, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		err = x->wd < 0 ? -errno : 0;

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
+ * Internal to lib/find (prefix xf_: CONTRIBUTING.md).
+ *
  * find expressions: the compiled form shared by lib/find's files.
  *
  * parse.c turns the command line into a tree of struct xf_node, once;

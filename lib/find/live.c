@@ -42,7 +42,7 @@ file_at(struct xbulk_find *f, const struct xbulk_entry *file, int *at,
 
 	*own = fd == -EINVAL;
 	if (*own)
-		return xbulk_path_at(file->path, at, rel);
+		return xbl_path_at(file->path, at, rel);
 	if (fd < 0)
 		return fd;
 	*at = fd;

@@ -72,7 +72,7 @@ put_padded(char *p, const char *s, size_t len, size_t width, bool left)
 static char *
 put_num_grow(char *p, uint64_t v, int *width)
 {
-	char buf[XBULK_DEC_MAX];
+	char buf[XBF_DEC_MAX];
 	size_t len = (size_t)(put_dec(buf, v) - buf);
 
 	if (len > (size_t)*width)
@@ -85,7 +85,7 @@ put_num_grow(char *p, uint64_t v, int *width)
 static char *
 put_owner(char *p, const char *name, uint32_t id, int *width, bool user)
 {
-	char buf[XBULK_DEC_MAX];
+	char buf[XBF_DEC_MAX];
 	size_t len;
 
 	if (name) {
@@ -130,7 +130,7 @@ xf_ls(struct xbulk_find *f, struct xf_stream *out,
 {
 	const struct xfs_bulkstat *bs = file->bs;
 	struct xf_ls_widths *w = &f->ls;
-	char line[512], *p = line, num[XBULK_DEC_MAX];
+	char line[512], *p = line, num[XBF_DEC_MAX];
 	const char *target = NULL;
 	int err;
 

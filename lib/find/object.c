@@ -72,7 +72,7 @@ xbulk_find_free(struct xbulk_find *f)
 	}
 	for (i = 0; i < f->nstreams; i++)
 		if (f->streams[i])
-			xbulk_out_release(&f->streams[i]->out);
+			xbl_out_release(&f->streams[i]->out);
 	for (i = 0; i < f->nregexes; i++) {
 		regfree(f->regexes[i]);
 		free(f->regexes[i]);

@@ -31,7 +31,7 @@ xf_put_slow(struct xf_stream *s, const char *p, size_t len)
 		return s->err;
 	err = xbulk_out_flush(o);
 	if (!err && len > o->cap)
-		err = xbulk_write_all(o->fd, p, len);
+		err = xbl_write_all(o->fd, p, len);
 	if (err) {
 		s->err = err;
 		return err;
@@ -142,7 +142,7 @@ xbulk_find_set_output(struct xbulk_find *f, size_t i, int fd, bool tty)
 {
 	struct xf_stream *s = f->streams[i];
 
-	if (!s->out.buf && xbulk_out_setup(&s->out, fd, XF_OUT_BUFSIZE))
+	if (!s->out.buf && xbl_out_setup(&s->out, fd, XF_OUT_BUFSIZE))
 		return -ENOMEM;
 	s->out.fd = fd;
 	s->tty = tty;

@@ -412,7 +412,7 @@ parse_all(struct xf_parser *ps)
 }
 
 /* The first version of struct xbulk_find_opts ends with @arg. */
-#define OPTS_SIZE_1	XBULK_SIZE_TO(struct xbulk_find_opts, arg)
+#define OPTS_SIZE_1	XBL_SIZE_TO(struct xbulk_find_opts, arg)
 
 int
 xbulk_find_parse(int argc, char **argv, const struct xbulk_find_opts *opts,
@@ -435,7 +435,7 @@ xbulk_find_parse(int argc, char **argv, const struct xbulk_find_opts *opts,
 		errbuf[0] = 0;
 	if (!f)
 		return -ENOMEM;
-	err = xbulk_sized_in(&f->opts, sizeof(f->opts), opts, OPTS_SIZE_1);
+	err = xbl_sized_in(&f->opts, sizeof(f->opts), opts, OPTS_SIZE_1);
 	if (err) {
 		*status = XBULK_FIND_EXIT_BAD;
 		snprintf(errbuf, errlen, "struct xbulk_find_opts of %zu bytes: %s",
@@ -462,7 +462,7 @@ xbulk_find_parse(int argc, char **argv, const struct xbulk_find_opts *opts,
 	f->linkbuf = malloc(f->linkcap);
 	err = f->streams && f->streams[0] && f->linkbuf &&
 	      !xbulk_ids_new(&f->ids) &&
-	      !xbulk_out_setup(&f->streams[0]->out, 1, 1U << 20) ?
+	      !xbl_out_setup(&f->streams[0]->out, 1, 1U << 20) ?
 	      parse_all(&ps) : -ENOMEM;
 	if (err > 0) {			/* -help, -version */
 		xbulk_find_free(f);

@@ -347,9 +347,9 @@ put_spec(struct xf_stream *out, const struct step *s, const char *p,
 static int
 put_num(struct xf_stream *out, const struct step *s, uint64_t v)
 {
-	char buf[XBULK_DEC_MAX], *p;
+	char buf[XBF_DEC_MAX], *p;
 
-	if (!s->width && s->prec < 0 && (p = xf_room(out, XBULK_DEC_MAX))) {
+	if (!s->width && s->prec < 0 && (p = xf_room(out, XBF_DEC_MAX))) {
 		xf_commit(out, put_dec(p, v));	/* the usual case */
 		return 0;
 	}
@@ -510,7 +510,7 @@ static int
 put_xfs(struct xbulk_find *f, struct xf_stream *out, const struct step *s,
 	const struct xfs_bulkstat *bs)
 {
-	char buf[XBULK_FLAG_NAMES_MAX + 4], *p = buf;
+	char buf[XBF_FLAG_NAMES_MAX + 4], *p = buf;
 
 	switch (s->aux) {
 	case 'e': return put_num(out, s, bs->bs_extents64);
@@ -528,8 +528,8 @@ put_xfs(struct xbulk_find *f, struct xf_stream *out, const struct step *s,
 		p = put_hex(p, bs->bs_xflags);
 		break;
 	case 'x':
-		p = xbulk_put_flag_names(p, bs->bs_xflags, &xbulk_xflag_names,
-					 false);
+		p = xbf_put_flag_names(p, bs->bs_xflags, &xbf_xflag_names,
+				       false);
 		break;
 	default:
 		return put_spec(out, s, "", 0, false);

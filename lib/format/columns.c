@@ -12,7 +12,7 @@
 
 #define BIT(mask)	__builtin_ctzll(mask)
 
-const struct xbulk_flag_names xbulk_xflag_names = {
+const struct xbf_flag_names xbf_xflag_names = {
 	.nbits = 64,
 	.name = {
 		[BIT(FS_XFLAG_REALTIME)] = "realtime",
@@ -35,7 +35,7 @@ const struct xbulk_flag_names xbulk_xflag_names = {
 	},
 };
 
-const struct xbulk_flag_names xbulk_sick_names = {
+const struct xbf_flag_names xbf_sick_names = {
 	.nbits = 16,
 	.name = {
 		[BIT(XFS_BS_SICK_INODE)] = "inode",
@@ -60,8 +60,8 @@ put_str(char *p, const char *s)
 }
 
 char *
-xbulk_put_flag_names(char *p, uint64_t v, const struct xbulk_flag_names *tab,
-		     bool json)
+xbf_put_flag_names(char *p, uint64_t v, const struct xbf_flag_names *tab,
+		   bool json)
 {
 	uint64_t unknown = 0;
 	bool first = true;
@@ -100,7 +100,7 @@ xbulk_put_flag_names(char *p, uint64_t v, const struct xbulk_flag_names *tab,
 }
 
 char *
-xbulk_put_mode_type(char *p, uint16_t mode)
+xbf_put_mode_type(char *p, uint16_t mode)
 {
 	/* By S_IFMT >> 12, as <sys/stat.h> numbers them. */
 	static const char *const types[16] = {
@@ -118,7 +118,7 @@ xbulk_put_mode_type(char *p, uint16_t mode)
 }
 
 char *
-xbulk_put_iso8601(char *p, int64_t sec, uint32_t nsec)
+xbf_put_iso8601(char *p, int64_t sec, uint32_t nsec)
 {
 	int64_t days = sec / 86400, sod = sec % 86400, z, era, year;
 	uint32_t doe, yoe, doy, mp, day, month, s;

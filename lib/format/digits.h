@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
+ * Internal to lib/format (prefix xbf_: CONTRIBUTING.md).
+ *
  * Number to text by hand, for the record formatters (format_text.c,
  * format_jsonl.c, format_csv.c): no printf on the hot path.  Decimal goes
  * two digits at a time from a table of pairs.  Every helper appends to @p
@@ -12,15 +14,15 @@
 #include <string.h>
 
 /* Most bytes put_dec() writes: 18446744073709551615. */
-#define XBULK_DEC_MAX	20
+#define XBF_DEC_MAX	20
 /* Most bytes put_sdec() writes: -9223372036854775808. */
-#define XBULK_SDEC_MAX	20
+#define XBF_SDEC_MAX	20
 
 /* Append the string literal @s (its length is known at compile time). */
 #define PUT(p, s)	(memcpy((p), (s), sizeof(s) - 1), (p) + sizeof(s) - 1)
 
 /* "00" to "99", two characters each. */
-static const char xbulk_digit_pairs[201] __attribute__((unused)) =
+static const char xbf_digit_pairs[201] __attribute__((unused)) =
 	"0001020304050607080910111213141516171819"
 	"2021222324252627282930313233343536373839"
 	"4041424344454647484950515253545556575859"
@@ -31,11 +33,11 @@ static const char xbulk_digit_pairs[201] __attribute__((unused)) =
 static inline void
 put_pair(char *q, unsigned int v)
 {
-	memcpy(q, xbulk_digit_pairs + 2 * v, 2);
+	memcpy(q, xbf_digit_pairs + 2 * v, 2);
 }
 
 /* 10^0 .. 10^19 */
-static const uint64_t xbulk_pow10[20] __attribute__((unused)) = {
+static const uint64_t xbf_pow10[20] __attribute__((unused)) = {
 	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
 	10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
 	100000000000ULL, 1000000000000ULL, 10000000000000ULL,
@@ -54,7 +56,7 @@ dec_len(uint64_t v)
 	unsigned int t = ((64 - (unsigned int)__builtin_clzll(v | 1)) * 1233)
 			 >> 12;
 
-	return t + ((v | 1) >= xbulk_pow10[t]);
+	return t + ((v | 1) >= xbf_pow10[t]);
 }
 
 /* Write the last digits of @v at @q going down to @p, 32 bits at a time */

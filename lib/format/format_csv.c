@@ -15,9 +15,9 @@
 #define HDR_M(n)	"," #n "," #n "_type"
 
 const char xbulk_bulkstat_csv_header[] =
-	"bs_ino" XBULK_BULKSTAT_COLUMNS(HDR_U, HDR_T, HDR_F, HDR_M) "\r\n";
+	"bs_ino" XBF_BULKSTAT_COLUMNS(HDR_U, HDR_T, HDR_F, HDR_M) "\r\n";
 const char xbulk_inumbers_csv_header[] =
-	"xi_startino" XBULK_INUMBERS_COLUMNS(HDR_U) "\r\n";
+	"xi_startino" XBF_INUMBERS_COLUMNS(HDR_U) "\r\n";
 
 #define CSV_U(n)							\
 	*p++ = ',';							\
@@ -30,8 +30,8 @@ const char xbulk_inumbers_csv_header[] =
 	*p++ = ',';							\
 	p = put_dec(p, rec->n##_nsec);					\
 	*p++ = ',';							\
-	if (xbulk_nsec_valid(rec->n##_nsec))				\
-		p = xbulk_put_iso8601(p, rec->n, rec->n##_nsec);
+	if (xbf_nsec_valid(rec->n##_nsec))				\
+		p = xbf_put_iso8601(p, rec->n, rec->n##_nsec);
 
 /* number,names ("a|b", empty if none) */
 #define CSV_F(n, tab)							\
@@ -39,14 +39,14 @@ const char xbulk_inumbers_csv_header[] =
 	p = put_dec(p, rec->n);						\
 	*p++ = ',';							\
 	if (rec->n)							\
-		p = xbulk_put_flag_names(p, rec->n, &tab, false);
+		p = xbf_put_flag_names(p, rec->n, &tab, false);
 
 /* 0100644,regular */
 #define CSV_M(n)							\
 	p = PUT(p, ",0");						\
 	p = put_oct(p, rec->n);						\
 	*p++ = ',';							\
-	p = xbulk_put_mode_type(p, rec->n);
+	p = xbf_put_mode_type(p, rec->n);
 
 size_t
 xbulk_format_bulkstat_csv(char *dst, const struct xfs_bulkstat *rec)
@@ -54,7 +54,7 @@ xbulk_format_bulkstat_csv(char *dst, const struct xfs_bulkstat *rec)
 	char *p = dst;
 
 	p = put_dec(p, rec->bs_ino);
-	XBULK_BULKSTAT_COLUMNS(CSV_U, CSV_T, CSV_F, CSV_M)
+	XBF_BULKSTAT_COLUMNS(CSV_U, CSV_T, CSV_F, CSV_M)
 	p = PUT(p, "\r\n");
 	return (size_t)(p - dst);
 }
@@ -65,7 +65,7 @@ xbulk_format_inumbers_csv(char *dst, const struct xfs_inumbers *rec)
 	char *p = dst;
 
 	p = put_dec(p, rec->xi_startino);
-	XBULK_INUMBERS_COLUMNS(CSV_U)
+	XBF_INUMBERS_COLUMNS(CSV_U)
 	p = PUT(p, "\r\n");
 	return (size_t)(p - dst);
 }

@@ -20,9 +20,9 @@
 	p = PUT(p, ",\"" #n "_nsec\":");				\
 	p = put_dec(p, rec->n##_nsec);					\
 	p = PUT(p, ",\"" #n "_iso\":");					\
-	if (xbulk_nsec_valid(rec->n##_nsec)) {				\
+	if (xbf_nsec_valid(rec->n##_nsec)) {				\
 		*p++ = '"';						\
-		p = xbulk_put_iso8601(p, rec->n, rec->n##_nsec);	\
+		p = xbf_put_iso8601(p, rec->n, rec->n##_nsec);	\
 		*p++ = '"';						\
 	} else {							\
 		p = PUT(p, "null");					\
@@ -34,7 +34,7 @@
 	p = put_dec(p, rec->n);						\
 	p = PUT(p, ",\"" #n "_names\":");				\
 	if (rec->n)							\
-		p = xbulk_put_flag_names(p, rec->n, &tab, true);	\
+		p = xbf_put_flag_names(p, rec->n, &tab, true);	\
 	else								\
 		p = PUT(p, "[]");
 
@@ -43,7 +43,7 @@
 	p = PUT(p, ",\"" #n "\":\"0");					\
 	p = put_oct(p, rec->n);						\
 	p = PUT(p, "\",\"" #n "_type\":\"");				\
-	p = xbulk_put_mode_type(p, rec->n);				\
+	p = xbf_put_mode_type(p, rec->n);				\
 	*p++ = '"';
 
 size_t
@@ -53,7 +53,7 @@ xbulk_format_bulkstat_jsonl(char *dst, const struct xfs_bulkstat *rec)
 
 	p = PUT(p, "{\"bs_ino\":");
 	p = put_dec(p, rec->bs_ino);
-	XBULK_BULKSTAT_COLUMNS(JSON_U, JSON_T, JSON_F, JSON_M)
+	XBF_BULKSTAT_COLUMNS(JSON_U, JSON_T, JSON_F, JSON_M)
 	p = PUT(p, "}\n");
 	return (size_t)(p - dst);
 }
@@ -65,7 +65,7 @@ xbulk_format_inumbers_jsonl(char *dst, const struct xfs_inumbers *rec)
 
 	p = PUT(p, "{\"xi_startino\":");
 	p = put_dec(p, rec->xi_startino);
-	XBULK_INUMBERS_COLUMNS(JSON_U)
+	XBF_INUMBERS_COLUMNS(JSON_U)
 	p = PUT(p, "}\n");
 	return (size_t)(p - dst);
 }

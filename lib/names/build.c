@@ -306,8 +306,8 @@ link_and_check(struct build *b, const struct xfs_bulkstat *root,
 }
 
 /* The first versions of the sized structs end with these fields. */
-#define OPTS_SIZE_1	XBULK_SIZE_TO(struct xbulk_names_opts, cancel)
-#define RESULT_SIZE_1	XBULK_SIZE_TO(struct xbulk_names_result, link_s)
+#define OPTS_SIZE_1	XBL_SIZE_TO(struct xbulk_names_opts, cancel)
+#define RESULT_SIZE_1	XBL_SIZE_TO(struct xbulk_names_result, link_s)
 
 static int
 build(struct xbulk_fs *fs, const struct xbulk_names_opts *o,
@@ -372,14 +372,14 @@ xbulk_names_build(struct xbulk_fs *fs, const struct xbulk_names_opts *uo,
 	*names = NULL;
 	if (ur->size < RESULT_SIZE_1)
 		return -EINVAL;
-	ret = xbulk_sized_in(&o, sizeof(o), uo, OPTS_SIZE_1);
+	ret = xbl_sized_in(&o, sizeof(o), uo, OPTS_SIZE_1);
 	if (ret) {
 		r.fail = XBULK_NAMES_FAIL_SETUP;
 		r.err = ret;
 	} else {
 		ret = build(fs, &o, names, &r);
 	}
-	xbulk_sized_out(ur, &r, sizeof(r), RESULT_SIZE_1);
+	xbl_sized_out(ur, &r, sizeof(r), RESULT_SIZE_1);
 	return ret;
 }
 

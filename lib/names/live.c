@@ -86,7 +86,7 @@ xbn_entry_at(struct xbulk_names *nm, const struct xbulk_entry *e, int *at,
 
 	*own = fd == -EINVAL;
 	if (*own)
-		return xbulk_path_at(e->path, at, rel);
+		return xbl_path_at(e->path, at, rel);
 	if (fd < 0)
 		return fd == -ESTALE ? -ENOENT : fd;
 	*at = fd;

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
+ * Internal to lib/names (prefix xbn_: CONTRIBUTING.md).
+ *
  * Names for inodes: what the files of lib/names/ share.
  *
  *   store.c    kept inodes' fields, packed slots, the chunk index
@@ -612,7 +614,7 @@ struct xbn_walk {
  * directory as the walk reached it (*@at: xbulk_names_dir_fd(), the
  * walk's; *@rel its name), as fts reaches it, so that a directory above
  * renamed or replaced by a symbolic link since changes nothing; an
- * operand, or outside a walk, by its path (xbulk_path_at(); *@own: the
+ * operand, or outside a walk, by its path (xbl_path_at(); *@own: the
  * caller closes *@at if it is not AT_FDCWD).  Return 0 or -errno
  * (-ENOENT: its directory is gone).
  */

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
+ * Internal to lib/parent (prefix xbp_: CONTRIBUTING.md).
+ *
  * Internals of the parent pointer reader: getparents.c (the ioctl and its
  * records) under paths.c (directory paths, cached).
  */

@@ -51,7 +51,7 @@ first_allocated(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	for (;;) {
 		uint64_t mask, off;
 
-		if (xbulk_cancelled(scan))
+		if (xbs_cancelled(scan))
 			return -EINTR;
 		req.hdr = (struct xfs_bulk_ireq){ .ino = ino, .icount = 1 };
 		ret = xbulk_inumbers(fs, (struct xfs_inumbers_req *)&req);
@@ -105,7 +105,7 @@ locate_fault(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	uint64_t ino = f->cursor;
 
 	f->agno = agno;
-	for (; agno <= final && !xbulk_cancelled(scan); agno++) {
+	for (; agno <= final && !xbs_cancelled(scan); agno++) {
 		if (agno != f->agno)
 			ino = xbulk_agino_to_ino(fs, agno, 0);
 		req.hdr = (struct xfs_bulk_ireq){
@@ -124,19 +124,19 @@ locate_fault(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	}
 }
 
-enum xbulk_recovery
-xbulk_recover(struct xbulk_fs *fs, const struct xbulk_scan *scan,
-	      struct xbulk_ag_fault *f, uint64_t last, uint64_t *next,
-	      uint64_t *nbad)
+enum xbs_recovery
+xbs_recover(struct xbulk_fs *fs, const struct xbulk_scan *scan,
+	    struct xbulk_ag_fault *f, uint64_t last, uint64_t *next,
+	    uint64_t *nbad)
 {
 	uint64_t bad;
 	int ret;
 
 	if (f->err == -EINTR || !local_error(fs, f->err))
-		return XBULK_STOP;
+		return XBS_STOP;
 	if (f->call == XBULK_KIND_BULKSTAT && f->err != -EPROTO) {
 		if (!scan->bad_inode_fn)
-			return XBULK_STOP;
+			return XBS_STOP;
 		ret = first_allocated(fs, scan, f->cursor, last, &bad, f);
 		if (ret == 0) {
 			if (bad <= last) {
@@ -144,30 +144,30 @@ xbulk_recover(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 				__atomic_add_fetch(nbad, 1, __ATOMIC_RELAXED);
 			}
 			*next = bad + 1;
-			return XBULK_STEPPED;
+			return XBS_STEPPED;
 		}
 		/* The inobt knows no inode there: it is at fault, not one */
 		if (ret != -ENOENT) {
 			f->err = ret;
 			if (ret == -EINTR || !local_error(fs, ret))
-				return XBULK_STOP;
+				return XBS_STOP;
 		}
 	}
 	if (!scan->ag_fault_fn)
-		return XBULK_STOP;
+		return XBS_STOP;
 	locate_fault(fs, scan, f, last);
 	*next = xbulk_agino_to_ino(fs, f->agno + 1, 0);
-	return XBULK_AG_FAULT;
+	return XBS_AG_FAULT;
 }
 
 void
-xbulk_ag_fault_note(const struct xbulk_scan *scan, uint8_t *ag_state,
-		    uint8_t bits, const struct xbulk_ag_fault *f,
-		    uint64_t *count)
+xbs_ag_fault_note(const struct xbulk_scan *scan, uint8_t *ag_state,
+		  uint8_t bits, const struct xbulk_ag_fault *f,
+		  uint64_t *count)
 {
 	if (ag_state && (__atomic_fetch_or(&ag_state[f->agno],
-					   bits | XBULK_AG_REPORTED,
-					   __ATOMIC_RELAXED) & XBULK_AG_REPORTED))
+					   bits | XBS_AG_REPORTED,
+					   __ATOMIC_RELAXED) & XBS_AG_REPORTED))
 		return;
 	__atomic_add_fetch(count, 1, __ATOMIC_RELAXED);
 	scan->ag_fault_fn(scan->arg, f);

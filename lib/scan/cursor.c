@@ -8,7 +8,7 @@
  * kernel left it, past an inode the kernel cannot read, or past an AG
  * it cannot walk (lib/scan/badinode.c), or nowhere.  The loops differ
  * only in what they do with the records and whether an AG fault ends
- * them (struct xbulk_cursor).
+ * them (struct xbs_cursor).
  *
  * Each step leaves the cursor past where it was or ends the loop: the
  * kernel's own cursor is taken only from an answer that passed
@@ -38,22 +38,22 @@ atomic_max(uint64_t *max, uint64_t v)
  * the kernel for records.
  */
 static int
-call(struct xbulk_cursor *c)
+call(struct xbs_cursor *c)
 {
 	int (*fn)(struct xbulk_fs *, struct xfs_bulk_ireq *) =
-		xbulk_kinds[c->kind].call;
+		xbs_kinds[c->kind].call;
 	uint64_t t0, ns;
 	int ret;
 
 	if (!c->lat && !c->live && !c->call_ns)
 		return fn(c->fs, c->hdr);
-	t0 = xbulk_clock_ns(CLOCK_MONOTONIC);
+	t0 = xbl_clock_ns(CLOCK_MONOTONIC);
 	ret = fn(c->fs, c->hdr);
-	ns = xbulk_clock_ns(CLOCK_MONOTONIC) - t0;
+	ns = xbl_clock_ns(CLOCK_MONOTONIC) - t0;
 	if (c->lat) {
-		xbulk_lat_add(&c->lat->call, ns);
+		xbs_lat_add(&c->lat->call, ns);
 		if (!ret && c->hdr->ocount)
-			xbulk_lat_add(&c->lat->inode, ns / c->hdr->ocount);
+			xbs_lat_add(&c->lat->inode, ns / c->hdr->ocount);
 	}
 	if (c->live)
 		atomic_max(&c->live->max_call_ns, ns);
@@ -68,9 +68,9 @@ call(struct xbulk_cursor *c)
  * none after another error (c->f.ino: the cursor).
  */
 static uint32_t
-answer_good(struct xbulk_cursor *c, const void *recs)
+answer_good(struct xbs_cursor *c, const void *recs)
 {
-	const struct xbulk_kind_ops *ops = &xbulk_kinds[c->kind];
+	const struct xbs_kind_ops *ops = &xbs_kinds[c->kind];
 	uint32_t good;
 
 	c->f.ino = c->f.cursor;
@@ -84,7 +84,7 @@ answer_good(struct xbulk_cursor *c, const void *recs)
 }
 
 uint32_t
-xbulk_cursor_call(struct xbulk_cursor *c)
+xbs_cursor_call(struct xbs_cursor *c)
 {
 	const void *recs = c->hdr + 1;
 
@@ -93,35 +93,35 @@ xbulk_cursor_call(struct xbulk_cursor *c)
 	};
 	c->f.err = call(c);
 	c->good = answer_good(c, recs);
-	return xbulk_count_to(recs, xbulk_kinds[c->kind].rec_size, c->good,
-			      c->last);
+	return xbs_count_to(recs, xbs_kinds[c->kind].rec_size, c->good,
+			    c->last);
 }
 
-enum xbulk_cursor_next
-xbulk_cursor_next(struct xbulk_cursor *c, uint32_t used)
+enum xbs_cursor_next
+xbs_cursor_next(struct xbs_cursor *c, uint32_t used)
 {
 	uint64_t next;
 
 	/* Past the range (or the loop stopped early): the loop's end */
 	if (used < c->good || c->f.err == 0)
 		return used < c->good || c->hdr->ocount == 0 ||
-		       c->hdr->ino > c->last ? XBULK_CURSOR_END :
-					       XBULK_CURSOR_CALL;
-	switch (xbulk_recover(c->fs, c->scan, &c->f, c->last, &next,
-			      c->nbad)) {
-	case XBULK_STOP:
-		return XBULK_CURSOR_STOP;
-	case XBULK_AG_FAULT:
-		xbulk_ag_fault_note(c->scan, c->ag_state, c->ag_bits, &c->f,
-				    c->ag_faults);
+		       c->hdr->ino > c->last ? XBS_CURSOR_END :
+					       XBS_CURSOR_CALL;
+	switch (xbs_recover(c->fs, c->scan, &c->f, c->last, &next,
+			    c->nbad)) {
+	case XBS_STOP:
+		return XBS_CURSOR_STOP;
+	case XBS_AG_FAULT:
+		xbs_ag_fault_note(c->scan, c->ag_state, c->ag_bits, &c->f,
+				  c->ag_faults);
 		if (c->ag_fault_ends)
-			return XBULK_CURSOR_END;
+			return XBS_CURSOR_END;
 		break;
-	case XBULK_STEPPED:
+	case XBS_STEPPED:
 		break;
 	}
 	if (next > c->last)
-		return XBULK_CURSOR_END;
+		return XBS_CURSOR_END;
 	c->hdr->ino = next;
-	return XBULK_CURSOR_CALL;
+	return XBS_CURSOR_CALL;
 }

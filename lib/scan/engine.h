@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
+ * Internal to lib/scan (prefix xbs_: CONTRIBUTING.md).
+ *
  * The scan engine's internals, shared by the files of lib/scan/.
  * Layering: scan.c (entry point, serial loop) calls plan.c (planner) and
  * pscan.c (parallel engine); all three step their cursor with cursor.c,
@@ -17,16 +19,16 @@
  * ns, above it 2^SUB_BITS buckets per power of two (3% resolution), in
  * 15 KiB.
  */
-#define XBULK_LAT_SUB_BITS	5
-#define XBULK_LAT_BUCKETS	((64 - XBULK_LAT_SUB_BITS + 1) << \
-				 XBULK_LAT_SUB_BITS)
+#define XBS_LAT_SUB_BITS	5
+#define XBS_LAT_BUCKETS	((64 - XBS_LAT_SUB_BITS + 1) << \
+				 XBS_LAT_SUB_BITS)
 
 struct xbulk_lat {
 	uint64_t	count;		/* samples */
 	uint64_t	sum_ns;
 	uint64_t	min_ns;		/* valid when count > 0 */
 	uint64_t	max_ns;
-	uint64_t	bucket[XBULK_LAT_BUCKETS];
+	uint64_t	bucket[XBS_LAT_BUCKETS];
 };
 
 struct xbulk_scan_lat {
@@ -41,18 +43,18 @@ struct xbulk_scan_lat {
 };
 
 /* Add a thread's figures to @lat's list; -ENOMEM. */
-int xbulk_scan_lat_add_worker(struct xbulk_scan_lat *lat,
-			      const struct xbulk_scan_worker *st);
+int xbs_scan_lat_add_worker(struct xbulk_scan_lat *lat,
+			    const struct xbulk_scan_worker *st);
 /* Add @src's histograms and its thread's figures (@src->self) to @dst;
  * -ENOMEM (the histograms are added all the same). */
-int xbulk_scan_lat_merge(struct xbulk_scan_lat *dst,
-			 const struct xbulk_scan_lat *src);
+int xbs_scan_lat_merge(struct xbulk_scan_lat *dst,
+		       const struct xbulk_scan_lat *src);
 
 /* Add one sample of @ns nanoseconds to @h (no locking: one writer). */
-void xbulk_lat_add(struct xbulk_lat *h, uint64_t ns);
+void xbs_lat_add(struct xbulk_lat *h, uint64_t ns);
 
 /* Add every sample of @src to @dst. */
-void xbulk_lat_merge(struct xbulk_lat *dst, const struct xbulk_lat *src);
+void xbs_lat_merge(struct xbulk_lat *dst, const struct xbulk_lat *src);
 
 /* --- stats.c ---------------------------------------------------- */
 
@@ -70,39 +72,39 @@ struct xbulk_stats_src {
 /* --- req.c: record layouts, request buffers, a scan's range --- */
 
 /* How one kind of record is fetched and laid out. */
-struct xbulk_kind_ops {
+struct xbs_kind_ops {
 	size_t	rec_size;	/* bytes per record */
 	uint64_t span;		/* inodes a record covers (its key first) */
 	int	(*call)(struct xbulk_fs *fs, struct xfs_bulk_ireq *hdr);
 };
 
 /* Indexed by enum xbulk_kind. */
-extern const struct xbulk_kind_ops xbulk_kinds[];
+extern const struct xbs_kind_ops xbs_kinds[];
 
 /* Inode number of record @i (bs_ino and xi_startino both come first). */
 static inline uint64_t
-xbulk_rec_ino(const void *recs, size_t rec_size, uint32_t i)
+xbs_rec_ino(const void *recs, size_t rec_size, uint32_t i)
 {
 	return *(const uint64_t *)((const char *)recs + (size_t)i * rec_size);
 }
 
 /* Records of a batch at or before inode @last (they come in order). */
-uint32_t xbulk_count_to(const void *recs, size_t rec_size, uint32_t ocount,
-			uint64_t last);
+uint32_t xbs_count_to(const void *recs, size_t rec_size, uint32_t ocount,
+		      uint64_t last);
 
 /* Allocate a request header followed by @icount records of @rec_size
  * (zeroed, backed lazily); NULL if the address space is short. */
-struct xfs_bulk_ireq *xbulk_req_alloc(size_t rec_size, uint32_t icount);
+struct xfs_bulk_ireq *xbs_req_alloc(size_t rec_size, uint32_t icount);
 /* Free it; @icount as allocated. */
-void xbulk_req_free(struct xfs_bulk_ireq *hdr, size_t rec_size,
-		    uint32_t icount);
+void xbs_req_free(struct xfs_bulk_ireq *hdr, size_t rec_size,
+		  uint32_t icount);
 
 /*
  * Can no record lie in [@first, @last]?  (An inumbers record is the chunk
  * holding @first, which may begin up to 63 inodes before it.)
  */
-bool xbulk_range_empty(const struct xbulk_kind_ops *ops, uint64_t first,
-		       uint64_t last);
+bool xbs_range_empty(const struct xbs_kind_ops *ops, uint64_t first,
+		     uint64_t last);
 
 /*
  * First inode and last key the scan may emit (AG and -s/-e applied).  An
@@ -110,13 +112,13 @@ bool xbulk_range_empty(const struct xbulk_kind_ops *ops, uint64_t first,
  * begin before it (and even after the last key: -s 300 -e 270 prints the
  * chunk 256-319, as xfs_io does).
  */
-void xbulk_scan_bounds(const struct xbulk_fs *fs,
-		       const struct xbulk_scan *scan, uint64_t *first,
-		       uint64_t *last);
+void xbs_scan_bounds(const struct xbulk_fs *fs,
+		     const struct xbulk_scan *scan, uint64_t *first,
+		     uint64_t *last);
 
 /* Count @records and @calls in the scan's live counters, if it has any. */
 static inline void
-xbulk_live_add(struct xbulk_scan_live *live, uint64_t records, uint64_t calls)
+xbs_live_add(struct xbulk_scan_live *live, uint64_t records, uint64_t calls)
 {
 	if (!live)
 		return;
@@ -128,54 +130,54 @@ xbulk_live_add(struct xbulk_scan_live *live, uint64_t records, uint64_t calls)
 
 /* Has the caller asked the scan to stop? */
 static inline bool
-xbulk_cancelled(const struct xbulk_scan *scan)
+xbs_cancelled(const struct xbulk_scan *scan)
 {
 	return scan->cancel && __atomic_load_n(scan->cancel, __ATOMIC_RELAXED);
 }
 
 /* --- badinode.c: what a loop does when a call fails --------- */
 
-enum xbulk_recovery {
-	XBULK_STEPPED,		/* past an unreadable inode (reported) */
-	XBULK_AG_FAULT,		/* give up the rest of @f->agno */
-	XBULK_STOP,		/* end the scan with @f->err */
+enum xbs_recovery {
+	XBS_STEPPED,		/* past an unreadable inode (reported) */
+	XBS_AG_FAULT,		/* give up the rest of @f->agno */
+	XBS_STOP,		/* end the scan with @f->err */
 };
 
 /**
- * xbulk_recover() - after a call failed, decide how the scan goes on
+ * xbs_recover() - after a call failed, decide how the scan goes on
  * @f:    in: call, cursor, ino, err of the failed call; out: agno, and the
  *        stepping call's own failure if that failed
  * @last: the last inode the loop may emit
  * @next: out: where to go on (past the bad inode; the next AG's first)
  * @nbad: inodes reported to bad_inode_fn (atomic)
  */
-enum xbulk_recovery xbulk_recover(struct xbulk_fs *fs,
-				  const struct xbulk_scan *scan,
-				  struct xbulk_ag_fault *f, uint64_t last,
-				  uint64_t *next, uint64_t *nbad);
+enum xbs_recovery xbs_recover(struct xbulk_fs *fs,
+			      const struct xbulk_scan *scan,
+			      struct xbulk_ag_fault *f, uint64_t last,
+			      uint64_t *next, uint64_t *nbad);
 
 /* Bits of a per-AG state byte. */
-#define XBULK_AG_REPORTED	1	/* ag_fault_fn called for it */
-#define XBULK_AG_STOPPED	2	/* no more units in it */
+#define XBS_AG_REPORTED	1	/* ag_fault_fn called for it */
+#define XBS_AG_STOPPED	2	/* no more units in it */
 
 /*
  * Set @bits in AG @f->agno's state byte (@ag_state[], shared by threads)
  * and call ag_fault_fn unless the AG was reported already (@ag_state
  * NULL: report it, as a serial scan meets each AG once).
  */
-void xbulk_ag_fault_note(const struct xbulk_scan *scan, uint8_t *ag_state,
-			 uint8_t bits, const struct xbulk_ag_fault *f,
-			 uint64_t *count);
+void xbs_ag_fault_note(const struct xbulk_scan *scan, uint8_t *ag_state,
+		       uint8_t bits, const struct xbulk_ag_fault *f,
+		       uint64_t *count);
 
 /* --- cursor.c: the one step of every cursor loop ------------- */
 
 /*
  * A loop over one inode range with one request (@hdr followed by its
  * records).  The loop sets the first group of fields, then, for each
- * step, calls xbulk_cursor_call(), uses (some of) the records it
- * returns, and asks xbulk_cursor_next() where to go.
+ * step, calls xbs_cursor_call(), uses (some of) the records it
+ * returns, and asks xbs_cursor_next() where to go.
  */
-struct xbulk_cursor {
+struct xbs_cursor {
 	struct xbulk_fs			*fs;
 	const struct xbulk_scan		*scan;	/* cancel, bad_inode_fn,
 						   ag_fault_fn */
@@ -198,36 +200,36 @@ struct xbulk_cursor {
 };
 
 /*
- * xbulk_cursor_call() - call the kernel at the cursor (c->hdr->ino).
+ * xbs_cursor_call() - call the kernel at the cursor (c->hdr->ino).
  * Return: how many of the records after c->hdr the loop may use: those
  * of the answer that keep the ioctl's contract (all after success, those
  * before the fault after -EPROTO, none after another error: c->f.err),
  * at or before c->last.
  */
-uint32_t xbulk_cursor_call(struct xbulk_cursor *c);
+uint32_t xbs_cursor_call(struct xbs_cursor *c);
 
-enum xbulk_cursor_next {
-	XBULK_CURSOR_CALL,	/* call again at c->hdr->ino */
-	XBULK_CURSOR_END,	/* the range is done, or given up (an AG
+enum xbs_cursor_next {
+	XBS_CURSOR_CALL,	/* call again at c->hdr->ino */
+	XBS_CURSOR_END,	/* the range is done, or given up (an AG
 				   fault reported, with c->ag_fault_ends) */
-	XBULK_CURSOR_STOP,	/* the scan fails with c->f.err */
+	XBS_CURSOR_STOP,	/* the scan fails with c->f.err */
 };
 
 /*
- * xbulk_cursor_next() - after the loop used @used of the records
- * xbulk_cursor_call() returned (fewer: it stops there), move the cursor:
+ * xbs_cursor_next() - after the loop used @used of the records
+ * xbs_cursor_call() returned (fewer: it stops there), move the cursor:
  * on where the kernel left it, past a bad inode (reported to
  * bad_inode_fn) or past an AG the kernel cannot walk (reported once
- * through xbulk_ag_fault_note()).  Never back: END when the next place
+ * through xbs_ag_fault_note()).  Never back: END when the next place
  * lies past c->last.
  */
-enum xbulk_cursor_next xbulk_cursor_next(struct xbulk_cursor *c,
-					 uint32_t used);
+enum xbs_cursor_next xbs_cursor_next(struct xbs_cursor *c,
+				     uint32_t used);
 
 /* --- plan.c: the parallel scan's planner ---------------------- */
 
 /* A work unit of the parallel scan: whole inode chunks. */
-struct xbulk_unit {
+struct xbs_unit {
 	uint64_t	start;		/* first inode of the range */
 	uint64_t	end;		/* last inode of the range */
 	uint64_t	last;		/* last allocated inode when planned */
@@ -236,48 +238,48 @@ struct xbulk_unit {
 };
 
 /**
- * xbulk_plan_units() - split the scan's range into units of about
+ * xbs_plan_units() - split the scan's range into units of about
  * @target records by an inumbers pass over it.  Units are contiguous and
  * cover [startino, endino] (or the AG) whole, in inode order.  An AG whose
- * inode btree cannot be walked is reported (xbulk_ag_fault_note() on
+ * inode btree cannot be walked is reported (xbs_ag_fault_note() on
  * @ag_state, counted in *@ag_faults) and planned up to where it failed.
  * Return: 0 with *@units (free() it) and *@nunits set, or -errno
  * (-EINTR: cancelled).
  */
-int xbulk_plan_units(struct xbulk_fs *fs, const struct xbulk_scan *scan,
-		     uint64_t target, uint8_t *ag_state, uint64_t *ag_faults,
-		     struct xbulk_unit **units, size_t *nunits,
-		     uint64_t *calls);
+int xbs_plan_units(struct xbulk_fs *fs, const struct xbulk_scan *scan,
+		   uint64_t target, uint8_t *ag_state, uint64_t *ag_faults,
+		     struct xbs_unit **units, size_t *nunits,
+		   uint64_t *calls);
 
 /* --- sched.c: which unit a free worker takes ---------------- */
 
 /* The parallel scan's scheduler; every call under the caller's lock. */
-#define XBULK_SCHED_LEVELS	64	/* workers in one AG it tells apart */
+#define XBS_SCHED_LEVELS	64	/* workers in one AG it tells apart */
 
-struct xbulk_sched_level {
+struct xbs_sched_level {
 	uint64_t	ns;		/* kernel time of the units done */
 	uint64_t	recs;		/* with this many workers in their AG */
 };
 
-struct xbulk_sched {
+struct xbs_sched {
 	uint32_t	*agno;		/* per unit: its AG */
 	uint8_t		*state;		/* per unit: free, level, done */
 	size_t		nunits;
 	size_t		first_free;	/* units before it: none free */
 	unsigned int	*ag_busy;	/* per AG: workers in it */
-	struct xbulk_sched_level level[XBULK_SCHED_LEVELS];
+	struct xbs_sched_level level[XBS_SCHED_LEVELS];
 };
 
 /* Set up for @n units; 0 or -ENOMEM. */
-int xbulk_sched_init(struct xbulk_sched *s, const struct xbulk_fs *fs,
-		     const struct xbulk_unit *units, size_t n);
-void xbulk_sched_free(struct xbulk_sched *s);
+int xbs_sched_init(struct xbs_sched *s, const struct xbulk_fs *fs,
+		     const struct xbs_unit *units, size_t n);
+void xbs_sched_free(struct xbs_sched *s);
 
 /* Has unit @k been taken (or given up)? */
-bool xbulk_sched_taken(const struct xbulk_sched *s, size_t k);
+bool xbs_sched_taken(const struct xbs_sched *s, size_t k);
 
 /* Are units left to take? */
-bool xbulk_sched_left(struct xbulk_sched *s);
+bool xbs_sched_left(struct xbs_sched *s);
 
 /*
  * The unit a free worker takes now, into *@k: the first free one of an AG
@@ -288,17 +290,17 @@ bool xbulk_sched_left(struct xbulk_sched *s);
  * so the writer never waits for them.  False: none to take now (wait, or
  * none left).
  */
-bool xbulk_sched_take(struct xbulk_sched *s, size_t head, bool pressed,
-		      size_t *k);
+bool xbs_sched_take(struct xbs_sched *s, size_t head, bool pressed,
+		    size_t *k);
 
 /* Unit @k ended after @records in @call_ns of kernel calls. */
-void xbulk_sched_done(struct xbulk_sched *s, size_t k, uint64_t records,
-		      uint64_t call_ns);
+void xbs_sched_done(struct xbs_sched *s, size_t k, uint64_t records,
+		    uint64_t call_ns);
 
 /* --- pscan.c ------------------------------------------------- */
 
 /* The parallel engine; called by xbulk_scan_run(). */
-int xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
-		    struct xbulk_scan_result *res);
+int xbs_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
+		  struct xbulk_scan_result *res);
 
 #endif /* XBULK_SCAN_ENGINE_H */

@@ -9,7 +9,7 @@
 
 #include "engine.h"
 
-#define SUB (1ULL << XBULK_LAT_SUB_BITS)
+#define SUB (1ULL << XBS_LAT_SUB_BITS)
 
 static unsigned int
 bucket_of(uint64_t ns)
@@ -19,8 +19,8 @@ bucket_of(uint64_t ns)
 	if (ns < SUB)
 		return (unsigned int)ns;
 	msb = 63U - (unsigned int)__builtin_clzll(ns);
-	shift = msb - XBULK_LAT_SUB_BITS;
-	return ((shift + 1) << XBULK_LAT_SUB_BITS) +
+	shift = msb - XBS_LAT_SUB_BITS;
+	return ((shift + 1) << XBS_LAT_SUB_BITS) +
 	       (unsigned int)((ns >> shift) - SUB);
 }
 
@@ -34,13 +34,13 @@ bucket_low(unsigned int i, uint64_t *width)
 		*width = 1;
 		return i;
 	}
-	shift = (i >> XBULK_LAT_SUB_BITS) - 1;
+	shift = (i >> XBS_LAT_SUB_BITS) - 1;
 	*width = 1ULL << shift;
 	return (SUB + (i & (SUB - 1))) << shift;
 }
 
 void
-xbulk_lat_add(struct xbulk_lat *h, uint64_t ns)
+xbs_lat_add(struct xbulk_lat *h, uint64_t ns)
 {
 	if (!h->count || ns < h->min_ns)
 		h->min_ns = ns;
@@ -52,7 +52,7 @@ xbulk_lat_add(struct xbulk_lat *h, uint64_t ns)
 }
 
 void
-xbulk_lat_merge(struct xbulk_lat *dst, const struct xbulk_lat *src)
+xbs_lat_merge(struct xbulk_lat *dst, const struct xbulk_lat *src)
 {
 	unsigned int i;
 
@@ -64,7 +64,7 @@ xbulk_lat_merge(struct xbulk_lat *dst, const struct xbulk_lat *src)
 		dst->max_ns = src->max_ns;
 	dst->count += src->count;
 	dst->sum_ns += src->sum_ns;
-	for (i = 0; i < XBULK_LAT_BUCKETS; i++)
+	for (i = 0; i < XBS_LAT_BUCKETS; i++)
 		dst->bucket[i] += src->bucket[i];
 }
 
@@ -84,8 +84,8 @@ xbulk_scan_lat_free(struct xbulk_scan_lat *lat)
 }
 
 int
-xbulk_scan_lat_add_worker(struct xbulk_scan_lat *lat,
-			  const struct xbulk_scan_worker *st)
+xbs_scan_lat_add_worker(struct xbulk_scan_lat *lat,
+			const struct xbulk_scan_worker *st)
 {
 	struct xbulk_scan_worker *w;
 
@@ -98,12 +98,12 @@ xbulk_scan_lat_add_worker(struct xbulk_scan_lat *lat,
 }
 
 int
-xbulk_scan_lat_merge(struct xbulk_scan_lat *dst,
-		     const struct xbulk_scan_lat *src)
+xbs_scan_lat_merge(struct xbulk_scan_lat *dst,
+		   const struct xbulk_scan_lat *src)
 {
-	xbulk_lat_merge(&dst->call, &src->call);
-	xbulk_lat_merge(&dst->inode, &src->inode);
-	return xbulk_scan_lat_add_worker(dst, &src->self);
+	xbs_lat_merge(&dst->call, &src->call);
+	xbs_lat_merge(&dst->inode, &src->inode);
+	return xbs_scan_lat_add_worker(dst, &src->self);
 }
 
 unsigned int
@@ -178,7 +178,7 @@ xbulk_lat_percentile(const struct xbulk_lat *h, double pct)
 		rank = 1;
 	if (rank >= h->count)
 		return h->max_ns;
-	for (i = 0; i < XBULK_LAT_BUCKETS; i++) {
+	for (i = 0; i < XBS_LAT_BUCKETS; i++) {
 		seen += h->bucket[i];
 		if (seen >= rank)
 			break;

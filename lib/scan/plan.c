@@ -15,10 +15,10 @@
 #define PLAN_BATCH	4096
 
 struct plan {
-	struct xbulk_unit	*units;
+	struct xbs_unit	*units;
 	size_t			n;
 	size_t			alloc;
-	struct xbulk_unit	cur;	/* the unit being filled */
+	struct xbs_unit	cur;	/* the unit being filled */
 };
 
 static int
@@ -26,7 +26,7 @@ push_unit(struct plan *p, uint64_t end)
 {
 	if (p->n == p->alloc) {
 		size_t alloc = p->alloc ? 2 * p->alloc : 64;
-		struct xbulk_unit *u = realloc(p->units, alloc * sizeof(*u));
+		struct xbs_unit *u = realloc(p->units, alloc * sizeof(*u));
 
 		if (!u)
 			return -ENOMEM;
@@ -98,25 +98,25 @@ add_chunk(struct plan *p, const struct xbulk_fs *fs, enum xbulk_kind kind,
 }
 
 int
-xbulk_plan_units(struct xbulk_fs *fs, const struct xbulk_scan *scan,
-		 uint64_t target, uint8_t *ag_state, uint64_t *ag_faults,
-		 struct xbulk_unit **units, size_t *nunits, uint64_t *calls)
+xbs_plan_units(struct xbulk_fs *fs, const struct xbulk_scan *scan,
+	       uint64_t target, uint8_t *ag_state, uint64_t *ag_faults,
+		 struct xbs_unit **units, size_t *nunits, uint64_t *calls)
 {
 	struct plan p = { 0 };
 	struct xfs_inumbers_req *req;
 	uint64_t first, last, nbad = 0;
-	struct xbulk_cursor c = {
+	struct xbs_cursor c = {
 		.fs = fs, .scan = scan, .kind = XBULK_KIND_INUMBERS,
 		.nbad = &nbad, .ag_state = ag_state, .ag_faults = ag_faults,
 	};
-	enum xbulk_cursor_next next;
+	enum xbs_cursor_next next;
 	uint32_t i, n;
 	int ret = 0;
 
 	*units = NULL;
 	*nunits = 0;
-	xbulk_scan_bounds(fs, scan, &first, &last);
-	if (xbulk_range_empty(&xbulk_kinds[scan->kind], first, last))
+	xbs_scan_bounds(fs, scan, &first, &last);
+	if (xbs_range_empty(&xbs_kinds[scan->kind], first, last))
 		return 0;
 	req = xbulk_inumbers_req_alloc(scan->batch < PLAN_BATCH ? scan->batch :
 				       PLAN_BATCH, first);
@@ -130,12 +130,12 @@ xbulk_plan_units(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	c.last = last;
 	p.cur.start = first;
 	for (;;) {
-		if (xbulk_cancelled(scan)) {
+		if (xbs_cancelled(scan)) {
 			ret = -EINTR;
 			break;
 		}
 		(*calls)++;
-		n = xbulk_cursor_call(&c);
+		n = xbs_cursor_call(&c);
 		for (i = 0; i < n && !ret; i++)
 			ret = add_chunk(&p, fs, scan->kind, &req->inumbers[i],
 					first, last, target);
@@ -143,10 +143,10 @@ xbulk_plan_units(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 			break;
 		/* an AG the inobt cannot walk: planned up to there, on
 		 * with the next */
-		next = xbulk_cursor_next(&c, n);
-		if (next == XBULK_CURSOR_STOP)
+		next = xbs_cursor_next(&c, n);
+		if (next == XBS_CURSOR_STOP)
 			ret = c.f.err;
-		if (next != XBULK_CURSOR_CALL)
+		if (next != XBS_CURSOR_CALL)
 			break;
 	}
 	if (!ret && p.cur.count)

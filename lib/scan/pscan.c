@@ -72,8 +72,8 @@ struct unit_out {
 struct pscan {
 	struct xbulk_fs			*fs;
 	const struct xbulk_scan		*scan;
-	const struct xbulk_kind_ops	*ops;
-	struct xbulk_unit		*units;
+	const struct xbs_kind_ops	*ops;
+	struct xbs_unit		*units;
 	struct unit_out			*outs;
 	size_t				nunits;
 	uint32_t			icount_max;	/* per request */
@@ -91,7 +91,7 @@ struct pscan {
 	uint64_t		bad_inodes;	/* atomic */
 	uint64_t		ag_faults;	/* atomic */
 	uint8_t			*ag_state;	/* per AG, atomic:
-						   XBULK_AG_REPORTED... */
+						   XBS_AG_REPORTED... */
 	struct xbulk_scan_lat	*lats;		/* one per worker, or NULL */
 	unsigned int		workers;	/* atomic: started */
 
@@ -103,7 +103,7 @@ struct pscan {
 	bool			abort;		/* output failed: stop all */
 	unsigned int		in_use;		/* chunks out of the pool */
 	unsigned int		pool_chunks;	/* its size */
-	struct xbulk_sched	sched;		/* which unit is next */
+	struct xbs_sched	sched;		/* which unit is next */
 	struct chunk		*free_chunks;
 };
 
@@ -118,10 +118,10 @@ struct sink {
 static void
 timed_wait_locked(struct pscan *ps, uint64_t *wait_ns)
 {
-	uint64_t t0 = xbulk_clock_ns(CLOCK_MONOTONIC);
+	uint64_t t0 = xbl_clock_ns(CLOCK_MONOTONIC);
 
 	pthread_cond_wait(&ps->cond, &ps->lock);
-	*wait_ns += xbulk_clock_ns(CLOCK_MONOTONIC) - t0;
+	*wait_ns += xbl_clock_ns(CLOCK_MONOTONIC) - t0;
 }
 
 static bool
@@ -129,7 +129,7 @@ unit_stopped(struct pscan *ps, size_t k)
 {
 	bool stop;
 
-	if (xbulk_cancelled(ps->scan))
+	if (xbs_cancelled(ps->scan))
 		return true;
 	pthread_mutex_lock(&ps->lock);
 	stop = ps->abort || k > ps->stop_after;
@@ -160,7 +160,7 @@ chunk_get_locked(struct pscan *ps, size_t k, struct xbulk_scan_worker *st)
 		 * its chunks to write (it may be behind chunks that others
 		 * got while the head was not taken).
 		 */
-		if (!xbulk_sched_taken(&ps->sched, ps->head) ||
+		if (!xbs_sched_taken(&ps->sched, ps->head) ||
 		    (k == ps->head && !ps->outs[k].first))
 			break;
 		timed_wait_locked(ps, &st->wait_ns);
@@ -339,15 +339,15 @@ keep_past_end(struct pscan *ps, size_t k, const void *recs, uint32_t n)
 
 	pthread_mutex_lock(&ps->lock);
 	if (next < ps->nunits && ps->sched.agno[next] == ps->sched.agno[k] &&
-	    !xbulk_sched_taken(&ps->sched, next)) {
-		n = xbulk_count_to(recs, rec_size, n, ps->units[next].end);
+	    !xbs_sched_taken(&ps->sched, next)) {
+		n = xbs_count_to(recs, rec_size, n, ps->units[next].end);
 		/* past the last record: an inumbers one covers a chunk */
 		if (n)
 			ps->outs[next].start_past =
-			    xbulk_rec_ino(recs, rec_size, n - 1) +
+			    xbs_rec_ino(recs, rec_size, n - 1) +
 			    ps->ops->span;
 	} else {
-		n = xbulk_count_to(recs, rec_size, n, ps->units[k].end);
+		n = xbs_count_to(recs, rec_size, n, ps->units[k].end);
 	}
 	pthread_mutex_unlock(&ps->lock);
 	return n;
@@ -363,7 +363,7 @@ unit_finish(struct pscan *ps, size_t k, struct xbulk_out *out,
 	pthread_mutex_lock(&ps->lock);
 	queue_locked(ps, k, out);
 	uo->done = true;
-	xbulk_sched_done(&ps->sched, k, records, call_ns);
+	xbs_sched_done(&ps->sched, k, records, call_ns);
 	if (err && err != -ECANCELED) {
 		uo->fail = fail;
 		uo->err = err;
@@ -398,7 +398,7 @@ static void
 run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k,
 	 struct xbulk_scan_lat *lat, struct xbulk_scan_worker *st)
 {
-	const struct xbulk_unit *u = &ps->units[k];
+	const struct xbs_unit *u = &ps->units[k];
 	const struct xbulk_scan *scan = ps->scan;
 	const void *recs = hdr + 1;
 	struct sink sink = { .ps = ps, .k = k, .st = st };
@@ -410,16 +410,16 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k,
 	uint32_t agno = ps->sched.agno[k];
 	uint64_t remaining = u->count, call_ns = 0;
 	uint64_t last = xbulk_agino_to_ino(ps->fs, agno + 1, 0) - 1;
-	struct xbulk_cursor c = {
+	struct xbs_cursor c = {
 		.fs = ps->fs, .scan = scan, .kind = scan->kind, .hdr = hdr,
 		.last = last < ps->last ? last : ps->last,
 		.live = scan->live, .lat = lat, .call_ns = &call_ns,
 		.nbad = &ps->bad_inodes, .ag_state = ps->ag_state,
-		.ag_bits = XBULK_AG_STOPPED, .ag_faults = &ps->ag_faults,
+		.ag_bits = XBS_AG_STOPPED, .ag_faults = &ps->ag_faults,
 		/* the AG's later units are not started either */
 		.ag_fault_ends = true,
 	};
-	enum xbulk_cursor_next next;
+	enum xbs_cursor_next next;
 	int err = 0;
 
 	hdr->ino = unit_start(ps, k);
@@ -432,14 +432,14 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k,
 		hdr->icount = want < ps->icount_max ? (uint32_t)want :
 						      ps->icount_max;
 		__atomic_add_fetch(&ps->calls, 1, __ATOMIC_RELAXED);
-		xbulk_live_add(scan->live, 0, 1);
+		xbs_live_add(scan->live, 0, 1);
 		st->calls++;
-		n = xbulk_cursor_call(&c);
-		if (n && xbulk_rec_ino(recs, ps->ops->rec_size, n - 1) > u->end)
+		n = xbs_cursor_call(&c);
+		if (n && xbs_rec_ino(recs, ps->ops->rec_size, n - 1) > u->end)
 			n = keep_past_end(ps, k, recs, n);
 		if (n) {
 			__atomic_add_fetch(&ps->records, n, __ATOMIC_RELAXED);
-			xbulk_live_add(scan->live, n, 0);
+			xbs_live_add(scan->live, n, 0);
 			st->records += n;
 			err = emit(ps, k, &out, &raw, st, hdr, recs, n);
 			if (err) {
@@ -448,12 +448,12 @@ run_unit(struct pscan *ps, struct xfs_bulk_ireq *hdr, size_t k,
 			}
 		}
 		remaining -= n < remaining ? n : remaining;
-		next = xbulk_cursor_next(&c, n);
-		if (next == XBULK_CURSOR_STOP) {
+		next = xbs_cursor_next(&c, n);
+		if (next == XBS_CURSOR_STOP) {
 			fail = XBULK_SCAN_FAIL_IOCTL;
 			err = c.f.err;
 		}
-		if (next != XBULK_CURSOR_CALL)
+		if (next != XBS_CURSOR_CALL)
 			break;
 	}
 	queue_raw(ps, k, &raw);
@@ -484,13 +484,13 @@ pick_unit_locked(struct pscan *ps, size_t *k)
 	/* Ordered output running ahead of the writer: stay near it. */
 	bool pressed = ps->in_use >= (ps->pool_chunks - HEAD_RESERVE) / 2;
 
-	while (xbulk_sched_take(&ps->sched, ps->head, pressed, k)) {
+	while (xbs_sched_take(&ps->sched, ps->head, pressed, k)) {
 		uint32_t agno = ps->sched.agno[*k];
 
 		/* An AG given up: its units end before they begin */
 		if (__atomic_load_n(&ps->ag_state[agno], __ATOMIC_RELAXED) &
-		    XBULK_AG_STOPPED) {
-			xbulk_sched_done(&ps->sched, *k, 0, 0);
+		    XBS_AG_STOPPED) {
+			xbs_sched_done(&ps->sched, *k, 0, 0);
 			ps->outs[*k].done = true;
 			pthread_cond_broadcast(&ps->cond);
 			continue;
@@ -508,13 +508,13 @@ next_unit(struct pscan *ps, size_t *k, struct xbulk_scan_worker *st)
 	uint64_t t0;
 
 	pthread_mutex_lock(&ps->lock);
-	while (!ps->abort && !xbulk_cancelled(ps->scan)) {
+	while (!ps->abort && !xbs_cancelled(ps->scan)) {
 		got = pick_unit_locked(ps, k);
-		if (got || !xbulk_sched_left(&ps->sched))
+		if (got || !xbs_sched_left(&ps->sched))
 			break;
-		t0 = xbulk_clock_ns(CLOCK_MONOTONIC);
+		t0 = xbl_clock_ns(CLOCK_MONOTONIC);
 		wait_a_while_locked(ps);
-		st->wait_ns += xbulk_clock_ns(CLOCK_MONOTONIC) - t0;
+		st->wait_ns += xbl_clock_ns(CLOCK_MONOTONIC) - t0;
 	}
 	pthread_mutex_unlock(&ps->lock);
 	return got;
@@ -526,12 +526,12 @@ worker(void *arg)
 	struct pscan *ps = arg;
 	unsigned int me = __atomic_fetch_add(&ps->workers, 1, __ATOMIC_RELAXED);
 	struct xbulk_scan_lat *lat = ps->lats ? &ps->lats[me] : NULL;
-	uint64_t t0 = xbulk_clock_ns(CLOCK_MONOTONIC);
+	uint64_t t0 = xbl_clock_ns(CLOCK_MONOTONIC);
 	struct xbulk_scan_worker st = { .records = 0 };
 	struct xfs_bulk_ireq *hdr;
 	size_t k;
 
-	hdr = xbulk_req_alloc(ps->ops->rec_size, ps->icount_max);
+	hdr = xbs_req_alloc(ps->ops->rec_size, ps->icount_max);
 	while (next_unit(ps, &k, &st)) {
 		if (!hdr) {
 			struct xbulk_out none = { .buf = NULL };
@@ -542,8 +542,8 @@ worker(void *arg)
 		}
 		run_unit(ps, hdr, k, lat, &st);
 	}
-	xbulk_req_free(hdr, ps->ops->rec_size, ps->icount_max);
-	st.run_ns = xbulk_clock_ns(CLOCK_MONOTONIC) - t0;
+	xbs_req_free(hdr, ps->ops->rec_size, ps->icount_max);
+	st.run_ns = xbl_clock_ns(CLOCK_MONOTONIC) - t0;
 	if (lat)
 		lat->self = st;
 	return NULL;
@@ -554,7 +554,7 @@ static int
 wout_flush(struct xbulk_out *out)
 {
 	struct pscan *ps = out->priv;
-	int err = xbulk_write_all(ps->scan->out_fd, out->buf, out->len);
+	int err = xbl_write_all(ps->scan->out_fd, out->buf, out->len);
 
 	if (!err)
 		out->len = 0;
@@ -585,7 +585,7 @@ write_unit_locked(struct pscan *ps, size_t k, enum xbulk_scan_fail *fail)
 		struct chunk *c = uo->first;
 
 		/* Chunks end on whole records: stopping here is clean. */
-		if (xbulk_cancelled(ps->scan)) {
+		if (xbs_cancelled(ps->scan)) {
 			ps->abort = true;
 			return -EINTR;
 		}
@@ -594,9 +594,9 @@ write_unit_locked(struct pscan *ps, size_t k, enum xbulk_scan_fail *fail)
 
 			if (uo->done)
 				return 0;
-			t0 = xbulk_clock_ns(CLOCK_MONOTONIC);
+			t0 = xbl_clock_ns(CLOCK_MONOTONIC);
 			wait_a_while_locked(ps);
-			ps->writer_wait_ns += xbulk_clock_ns(CLOCK_MONOTONIC) -
+			ps->writer_wait_ns += xbl_clock_ns(CLOCK_MONOTONIC) -
 					      t0;
 			continue;
 		}
@@ -608,7 +608,7 @@ write_unit_locked(struct pscan *ps, size_t k, enum xbulk_scan_fail *fail)
 			err = ps->scan->batch_fn(ps->scan->arg, &ps->wout,
 						 &c->hdr, c->data, c->nrecs);
 		else if (!(err = flush_wout(ps)))
-			err = xbulk_write_all(ps->scan->out_fd, c->data, c->len);
+			err = xbl_write_all(ps->scan->out_fd, c->data, c->len);
 		*fail = c->raw && !ps->wout_err ? XBULK_SCAN_FAIL_BATCH :
 						  XBULK_SCAN_FAIL_OUTPUT;
 		pthread_mutex_lock(&ps->lock);
@@ -697,11 +697,11 @@ free_chunks(struct pscan *ps)
 }
 
 int
-xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
-		struct xbulk_scan_result *res)
+xbs_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
+	      struct xbulk_scan_result *res)
 {
 	struct pscan ps = {
-		.fs = fs, .scan = scan, .ops = &xbulk_kinds[scan->kind],
+		.fs = fs, .scan = scan, .ops = &xbs_kinds[scan->kind],
 		.stop_after = SIZE_MAX,
 	};
 	pthread_t *tids;
@@ -709,15 +709,15 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	uint64_t target = unit_target(fs, scan, nthreads), first;
 	int err;
 
-	xbulk_scan_bounds(fs, scan, &first, &ps.last);
+	xbs_scan_bounds(fs, scan, &first, &ps.last);
 	ps.ag_state = calloc(fs->geom.agcount, sizeof(*ps.ag_state));
 	if (!ps.ag_state) {
 		res->fail = XBULK_SCAN_FAIL_SETUP;
 		res->err = -ENOMEM;
 		return res->err;
 	}
-	err = xbulk_plan_units(fs, scan, target, ps.ag_state, &ps.ag_faults,
-			       &ps.units, &ps.nunits, &res->calls);
+	err = xbs_plan_units(fs, scan, target, ps.ag_state, &ps.ag_faults,
+			     &ps.units, &ps.nunits, &res->calls);
 	res->ag_faults = ps.ag_faults;
 	if (err || ps.nunits == 0) {
 		res->fail = err == -EINTR ? XBULK_SCAN_CANCELLED :
@@ -738,7 +738,7 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	/* A scan whose batch_fn writes nothing has no order to keep */
 	ps.ordered = scan->out_fd >= 0;
 	if (ps.ordered &&
-	    xbulk_out_setup(&ps.wout, scan->out_fd, XBULK_OUT_BUFSIZE)) {
+	    xbl_out_setup(&ps.wout, scan->out_fd, XBL_OUT_BUFSIZE)) {
 		res->fail = XBULK_SCAN_FAIL_SETUP;
 		res->err = -ENOMEM;
 		free(ps.ag_state);
@@ -752,7 +752,7 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	if (scan->lat)
 		ps.lats = calloc(nthreads, sizeof(*ps.lats));
 	if (!ps.outs || !tids || (scan->lat && !ps.lats) ||
-	    xbulk_sched_init(&ps.sched, fs, ps.units, ps.nunits)) {
+	    xbs_sched_init(&ps.sched, fs, ps.units, ps.nunits)) {
 		res->fail = XBULK_SCAN_FAIL_SETUP;
 		res->err = -ENOMEM;
 		goto out;
@@ -774,7 +774,7 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	for (i = 0; i < nthreads; i++) {
 		pthread_join(tids[i], NULL);
 		if (ps.lats)
-			xbulk_scan_lat_merge(scan->lat, &ps.lats[i]);
+			xbs_scan_lat_merge(scan->lat, &ps.lats[i]);
 	}
 	if (scan->lat)
 		scan->lat->writer_wait_ns += ps.writer_wait_ns;
@@ -788,10 +788,10 @@ xbulk_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	pthread_cond_destroy(&ps.cond);
 	pthread_mutex_destroy(&ps.lock);
 out:
-	xbulk_out_release(&ps.wout);
+	xbl_out_release(&ps.wout);
 	free(ps.lats);
 	free(tids);
-	xbulk_sched_free(&ps.sched);
+	xbs_sched_free(&ps.sched);
 	free(ps.ag_state);
 	free(ps.outs);
 	free(ps.units);

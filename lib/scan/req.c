@@ -27,7 +27,7 @@ _Static_assert(offsetof(struct xfs_bulkstat, bs_ino) == 0, "bs_ino first");
 _Static_assert(offsetof(struct xfs_inumbers, xi_startino) == 0,
 	       "xi_startino first");
 
-const struct xbulk_kind_ops xbulk_kinds[] = {
+const struct xbs_kind_ops xbs_kinds[] = {
 	[XBULK_KIND_BULKSTAT] = { sizeof(struct xfs_bulkstat), 1,
 				  call_bulkstat },
 	[XBULK_KIND_INUMBERS] = { sizeof(struct xfs_inumbers),
@@ -46,7 +46,7 @@ req_size(size_t rec_size, uint32_t icount)
  * filesystem returns, whatever the machine's memory.
  */
 struct xfs_bulk_ireq *
-xbulk_req_alloc(size_t rec_size, uint32_t icount)
+xbs_req_alloc(size_t rec_size, uint32_t icount)
 {
 	struct xfs_bulk_ireq *hdr;
 
@@ -59,33 +59,33 @@ xbulk_req_alloc(size_t rec_size, uint32_t icount)
 }
 
 void
-xbulk_req_free(struct xfs_bulk_ireq *hdr, size_t rec_size, uint32_t icount)
+xbs_req_free(struct xfs_bulk_ireq *hdr, size_t rec_size, uint32_t icount)
 {
 	if (hdr)
 		munmap(hdr, req_size(rec_size, icount));
 }
 
 uint32_t
-xbulk_count_to(const void *recs, size_t rec_size, uint32_t ocount,
-	       uint64_t last)
+xbs_count_to(const void *recs, size_t rec_size, uint32_t ocount,
+	     uint64_t last)
 {
 	uint32_t n = ocount;
 
-	while (n > 0 && xbulk_rec_ino(recs, rec_size, n - 1) > last)
+	while (n > 0 && xbs_rec_ino(recs, rec_size, n - 1) > last)
 		n--;
 	return n;
 }
 
 bool
-xbulk_range_empty(const struct xbulk_kind_ops *ops, uint64_t first,
-		  uint64_t last)
+xbs_range_empty(const struct xbs_kind_ops *ops, uint64_t first,
+		uint64_t last)
 {
 	return first > last && first - last >= ops->span;
 }
 
 void
-xbulk_scan_bounds(const struct xbulk_fs *fs, const struct xbulk_scan *scan,
-		  uint64_t *first, uint64_t *last)
+xbs_scan_bounds(const struct xbulk_fs *fs, const struct xbulk_scan *scan,
+		uint64_t *first, uint64_t *last)
 {
 	*first = scan->startino;
 	*last = scan->endino;

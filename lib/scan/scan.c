@@ -24,7 +24,7 @@ fail(struct xbulk_scan_result *res, enum xbulk_scan_fail where, int err)
 static int
 serial_flush(struct xbulk_out *out)
 {
-	int err = xbulk_write_all(out->fd, out->buf, out->len);
+	int err = xbl_write_all(out->fd, out->buf, out->len);
 
 	if (err)
 		fail(out->priv, XBULK_SCAN_FAIL_OUTPUT, err);
@@ -37,10 +37,10 @@ static int
 scan_serial(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	    struct xbulk_scan_result *res)
 {
-	const struct xbulk_kind_ops *ops = &xbulk_kinds[scan->kind];
-	uint64_t t0 = xbulk_clock_ns(CLOCK_MONOTONIC);
+	const struct xbs_kind_ops *ops = &xbs_kinds[scan->kind];
+	uint64_t t0 = xbl_clock_ns(CLOCK_MONOTONIC);
 	struct xbulk_scan_worker st = { .units = 0 };
-	struct xbulk_cursor c = {
+	struct xbs_cursor c = {
 		.fs = fs, .scan = scan, .kind = scan->kind,
 		.last = scan->endino, .live = scan->live, .lat = scan->lat,
 		.call_ns = scan->lat ? &st.kernel_ns : NULL,
@@ -53,11 +53,11 @@ scan_serial(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	int ret;
 
 	res->threads = 1;
-	if (xbulk_range_empty(ops, scan->startino, scan->endino))
+	if (xbs_range_empty(ops, scan->startino, scan->endino))
 		return 0;
-	c.hdr = xbulk_req_alloc(ops->rec_size, scan->batch);
-	if (!c.hdr || xbulk_out_setup(&out, scan->out_fd, XBULK_OUT_BUFSIZE)) {
-		xbulk_req_free(c.hdr, ops->rec_size, scan->batch);
+	c.hdr = xbs_req_alloc(ops->rec_size, scan->batch);
+	if (!c.hdr || xbl_out_setup(&out, scan->out_fd, XBL_OUT_BUFSIZE)) {
+		xbs_req_free(c.hdr, ops->rec_size, scan->batch);
 		fail(res, XBULK_SCAN_FAIL_SETUP, -ENOMEM);
 		return -ENOMEM;
 	}
@@ -72,31 +72,31 @@ scan_serial(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	for (;;) {
 		uint32_t n;
 
-		if (xbulk_cancelled(scan)) {
+		if (xbs_cancelled(scan)) {
 			fail(res, XBULK_SCAN_CANCELLED, -EINTR);
 			break;
 		}
 		res->calls++;
-		xbulk_live_add(scan->live, 0, 1);
-		n = xbulk_cursor_call(&c);
+		xbs_live_add(scan->live, 0, 1);
+		n = xbs_cursor_call(&c);
 		if (c.f.err == 0 || c.f.err == -EPROTO) {
 			res->records += n;
-			xbulk_live_add(scan->live, n, 0);
+			xbs_live_add(scan->live, n, 0);
 			ret = scan->batch_fn(scan->arg, &out, c.hdr, recs, n);
 			if (ret) {
 				fail(res, XBULK_SCAN_FAIL_BATCH, ret);
 				break;
 			}
 		}
-		switch (xbulk_cursor_next(&c, n)) {
-		case XBULK_CURSOR_CALL:
+		switch (xbs_cursor_next(&c, n)) {
+		case XBS_CURSOR_CALL:
 			continue;
-		case XBULK_CURSOR_STOP:
+		case XBS_CURSOR_STOP:
 			fail(res, c.f.err == -EINTR ? XBULK_SCAN_CANCELLED :
 						      XBULK_SCAN_FAIL_IOCTL,
 			     c.f.err);
 			break;
-		case XBULK_CURSOR_END:
+		case XBS_CURSOR_END:
 			break;
 		}
 		break;
@@ -104,21 +104,21 @@ scan_serial(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 	/* Records before a failed ioctl are whole and valid: write them. */
 	if (res->fail != XBULK_SCAN_FAIL_OUTPUT && out.len)
 		xbulk_out_flush(&out);
-	xbulk_out_release(&out);
-	xbulk_req_free(c.hdr, ops->rec_size, scan->batch);
+	xbl_out_release(&out);
+	xbs_req_free(c.hdr, ops->rec_size, scan->batch);
 	if (scan->lat) {
 		st.records = res->records;
 		st.calls = res->calls;
-		st.run_ns = xbulk_clock_ns(CLOCK_MONOTONIC) - t0;
-		xbulk_scan_lat_add_worker(scan->lat, &st);
+		st.run_ns = xbl_clock_ns(CLOCK_MONOTONIC) - t0;
+		xbs_scan_lat_add_worker(scan->lat, &st);
 	}
 	return res->err;
 }
 
 /* The first version of each sized struct ends with these fields. */
-#define SCAN_SIZE_1	XBULK_SIZE_TO(struct xbulk_scan, cancel)
-#define RESULT_SIZE_1	XBULK_SIZE_TO(struct xbulk_scan_result, ag_faults)
-#define LIVE_SIZE_1	XBULK_SIZE_TO(struct xbulk_scan_live, max_call_ns)
+#define SCAN_SIZE_1	XBL_SIZE_TO(struct xbulk_scan, cancel)
+#define RESULT_SIZE_1	XBL_SIZE_TO(struct xbulk_scan_result, ag_faults)
+#define LIVE_SIZE_1	XBL_SIZE_TO(struct xbulk_scan_live, max_call_ns)
 
 static int
 scan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
@@ -133,7 +133,7 @@ scan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 		return -EINVAL;
 	}
 	if (scan->threads > 1)
-		return xbulk_pscan_run(fs, scan, res);
+		return xbs_pscan_run(fs, scan, res);
 	return scan_serial(fs, scan, res);
 }
 
@@ -147,11 +147,11 @@ xbulk_scan_run(struct xbulk_fs *fs, const struct xbulk_scan *user,
 
 	if (ures->size < RESULT_SIZE_1)
 		return -EINVAL;
-	ret = xbulk_sized_in(&scan, sizeof(scan), user, SCAN_SIZE_1);
+	ret = xbl_sized_in(&scan, sizeof(scan), user, SCAN_SIZE_1);
 	if (ret)
 		fail(&res, XBULK_SCAN_FAIL_SETUP, ret);
 	else
 		ret = scan_run(fs, &scan, &res);
-	xbulk_sized_out(ures, &res, sizeof(res), RESULT_SIZE_1);
+	xbl_sized_out(ures, &res, sizeof(res), RESULT_SIZE_1);
 	return ret;
 }

@@ -36,17 +36,17 @@
 #define UNIT_DONE	UINT8_MAX
 
 int
-xbulk_sched_init(struct xbulk_sched *s, const struct xbulk_fs *fs,
-		 const struct xbulk_unit *units, size_t n)
+xbs_sched_init(struct xbs_sched *s, const struct xbulk_fs *fs,
+		 const struct xbs_unit *units, size_t n)
 {
 	size_t k;
 
-	*s = (struct xbulk_sched){ .nunits = n };
+	*s = (struct xbs_sched){ .nunits = n };
 	s->agno = calloc(n, sizeof(*s->agno));
 	s->state = calloc(n, sizeof(*s->state));
 	s->ag_busy = calloc(fs->geom.agcount, sizeof(*s->ag_busy));
 	if (!s->agno || !s->state || !s->ag_busy) {
-		xbulk_sched_free(s);
+		xbs_sched_free(s);
 		return -ENOMEM;
 	}
 	for (k = 0; k < n; k++)
@@ -55,7 +55,7 @@ xbulk_sched_init(struct xbulk_sched *s, const struct xbulk_fs *fs,
 }
 
 void
-xbulk_sched_free(struct xbulk_sched *s)
+xbs_sched_free(struct xbs_sched *s)
 {
 	free(s->agno);
 	free(s->state);
@@ -66,13 +66,13 @@ xbulk_sched_free(struct xbulk_sched *s)
 }
 
 bool
-xbulk_sched_taken(const struct xbulk_sched *s, size_t k)
+xbs_sched_taken(const struct xbs_sched *s, size_t k)
 {
 	return s->state[k] != UNIT_FREE;
 }
 
 bool
-xbulk_sched_left(struct xbulk_sched *s)
+xbs_sched_left(struct xbs_sched *s)
 {
 	while (s->first_free < s->nunits && s->state[s->first_free] != UNIT_FREE)
 		s->first_free++;
@@ -86,11 +86,11 @@ xbulk_sched_left(struct xbulk_sched *s)
  * b workers give an AG b / cost(b) records per second.
  */
 static bool
-may_join(const struct xbulk_sched *s, unsigned int b)
+may_join(const struct xbs_sched *s, unsigned int b)
 {
-	const struct xbulk_sched_level *now, *more;
+	const struct xbs_sched_level *now, *more;
 
-	if (b + 1 >= XBULK_SCHED_LEVELS)
+	if (b + 1 >= XBS_SCHED_LEVELS)
 		return false;
 	now = &s->level[b];
 	more = &s->level[b + 1];
@@ -110,20 +110,20 @@ may_join(const struct xbulk_sched *s, unsigned int b)
  * worker joining an AG takes a unit further on.
  */
 static bool
-after_running(const struct xbulk_sched *s, size_t k)
+after_running(const struct xbs_sched *s, size_t k)
 {
 	return k > 0 && s->agno[k - 1] == s->agno[k] &&
 	       s->state[k - 1] != UNIT_FREE && s->state[k - 1] != UNIT_DONE;
 }
 
 bool
-xbulk_sched_take(struct xbulk_sched *s, size_t head, bool pressed,
-		 size_t *k)
+xbs_sched_take(struct xbs_sched *s, size_t head, bool pressed,
+	       size_t *k)
 {
 	size_t i, best = SIZE_MAX, least = SIZE_MAX;
 	unsigned int level;
 
-	if (!xbulk_sched_left(s))
+	if (!xbs_sched_left(s))
 		return false;
 	/* The writer waits for the head: it never waits for a rule. */
 	if (s->first_free == head)
@@ -152,15 +152,15 @@ xbulk_sched_take(struct xbulk_sched *s, size_t head, bool pressed,
 	if (best == SIZE_MAX)
 		return false;
 	level = ++s->ag_busy[s->agno[best]];
-	s->state[best] = (uint8_t)(level < XBULK_SCHED_LEVELS ?
-				   level : XBULK_SCHED_LEVELS - 1);
+	s->state[best] = (uint8_t)(level < XBS_SCHED_LEVELS ?
+				   level : XBS_SCHED_LEVELS - 1);
 	*k = best;
 	return true;
 }
 
 void
-xbulk_sched_done(struct xbulk_sched *s, size_t k, uint64_t records,
-		 uint64_t call_ns)
+xbs_sched_done(struct xbs_sched *s, size_t k, uint64_t records,
+	       uint64_t call_ns)
 {
 	uint32_t a = s->agno[k];
 	unsigned int level = s->state[k];
@@ -168,8 +168,8 @@ xbulk_sched_done(struct xbulk_sched *s, size_t k, uint64_t records,
 	/* Its level: the most workers its AG had, when taken or now. */
 	if (s->ag_busy[a] > level)
 		level = s->ag_busy[a];
-	if (level >= XBULK_SCHED_LEVELS)
-		level = XBULK_SCHED_LEVELS - 1;
+	if (level >= XBS_SCHED_LEVELS)
+		level = XBS_SCHED_LEVELS - 1;
 	s->ag_busy[a]--;
 	s->state[k] = UNIT_DONE;
 	if (records && call_ns) {

@@ -21,7 +21,7 @@
 #include "engine.h"
 
 /* The first version of struct xbulk_sample ends here. */
-#define SAMPLE_SIZE_1	XBULK_SIZE_TO(struct xbulk_sample, psi_full_us)
+#define SAMPLE_SIZE_1	XBL_SIZE_TO(struct xbulk_sample, psi_full_us)
 
 /* Read a small text file whole into @buf (NUL-terminated); bytes or -1. */
 static ssize_t
@@ -373,8 +373,8 @@ sample(const struct xbulk_stats_src *src, struct xbulk_sample *s)
 	struct rusage ru;
 	int i;
 
-	s->mono_ns = xbulk_clock_ns(CLOCK_MONOTONIC);
-	s->real_ns = xbulk_clock_ns(CLOCK_REALTIME);
+	s->mono_ns = xbl_clock_ns(CLOCK_MONOTONIC);
+	s->real_ns = xbl_clock_ns(CLOCK_REALTIME);
 	if (getrusage(RUSAGE_SELF, &ru) == 0) {
 		s->utime_us = tv_us(&ru.ru_utime);
 		s->stime_us = tv_us(&ru.ru_stime);
@@ -401,7 +401,7 @@ xbulk_stats_sample(const struct xbulk_stats_src *src, struct xbulk_sample *s)
 	struct xbulk_sample all = { .size = sizeof(all) };
 
 	sample(src, &all);
-	xbulk_sized_out(s, &all, sizeof(all), SAMPLE_SIZE_1);
+	xbl_sized_out(s, &all, sizeof(all), SAMPLE_SIZE_1);
 }
 
 /* The caller's sample @s, fields it does not have NA. */
@@ -467,7 +467,7 @@ xbulk_sample_delta(struct xbulk_sample *d, const struct xbulk_sample *before,
 	sample_in(&b, before);
 	sample_in(&a, after);
 	delta(&all, &b, &a);
-	xbulk_sized_out(d, &all, sizeof(all), SAMPLE_SIZE_1);
+	xbl_sized_out(d, &all, sizeof(all), SAMPLE_SIZE_1);
 }
 
 /* ------------------------------------------------------------------ */

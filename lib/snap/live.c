@@ -205,7 +205,7 @@ xbulk_snap_scan(struct xbulk_fs *fs, const struct xbulk_snap_scan_opts *opts,
 		res = &r0;
 	if (!opts)
 		return -EINVAL;
-	ret = xbulk_sized_in(&o, sizeof(o), opts, sizeof(size_t));
+	ret = xbl_sized_in(&o, sizeof(o), opts, sizeof(size_t));
 	if (ret)
 		return ret;
 	l = calloc(1, sizeof(*l));

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
+ * Internal to lib/snap (prefix snap_: CONTRIBUTING.md).
+ *
  * Snapshots: what the files of lib/snap/ share.  The file format is
  * docs/formats.md, "Snapshot files"; this header is its one description
  * in code.

@@ -50,7 +50,7 @@ pct()
 }
 
 # atleast NAME OURS THEIRS: OURS >= THEIRS less 1/32 (a histogram
-# bucket is 1/32 of its value wide, XBULK_LAT_SUB_BITS; the midpoint is
+# bucket is 1/32 of its value wide, XBS_LAT_SUB_BITS; the midpoint is
 # reported).
 atleast()
 {

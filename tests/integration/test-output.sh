@@ -14,7 +14,7 @@
 #     statistics: one per inode bulkstat returns) stay within what its
 #     design allows: the records of one output buffer (the write that
 #     fails with EPIPE comes at the latest when the 1 MiB buffer,
-#     XBULK_OUT_BUFSIZE, is full again; here the writer is already
+#     XBL_OUT_BUFSIZE, is full again; here the writer is already
 #     blocked in that write) plus the call under way of each thread
 #     (-n 1: one inode each): with -j 1, ~2,300 (0 seen: the scan is
 #     blocked in that write when head exits).  With -j 2 the workers
@@ -53,7 +53,7 @@ fi
 rel_setup "$ENTRIES"
 rel_need_lookups
 cases=0 survived=0 maxafter=0
-# Records in one output buffer (1 MiB, XBULK_OUT_BUFSIZE) at most.
+# Records in one output buffer (1 MiB, XBL_OUT_BUFSIZE) at most.
 buffer_records=$(((1 << 20) / $(rel_record_bytes "$T/ref.txt") + 1))
 inodes=$(grep -c '^bs_ino' "$T/ref.txt")
 

@@ -3,10 +3,14 @@
 #
 # libxbulk.so exports exactly the functions and variables that
 # include/xbulk.h declares: `nm -D` of the library against the header as
-# clang parses it (its AST, not a pattern over the text).
+# clang parses it (its AST, not a pattern over the text).  And a name
+# says whether it is public (docs/design.md, "Names"): no global symbol
+# of the internal library (libxbulk_internal.a) has the public prefix
+# xbulk_ unless the library exports it.
 #
 # Environment (tests/pkg/meson.build): LIBXBULK (the built .so),
-# XBULK_H (the header), XBULK_INC (include dirs, ':'-separated, for the
+# LIBXBULK_INTERNAL (the static library of the same objects), XBULK_H
+# (the header), XBULK_INC (include dirs, ':'-separated, for the
 # generated xbulk_version.h), XB_SANITIZE.
 
 set -euo pipefail
@@ -52,6 +56,14 @@ exported_symbols()
 	nm -D --defined-only "$LIBXBULK" | awk '{ print $3 }' | sort -u
 }
 
+# Global functions and variables the internal library's objects define
+# with the public prefix.
+prefixed_symbols()
+{
+	nm -g --defined-only "$LIBXBULK_INTERNAL" |
+		awk 'NF == 3 && $3 ~ /^xbulk_/ { print $3 }' | sort -u
+}
+
 main()
 {
 	local hdr exp missing extra
@@ -75,6 +87,10 @@ main()
 	[[ -z $extra ]] || fail "exported by $(basename "$LIBXBULK") but not" \
 		"declared in the public headers (public names start with" \
 		"xbulk_; internal ones belong in a lib/ header):" $extra
+	extra=$(comm -13 <(echo "$exp") <(prefixed_symbols))
+	[[ -z $extra ]] || fail "hidden, yet named with the public prefix" \
+		"xbulk_ (use the layer's own: docs/design.md, \"Names\"):" \
+		$extra
 	echo "PASS: $(echo "$hdr" | wc -l) symbols, header and library agree"
 }
 

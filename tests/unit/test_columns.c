@@ -21,10 +21,10 @@
 static void
 expect_iso(int64_t sec, uint32_t nsec, const char *expected)
 {
-	char got[XBULK_ISO8601_MAX + 1];
-	char *end = xbulk_put_iso8601(got, sec, nsec);
+	char got[XBF_ISO8601_MAX + 1];
+	char *end = xbf_put_iso8601(got, sec, nsec);
 
-	assert_true(end - got <= XBULK_ISO8601_MAX);
+	assert_true(end - got <= XBF_ISO8601_MAX);
 	*end = '\0';
 	if (strcmp(got, expected))
 		fail_msg("%" PRId64 ".%09u: got %s, expected %s", sec, nsec,
@@ -60,7 +60,7 @@ test_iso_by_hand(void **state)
 static void
 check_against_gmtime(int64_t sec)
 {
-	char want[64], got[XBULK_ISO8601_MAX + 1];
+	char want[64], got[XBF_ISO8601_MAX + 1];
 	time_t t = (time_t)sec;
 	struct tm tm;
 	int64_t year;
@@ -77,7 +77,7 @@ check_against_gmtime(int64_t sec)
 	snprintf(want + strlen(want), sizeof(want) - strlen(want),
 		 "-%02d-%02dT%02d:%02d:%02d.000000042Z", tm.tm_mon + 1,
 		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
-	end = xbulk_put_iso8601(got, sec, 42);
+	end = xbf_put_iso8601(got, sec, 42);
 	*end = '\0';
 	if (strcmp(got, want))
 		fail_msg("%" PRId64 ": got %s, gmtime_r %s", sec, got, want);
@@ -106,13 +106,13 @@ test_iso_against_gmtime(void **state)
 }
 
 static void
-expect_names(uint64_t v, const struct xbulk_flag_names *tab, bool json,
+expect_names(uint64_t v, const struct xbf_flag_names *tab, bool json,
 	     const char *expected)
 {
-	char got[XBULK_FLAG_NAMES_MAX + 1];
-	char *end = xbulk_put_flag_names(got, v, tab, json);
+	char got[XBF_FLAG_NAMES_MAX + 1];
+	char *end = xbf_put_flag_names(got, v, tab, json);
 
-	assert_true(end - got <= XBULK_FLAG_NAMES_MAX);
+	assert_true(end - got <= XBF_FLAG_NAMES_MAX);
 	*end = '\0';
 	assert_string_equal(got, expected);
 }
@@ -121,21 +121,21 @@ static void
 test_flag_names(void **state)
 {
 	(void)state;
-	expect_names(0, &xbulk_xflag_names, true, "[]");
-	expect_names(0, &xbulk_xflag_names, false, "");
-	expect_names(FS_XFLAG_REALTIME, &xbulk_xflag_names, true,
+	expect_names(0, &xbf_xflag_names, true, "[]");
+	expect_names(0, &xbf_xflag_names, false, "");
+	expect_names(FS_XFLAG_REALTIME, &xbf_xflag_names, true,
 		     "[\"realtime\"]");
-	expect_names(FS_XFLAG_NODUMP | FS_XFLAG_IMMUTABLE, &xbulk_xflag_names,
+	expect_names(FS_XFLAG_NODUMP | FS_XFLAG_IMMUTABLE, &xbf_xflag_names,
 		     false, "immutable|nodump");
 	/* unnamed bits only: one hex entry */
-	expect_names(0x4, &xbulk_xflag_names, true, "[\"0x4\"]");
-	expect_names(0x60000004ULL, &xbulk_xflag_names, false, "0x60000004");
-	expect_names(FS_XFLAG_DAX | 0x8000000000000000ULL, &xbulk_xflag_names,
+	expect_names(0x4, &xbf_xflag_names, true, "[\"0x4\"]");
+	expect_names(0x60000004ULL, &xbf_xflag_names, false, "0x60000004");
+	expect_names(FS_XFLAG_DAX | 0x8000000000000000ULL, &xbf_xflag_names,
 		     true, "[\"dax\",\"0x8000000000000000\"]");
 	/* bits past a 16-bit table are unnamed */
-	expect_names(0x10000 | XFS_BS_SICK_SYMLINK, &xbulk_sick_names, false,
+	expect_names(0x10000 | XFS_BS_SICK_SYMLINK, &xbf_sick_names, false,
 		     "symlink|0x10000");
-	expect_names(~0ULL, &xbulk_sick_names, true,
+	expect_names(~0ULL, &xbf_sick_names, true,
 		     "[\"inode\",\"bmbtd\",\"bmbta\",\"bmbtc\",\"dir\","
 		     "\"xattr\",\"symlink\",\"parent\",\"dirtree\","
 		     "\"0xfffffffffffffe00\"]");

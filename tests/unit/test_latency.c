@@ -50,7 +50,7 @@ test_uniform(void **state)
 		struct xbulk_lat *h = calloc(1, sizeof(*h));
 
 		for (i = n; i >= 1; i--)	/* order does not matter */
-			xbulk_lat_add(h, i * scales[s]);
+			xbs_lat_add(h, i * scales[s]);
 		assert_int_equal(h->count, n);
 		assert_int_equal(h->min_ns, scales[s]);
 		assert_int_equal(h->max_ns, n * scales[s]);
@@ -74,8 +74,8 @@ test_tail(void **state)
 
 	(void)state;
 	for (i = 0; i < 999; i++)
-		xbulk_lat_add(h, 500000);
-	xbulk_lat_add(h, 2000000000ULL);
+		xbs_lat_add(h, 500000);
+	xbs_lat_add(h, 2000000000ULL);
 	assert_near(xbulk_lat_percentile(h, 99), 500000);
 	assert_near(xbulk_lat_percentile(h, 99.9), 500000);
 	assert_int_equal(xbulk_lat_percentile(h, 100), 2000000000ULL);
@@ -93,10 +93,10 @@ test_merge(void **state)
 
 	(void)state;
 	for (i = 1; i <= 5000; i++) {
-		xbulk_lat_add(i % 3 ? a : b, i * 991);
-		xbulk_lat_add(all, i * 991);
+		xbs_lat_add(i % 3 ? a : b, i * 991);
+		xbs_lat_add(all, i * 991);
 	}
-	xbulk_lat_merge(a, b);
+	xbs_lat_merge(a, b);
 	assert_memory_equal(a, all, sizeof(*a));
 	free(a);
 	free(b);

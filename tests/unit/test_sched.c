@@ -21,8 +21,8 @@
 #define AGINO_LOG	20
 
 static struct xbulk_fs fs;
-static struct xbulk_unit units[AGS * PER_AG];
-static struct xbulk_sched s;
+static struct xbs_unit units[AGS * PER_AG];
+static struct xbs_sched s;
 
 static int
 setup(void **state)
@@ -40,14 +40,14 @@ setup(void **state)
 		units[k].last = units[k].end;
 		units[k].count = 4096;
 	}
-	return xbulk_sched_init(&s, &fs, units, AGS * PER_AG);
+	return xbs_sched_init(&s, &fs, units, AGS * PER_AG);
 }
 
 static int
 teardown(void **state)
 {
 	(void)state;
-	xbulk_sched_free(&s);
+	xbs_sched_free(&s);
 	return 0;
 }
 
@@ -57,7 +57,7 @@ take(bool pressed)
 {
 	size_t k;
 
-	return xbulk_sched_take(&s, SIZE_MAX, pressed, &k) ? k : SIZE_MAX;
+	return xbs_sched_take(&s, SIZE_MAX, pressed, &k) ? k : SIZE_MAX;
 }
 
 static void
@@ -68,7 +68,7 @@ test_one_per_ag_first(void **state)
 	assert_int_equal(take(false), PER_AG);		/* AG 1 */
 	/* Both AGs busy, nothing known yet: wait rather than join. */
 	assert_int_equal(take(false), SIZE_MAX);
-	xbulk_sched_done(&s, 0, 4096, 4096000);	/* 1 us/record alone */
+	xbs_sched_done(&s, 0, 4096, 4096000);	/* 1 us/record alone */
 	assert_int_equal(take(false), 1);		/* free AG 0 again */
 }
 
@@ -77,25 +77,25 @@ test_join_tried_then_kept_or_dropped(void **state)
 {
 	(void)state;
 	assert_int_equal(take(false), 0);
-	xbulk_sched_done(&s, 0, 4096, 4096000);	/* level 1: 1 us */
+	xbs_sched_done(&s, 0, 4096, 4096000);	/* level 1: 1 us */
 	assert_int_equal(take(false), 1);		/* AG 0 */
 	assert_int_equal(take(false), PER_AG);		/* AG 1 */
 	/* Level 1 known, level 2 untried: a trial join, of AG 0 (first),
 	 * past the unit right after the running one */
 	assert_int_equal(take(false), 3);
 	/* The joiner's unit took 3 us/record: 2 workers give 0.67x */
-	xbulk_sched_done(&s, 3, 4096, 3 * 4096000);
+	xbs_sched_done(&s, 3, 4096, 3 * 4096000);
 	assert_int_equal(take(false), SIZE_MAX);
-	xbulk_sched_free(&s);
+	xbs_sched_free(&s);
 	setup(NULL);
 	assert_int_equal(take(false), 0);
-	xbulk_sched_done(&s, 0, 4096, 4096000);
+	xbs_sched_done(&s, 0, 4096, 4096000);
 	assert_int_equal(take(false), 1);
 	assert_int_equal(take(false), PER_AG);
 	assert_int_equal(take(false), 3);
 	/* 1.5 us/record with two in the AG: 1.33x, it pays; AG 1 has one
 	 * worker, AG 0 two: join AG 1, past its running unit's next */
-	xbulk_sched_done(&s, 3, 4096, 4096000 * 3 / 2);
+	xbs_sched_done(&s, 3, 4096, 4096000 * 3 / 2);
 	assert_int_equal(take(false), PER_AG + 2);
 }
 
@@ -109,12 +109,12 @@ test_join_not_right_after_a_running_unit(void **state)
 {
 	(void)state;
 	assert_int_equal(take(false), 0);
-	xbulk_sched_done(&s, 0, 4096, 4096000);
+	xbs_sched_done(&s, 0, 4096, 4096000);
 	assert_int_equal(take(false), 1);		/* AG 0 */
 	assert_int_equal(take(false), PER_AG);		/* AG 1 */
 	assert_int_equal(take(false), 3);		/* not 2 */
 	/* 2 stays free while 1 runs; once 1 is done it is AG 0's next */
-	xbulk_sched_done(&s, 1, 4096, 4096000);
+	xbs_sched_done(&s, 1, 4096, 4096000);
 	assert_int_equal(take(false), 2);
 }
 
@@ -127,7 +127,7 @@ test_head_whatever_the_rules(void **state)
 	assert_int_equal(take(false), 0);
 	assert_int_equal(take(false), PER_AG);
 	/* Nothing may be joined, but unit 1 is the head: taken. */
-	assert_true(xbulk_sched_take(&s, 1, false, &k));
+	assert_true(xbs_sched_take(&s, 1, false, &k));
 	assert_int_equal(k, 1);
 }
 
@@ -136,7 +136,7 @@ test_pressed_stays_near_the_head(void **state)
 {
 	(void)state;
 	assert_int_equal(take(false), 0);
-	xbulk_sched_done(&s, 0, 4096, 4096000);
+	xbs_sched_done(&s, 0, 4096, 4096000);
 	assert_int_equal(take(false), 1);		/* AG 0 */
 	/* Pressed: the first unit it may take (AG 0, a trial join, past
 	 * the unit right after the running one), not the free AG 1. */

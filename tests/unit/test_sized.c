@@ -26,7 +26,7 @@ struct v2 {
 	uint64_t	c;	/* version 2 */
 };
 
-#define V1_SIZE	XBULK_SIZE_TO(struct v2, b)
+#define V1_SIZE	XBL_SIZE_TO(struct v2, b)
 
 /* A newer caller's version 3, one field longer. */
 struct v3 {
@@ -41,7 +41,7 @@ test_in_older_caller(void **state)
 
 	(void)state;
 	memset(&out, 0xff, sizeof(out));
-	assert_int_equal(xbulk_sized_in(&out, sizeof(out), &in, V1_SIZE), 0);
+	assert_int_equal(xbl_sized_in(&out, sizeof(out), &in, V1_SIZE), 0);
 	assert_int_equal(out.size, sizeof(out));
 	assert_int_equal(out.a, 1);
 	assert_int_equal(out.b, 2);
@@ -55,10 +55,10 @@ test_in_newer_caller(void **state)
 	struct v2 out;
 
 	(void)state;
-	assert_int_equal(xbulk_sized_in(&out, sizeof(out), &in, V1_SIZE), 0);
+	assert_int_equal(xbl_sized_in(&out, sizeof(out), &in, V1_SIZE), 0);
 	assert_int_equal(out.c, 3);
 	in.d = 4;	/* a field this library cannot honour */
-	assert_int_equal(xbulk_sized_in(&out, sizeof(out), &in, V1_SIZE),
+	assert_int_equal(xbl_sized_in(&out, sizeof(out), &in, V1_SIZE),
 			 -E2BIG);
 }
 
@@ -68,10 +68,10 @@ test_in_too_small(void **state)
 	struct v2 in = { .size = V1_SIZE - 1 }, out;
 
 	(void)state;
-	assert_int_equal(xbulk_sized_in(&out, sizeof(out), &in, V1_SIZE),
+	assert_int_equal(xbl_sized_in(&out, sizeof(out), &in, V1_SIZE),
 			 -EINVAL);
 	in.size = 0;
-	assert_int_equal(xbulk_sized_in(&out, sizeof(out), &in, V1_SIZE),
+	assert_int_equal(xbl_sized_in(&out, sizeof(out), &in, V1_SIZE),
 			 -EINVAL);
 }
 
@@ -83,16 +83,16 @@ test_out(void **state)
 	struct v3 new = { .v2 = { .size = sizeof(new) }, .d = 55 };
 
 	(void)state;
-	assert_int_equal(xbulk_sized_out(&old, &lib, sizeof(lib), V1_SIZE), 0);
+	assert_int_equal(xbl_sized_out(&old, &lib, sizeof(lib), V1_SIZE), 0);
 	assert_int_equal(old.size, V1_SIZE);
 	assert_int_equal(old.b, 2);
 	assert_int_equal(old.c, 77);	/* never written past its size */
-	assert_int_equal(xbulk_sized_out(&new, &lib, sizeof(lib), V1_SIZE), 0);
+	assert_int_equal(xbl_sized_out(&new, &lib, sizeof(lib), V1_SIZE), 0);
 	assert_int_equal(new.v2.size, sizeof(new));
 	assert_int_equal(new.v2.c, 3);
 	assert_int_equal(new.d, 55);	/* what this library does not know */
 	old.size = V1_SIZE - 8;
-	assert_int_equal(xbulk_sized_out(&old, &lib, sizeof(lib), V1_SIZE),
+	assert_int_equal(xbl_sized_out(&old, &lib, sizeof(lib), V1_SIZE),
 			 -EINVAL);
 }
 
