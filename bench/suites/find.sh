@@ -11,7 +11,9 @@
 #   m: -mtime +30 -user root -print0
 # Targets of issue 9 (2 cores): xbulk find -j 2 >= 0.9x the floor,
 # >= 2x the fastest of find/bfs/fd uncached, >= 3x cached; peak RSS.
-# Run: bench/run --suite find [--small-dirs] (docs/performance.md).
+# Run: bench/run --suite find [--small-dirs] (docs/performance.md).  With
+# XBULK_OLD set to another build's xbulk, its find runs too (old_find_p_1
+# ...), in the same rounds: a comparison of two builds, interleaved.
 
 find_contenders() {
 	local q nfd
@@ -48,15 +50,24 @@ find_contenders() {
 		contender names_floor_2 "exec $BUILD/bench/names-floor -j 2 $M >/dev/null" \
 			records=names
 	fi
+	find_xbulk xbulk_find "$XBULK"
+	# another build beside this one, run for run (bench/run's rounds)
+	[ -z "${XBULK_OLD:-}" ] || find_xbulk old_find "$XBULK_OLD"
+}
+
+# find_xbulk NAME BIN: xbulk find's contenders, NAME_p_1 ... NAME_m_2
+find_xbulk() {
+	local x=$1 bin=$2 j
+
 	for j in 1 2; do
-		contender "xbulk_find_p_$j" \
-			"exec $XBULK find -j $j $M -printf '%p %s\n' >/dev/null" \
+		contender "${x}_p_$j" \
+			"exec $bin find -j $j $M -printf '%p %s\n' >/dev/null" \
 			records=names
-		contender "xbulk_find_f_$j" \
-			"exec $XBULK find -j $j $M -type f -size +1M -print >/dev/null" \
+		contender "${x}_f_$j" \
+			"exec $bin find -j $j $M -type f -size +1M -print >/dev/null" \
 			records=names
-		contender "xbulk_find_m_$j" \
-			"exec $XBULK find -j $j $M -mtime +30 -user root -print0 >/dev/null" \
+		contender "${x}_m_$j" \
+			"exec $bin find -j $j $M -mtime +30 -user root -print0 >/dev/null" \
 			records=names
 	done
 }

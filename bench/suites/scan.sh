@@ -3,10 +3,12 @@
 # bench/suites/scan.sh: the scan suite of bench/run (its header says how a
 # suite declares contenders).  xbulk bulkstat against xfs_io, find and the
 # bare ioctl floor (bench/floor.c) in its three splits; the targets of
-# issue 11.
+# issue 11.  With XBULK_OLD set to another build's xbulk, its bulkstat
+# runs too (old_q_1, old_text_2...), in the same rounds: a comparison of
+# two builds, interleaved.
 
 scan_contenders() {
-	local j=$JOBS st='--stats=json --stats-file "$BENCH_STATS"'
+	local j=$JOBS
 
 	contender xfsio_text "exec xfs_io -c bulkstat $M >/dev/null"
 	contender xfsio_q "exec xfs_io -c 'bulkstat -q' $M"
@@ -17,15 +19,24 @@ scan_contenders() {
 	contender "floor_${j}_ag" "exec $FLOOR -j $j --split ag $M >/dev/null"
 	contender "floor_${j}_chunks" \
 		"exec $FLOOR -j $j --split chunks $M >/dev/null"
-	contender xbulk_q_1 "exec $XBULK bulkstat -q -j 1 $st $M"
-	contender "xbulk_q_$j" "exec $XBULK bulkstat -q -j $j $st $M"
-	contender xbulk_text_1 "exec $XBULK bulkstat -j 1 $st $M >/dev/null"
-	contender "xbulk_text_$j" \
-		"exec $XBULK bulkstat -j $j $st $M >/dev/null"
+	scan_xbulk xbulk "$XBULK"
+	# another build beside this one, run for run (bench/run's rounds)
+	[ -z "${XBULK_OLD:-}" ] || scan_xbulk old "$XBULK_OLD"
 	# The formatter's CPU per record (ns), for the hot text bound.
 	contender fmt "$BUILD/bench/fmtbench -n 200000 -r 3 --only bulkstat |
 		awk '{ for (i = 1; i < NF; i++) if (\$(i + 1) == \"ns/record,\") print \$i }'" \
 		check=none states=hot out=1
+}
+
+# scan_xbulk NAME BIN: xbulk's contenders, NAME_q_1, NAME_text_J...
+scan_xbulk() {
+	local x=$1 bin=$2 j=$JOBS st='--stats=json --stats-file "$BENCH_STATS"'
+
+	contender "${x}_q_1" "exec $bin bulkstat -q -j 1 $st $M"
+	contender "${x}_q_$j" "exec $bin bulkstat -q -j $j $st $M"
+	contender "${x}_text_1" "exec $bin bulkstat -j 1 $st $M >/dev/null"
+	contender "${x}_text_$j" \
+		"exec $bin bulkstat -j $j $st $M >/dev/null"
 }
 
 # scan_best STATE NAME...: the highest median rate among the NAMEs.
