@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * xbulk export: the walk over a snapshot's rows (cli/export.c) and the
- * two writers (cli/export_sqlite.c, cli/export_csv.c).
+ * xbulk export: the command (cli/export.c), its two writers
+ * (cli/export_sqlite.c, cli/export_csv.c) and the walk over a snapshot's
+ * rows below them all (cli/export_rows.c).
  */
 #ifndef XBULK_CLI_EXPORT_H
 #define XBULK_CLI_EXPORT_H
