@@ -148,31 +148,6 @@ cmp_paths(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int
-xb_path_add(struct xb_path_target *t, const char *prefix, size_t plen,
-	    const char *rest, size_t rlen)
-{
-	char *s, **v;
-
-	if (t->npaths == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 4;
-
-		v = realloc(t->paths, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		t->paths = v;
-		t->cap = cap;
-	}
-	s = malloc(plen + rlen + 1);
-	if (!s)
-		return -ENOMEM;
-	memcpy(s, prefix, plen);
-	memcpy(s + plen, rest, rlen);
-	s[plen + rlen] = '\0';
-	t->paths[t->npaths++] = s;
-	return 0;
-}
-
 /* Print @t's paths in byte order; returns 0 or a negative errno. */
 static int
 print_paths(struct xb_path_target *t, char end)
@@ -186,20 +161,6 @@ print_paths(struct xb_path_target *t, char end)
 		putchar(end);
 	}
 	return ferror(stdout) ? -EIO : 0;
-}
-
-static void
-free_targets(struct xb_path_target *t, int n)
-{
-	int i;
-	size_t j;
-
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < t[i].npaths; j++)
-			free(t[i].paths[j]);
-		free(t[i].paths);
-	}
-	free(t);
 }
 
 struct path_opts {
@@ -329,6 +290,6 @@ xb_cmd_path(int argc, char **argv)
 			ret = run(fs, &o, t, n);
 		xbulk_fs_close(fs);
 	}
-	free_targets(t, n);
+	xb_path_free_targets(t, n);
 	return ret;
 }

@@ -2,7 +2,8 @@
 /*
  * xbulk path: what path.c (options, lookups, output) shares with its two
  * ways of finding paths, path_parents.c (parent pointers) and
- * path_walk.c (the names engine's walk of the whole tree).
+ * path_walk.c (the names engine's walk of the whole tree), and the
+ * targets below them all (path_target.c).
  */
 #ifndef XBULK_CLI_PATH_H
 #define XBULK_CLI_PATH_H
@@ -28,6 +29,8 @@ struct xb_path_target {
  * -ENOMEM. */
 int xb_path_add(struct xb_path_target *t, const char *prefix, size_t plen,
 		const char *rest, size_t rlen);
+/* Free the @n targets @t and their paths. */
+void xb_path_free_targets(struct xb_path_target *t, int n);
 
 /*
  * Find the paths under directory @path of the @n targets not skipped,
