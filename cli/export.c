@@ -36,13 +36,14 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-int
+enum xb_exit
 xb_cmd_export(int argc, char **argv)
 {
 	const char *db = NULL, *dir = NULL;
 	const volatile int *cancel;
 	struct xbulk_snap *s;
-	int c, ret;
+	enum xb_exit ret;
+	int c;
 
 	optind = 0;
 	opterr = 0;

@@ -22,12 +22,12 @@ struct xb_export_sink {
 int xb_export_each(struct xbulk_snap *s, const struct xb_export_sink *k,
 		   void *arg, const volatile int *cancel);
 
-/* The two formats; each returns 0 or XB_EXIT_TROUBLE (message printed,
- * but when reading the snapshot failed: xbulk_snap_error(@s) says why;
- * nothing left behind, a signal's cancel too). */
-int xb_export_sqlite(struct xbulk_snap *s, const char *db,
-		     const volatile int *cancel);
-int xb_export_csv(struct xbulk_snap *s, const char *dir,
-		  const volatile int *cancel);
+/* The two formats; each returns XB_EXIT_OK or XB_EXIT_TROUBLE (message
+ * printed, but when reading the snapshot failed: xbulk_snap_error(@s)
+ * says why; nothing left behind, a signal's cancel too). */
+enum xb_exit xb_export_sqlite(struct xbulk_snap *s, const char *db,
+			      const volatile int *cancel);
+enum xb_exit xb_export_csv(struct xbulk_snap *s, const char *dir,
+			   const volatile int *cancel);
 
 #endif /* XBULK_CLI_EXPORT_H */
