@@ -55,7 +55,7 @@ static const struct xb_scan_cmd bulkstat_cmd = {
 	.debug_line = debug_line,
 };
 
-int
+enum xb_exit
 xb_cmd_bulkstat(int argc, char **argv)
 {
 	return xb_scan_cmd_main(&bulkstat_cmd, argc, argv);

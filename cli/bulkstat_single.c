@@ -41,8 +41,8 @@ struct target {
 	uint32_t	flags;	/* XFS_BULK_IREQ_SPECIAL for "root" */
 };
 
-/* Parse the INUM|root arguments; returns 0 or XB_EXIT_USAGE. */
-static int
+/* Parse the INUM|root arguments; XB_EXIT_OK or XB_EXIT_USAGE. */
+static enum xb_exit
 parse_targets(char **args, int n, struct target *t)
 {
 	int i, err;
@@ -59,7 +59,7 @@ parse_targets(char **args, int n, struct target *t)
 			return xb_bad_number(cmd, "inode", args[i], err,
 					     UINT64_MAX);
 	}
-	return 0;
+	return XB_EXIT_OK;
 }
 
 /* Does @fs have a metadata directory tree that bulkstat hides (no -m)? */
@@ -117,15 +117,17 @@ report_failure(struct xbulk_fs *fs, const char *path, const char *arg,
 	return true;
 }
 
-static int
+/* Look up and print the @n targets @t; the exit status. */
+static enum xb_exit
 lookup_all(struct xbulk_fs *fs, const char *path, char **args,
 	   const struct target *t, int n, bool debug,
 	   const struct xb_formatter *fmt)
 {
 	const volatile int *cancel = xb_catch_signals();
+	enum xb_exit status = XB_EXIT_OK;
 	struct xbulk_out *out;
 	struct xfs_bulkstat bs;
-	int i, err = 0, status = XB_EXIT_OK;
+	int i, err = 0;
 	char *p, *hint_mnt = NULL;
 
 	if (xbulk_out_new(xb_stdout_fd(), 64 * 1024, &out))
@@ -171,7 +173,7 @@ lookup_all(struct xbulk_fs *fs, const char *path, char **args,
 	return *cancel ? xb_signal_exit_status() : status;
 }
 
-int
+enum xb_exit
 xb_cmd_bulkstat_single(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -184,7 +186,8 @@ xb_cmd_bulkstat_single(int argc, char **argv)
 	struct xbulk_fs *fs;
 	struct target *t;
 	bool debug = false, metadir = false;
-	int c, n, ret;
+	enum xb_exit ret;
+	int c, n;
 
 	optind = 0;
 	opterr = 0;

@@ -14,12 +14,22 @@
 
 #include "xbulk.h"
 
-/* Exit statuses (documented in man/xbulk.8). */
-enum {
+/*
+ * Exit statuses, as man/xbulk.8's EXIT STATUS documents them: the return
+ * type of every function that returns one.  Any other function that can
+ * fail returns 0 or a negative errno; none returns both.
+ */
+enum xb_exit {
 	XB_EXIT_OK = 0,
 	XB_EXIT_FAILURE = 1,	/* runtime failure */
 	XB_EXIT_USAGE = 2,	/* bad command line */
-	XB_EXIT_PIPE = 141,	/* stdout's reader went away (128 + SIGPIPE) */
+	/* snapshot, diff and export (man/xbulk.8, SNAPSHOT AND DIFF) */
+	XB_EXIT_CHANGES = 1,	/* diff: changes found */
+	XB_EXIT_TROUBLE = 2,	/* any trouble */
+	/* 128 + the signal that stopped the command */
+	XB_EXIT_SIGINT = 130,
+	XB_EXIT_PIPE = 141,	/* stdout's reader went away (SIGPIPE) */
+	XB_EXIT_SIGTERM = 143,
 };
 
 /* Default records per ioctl, as xfs_io. */
@@ -48,27 +58,28 @@ void xb_error(const char *cmd, const char *fmt, ...)
 void xb_create_error(const char *cmd, const char *path, int err);
 
 /* Error for a bad number @arg of option @opt; returns XB_EXIT_USAGE. */
-int xb_bad_number(const char *cmd, const char *opt, const char *arg,
-		  int err, uint64_t max);
+enum xb_exit xb_bad_number(const char *cmd, const char *opt, const char *arg,
+			   int err, uint64_t max);
 
 /* A usage error with a hint to --help; returns XB_EXIT_USAGE. */
-int xb_usage_error(const char *cmd, const char *fmt, ...)
+enum xb_exit xb_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* getopt's ':' (a missing value) or '?' (an unknown option) @c of the
  * option just read, as a usage error; returns XB_EXIT_USAGE. */
-int xb_bad_option(const char *cmd, int c, char **argv);
+enum xb_exit xb_bad_option(const char *cmd, int c, char **argv);
 
-/* Parse -v's argument into an ABI; returns 0 or XB_EXIT_USAGE. */
-int xb_parse_abi(const char *cmd, const char *arg, enum xbulk_abi *abi);
+/* Parse -v's argument into an ABI; XB_EXIT_OK or XB_EXIT_USAGE. */
+enum xb_exit xb_parse_abi(const char *cmd, const char *arg,
+			  enum xbulk_abi *abi);
 
 /*
  * Process-wide set-up before any command: refuse setuid/setgid, put
  * /dev/null on closed fds 0-2 (so no file we open lands there) and
- * ignore SIGPIPE (a gone reader shows as EPIPE).  Returns 0 or
+ * ignore SIGPIPE (a gone reader shows as EPIPE).  XB_EXIT_OK or
  * XB_EXIT_FAILURE.
  */
-int xb_process_init(void);
+enum xb_exit xb_process_init(void);
 
 /* The fd to write records to: 1, or -1 if stdout was closed at start. */
 int xb_stdout_fd(void);
@@ -79,21 +90,23 @@ int xb_stdout_fd(void);
  */
 const volatile int *xb_catch_signals(void);
 
-/* Exit status after a caught signal: 128 + its number (130, 143). */
-int xb_signal_exit_status(void);
+/* Exit status after a caught signal: 128 + its number (XB_EXIT_SIGINT,
+ * XB_EXIT_SIGTERM). */
+enum xb_exit xb_signal_exit_status(void);
 
 /* Online CPUs (the default -j), at least 1, at most XB_MAX_THREADS. */
 unsigned int xb_online_cpus(void);
 
-/* Open @path with messages; returns 0 or an exit status. */
-int xb_open_fs(const char *cmd, const char *path, enum xbulk_abi abi,
-	       struct xbulk_fs **fs);
+/* Open @path with messages; XB_EXIT_OK or the exit status of a failure. */
+enum xb_exit xb_open_fs(const char *cmd, const char *path, enum xbulk_abi abi,
+			struct xbulk_fs **fs);
 
-/* -m: ask @fs for the metadata directory inodes too; 0, XB_EXIT_USAGE
- * (with -v 1, which has no flags) or XB_EXIT_FAILURE (the kernel rejects
- * XFS_BULK_IREQ_METADIR: one bulkstat call of the root finds out, before
- * any output; said on stderr, @path in the message). */
-int xb_set_metadir(const char *cmd, struct xbulk_fs *fs, const char *path);
+/* -m: ask @fs for the metadata directory inodes too; XB_EXIT_OK,
+ * XB_EXIT_USAGE (with -v 1, which has no flags) or XB_EXIT_FAILURE (the
+ * kernel rejects XFS_BULK_IREQ_METADIR: one bulkstat call of the root
+ * finds out, before any output; said on stderr, @path in the message). */
+enum xb_exit xb_set_metadir(const char *cmd, struct xbulk_fs *fs,
+			    const char *path);
 
 /* The --help line of -m. */
 #define XB_METADIR_HELP							\
@@ -105,8 +118,8 @@ int xb_set_metadir(const char *cmd, struct xbulk_fs *fs, const char *path);
  * the exit status; explains EPERM (CAP_SYS_ADMIN) and, with @fs, the
  * EINVAL of an idmapped mount.
  */
-int xb_ioctl_error(const char *cmd, const struct xbulk_fs *fs,
-		   const char *path, const char *what, int err);
+enum xb_exit xb_ioctl_error(const char *cmd, const struct xbulk_fs *fs,
+			    const char *path, const char *what, int err);
 
 /*
  * Why a thread could not start: "cannot start a thread: " and
@@ -124,9 +137,9 @@ const char *xb_thread_text(int err, char *buf, size_t size);
  * (CAP_SYS_ADMIN for bulkstat, CAP_DAC_READ_SEARCH for handles), a
  * thread that could not start, the scan's setup, or the ioctl's error.
  */
-int xb_names_error(const char *cmd, const struct xbulk_fs *fs,
-		   const char *path, const struct xbulk_names_result *r,
-		   int err);
+enum xb_exit xb_names_error(const char *cmd, const struct xbulk_fs *fs,
+			    const char *path,
+			    const struct xbulk_names_result *r, int err);
 
 /*
  * What a scan that gave up on the rest of an AG says about it ("AG 2:
@@ -138,7 +151,7 @@ int xb_names_error(const char *cmd, const struct xbulk_fs *fs,
 void xb_ag_fault_text(const struct xbulk_ag_fault *f, char *buf, size_t size);
 
 /* Report a failed write to stdout (quietly for EPIPE); exit status. */
-int xb_write_error(const char *cmd, int err);
+enum xb_exit xb_write_error(const char *cmd, int err);
 
 /* Length of the UTF-8 sequence at @p (NUL-terminated: the NUL is never
  * part of one), 1 for an ASCII byte, or 0 where the bytes are not UTF-8
@@ -214,8 +227,9 @@ extern const struct xb_formatter xb_inumbers_formats[XB_FORMAT_NR];
 "              (one JSON object per line) or csv (RFC 4180 with a header\n" \
 "              row); see docs/formats.md.  -d needs text.\n"
 
-/* Parse -o's argument; returns 0 or XB_EXIT_USAGE. */
-int xb_parse_format(const char *cmd, const char *arg, enum xb_format *fmt);
+/* Parse -o's argument; XB_EXIT_OK or XB_EXIT_USAGE. */
+enum xb_exit xb_parse_format(const char *cmd, const char *arg,
+			     enum xb_format *fmt);
 
 /*
  * Write @fmt's header (if it has one) to @fd before the first record.
@@ -308,8 +322,10 @@ int xb_monitor_start(struct xb_monitor *m);
 void xb_monitor_stop(struct xb_monitor *m);
 void xb_monitor_free(struct xb_monitor *m);
 
-/* Parse --interval's SECONDS (0.1 to 3600, decimals allowed) into ns. */
-int xb_parse_interval(const char *cmd, const char *arg, uint64_t *ns);
+/* Parse --interval's SECONDS (0.1 to 3600, decimals allowed) into ns;
+ * XB_EXIT_OK or XB_EXIT_USAGE. */
+enum xb_exit xb_parse_interval(const char *cmd, const char *arg,
+			       uint64_t *ns);
 
 /* --- watch.c: --stats, --stats-file, --progress, --interval ------ */
 
@@ -361,16 +377,17 @@ struct xb_watch {
 	FILE			*out;
 };
 
-/* Take one of the XB_OPT_* options; returns 0 or XB_EXIT_USAGE. */
-int xb_watch_option(struct xb_watch *w, const char *cmd, int opt,
-		    const char *arg);
+/* Take one of the XB_OPT_* options; XB_EXIT_OK or XB_EXIT_USAGE. */
+enum xb_exit xb_watch_option(struct xb_watch *w, const char *cmd, int opt,
+			     const char *arg);
 /*
  * Before the scan: open --stats-file, find the counters, take the first
- * sample, set @scan->live and start the monitor.  Returns 0 or an exit
- * status (the message printed).
+ * sample, set @scan->live and start the monitor.  XB_EXIT_OK, or
+ * XB_EXIT_FAILURE with the message printed.
  */
-int xb_watch_begin(struct xb_watch *w, const char *cmd, const char *path,
-		   struct xbulk_fs *fs, struct xbulk_scan *scan);
+enum xb_exit xb_watch_begin(struct xb_watch *w, const char *cmd,
+			    const char *path, struct xbulk_fs *fs,
+			    struct xbulk_scan *scan);
 /*
  * After the scan: stop the monitor and print --stats.  Returns 0 or
  * -EIO if the stats file could not be written (message printed).
@@ -392,18 +409,19 @@ struct xb_scan_cmd {
 				      const struct xfs_bulk_ireq *hdr);
 };
 
-int xb_scan_cmd_main(const struct xb_scan_cmd *cmd, int argc, char **argv);
+enum xb_exit xb_scan_cmd_main(const struct xb_scan_cmd *cmd, int argc,
+			      char **argv);
 
-/* --- the commands ------------------------------------------------- */
+/* --- the commands: each returns its exit status ------------------ */
 
-int xb_cmd_bulkstat(int argc, char **argv);
-int xb_cmd_inumbers(int argc, char **argv);
-int xb_cmd_bulkstat_single(int argc, char **argv);
-int xb_cmd_du(int argc, char **argv);
-int xb_cmd_find(int argc, char **argv);
-int xb_cmd_path(int argc, char **argv);
-int xb_cmd_snapshot(int argc, char **argv);
-int xb_cmd_diff(int argc, char **argv);
-int xb_cmd_export(int argc, char **argv);
+enum xb_exit xb_cmd_bulkstat(int argc, char **argv);
+enum xb_exit xb_cmd_inumbers(int argc, char **argv);
+enum xb_exit xb_cmd_bulkstat_single(int argc, char **argv);
+enum xb_exit xb_cmd_du(int argc, char **argv);
+enum xb_exit xb_cmd_find(int argc, char **argv);
+enum xb_exit xb_cmd_path(int argc, char **argv);
+enum xb_exit xb_cmd_snapshot(int argc, char **argv);
+enum xb_exit xb_cmd_diff(int argc, char **argv);
+enum xb_exit xb_cmd_export(int argc, char **argv);
 
 #endif /* XBULK_CLI_H */

@@ -50,7 +50,7 @@ xb_create_error(const char *cmd, const char *path, int err)
 		xb_error(cmd, "%s: cannot create: %s", path, strerror(-err));
 }
 
-int
+enum xb_exit
 xb_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
@@ -62,7 +62,7 @@ xb_usage_error(const char *cmd, const char *fmt, ...)
 	return XB_EXIT_USAGE;
 }
 
-int
+enum xb_exit
 xb_bad_number(const char *cmd, const char *opt, const char *arg, int err,
 	      uint64_t max)
 {
@@ -82,7 +82,7 @@ xb_bad_number(const char *cmd, const char *opt, const char *arg, int err,
 			      opt, arg);
 }
 
-int
+enum xb_exit
 xb_parse_abi(const char *cmd, const char *arg, enum xbulk_abi *abi)
 {
 	uint64_t v;
@@ -95,10 +95,10 @@ xb_parse_abi(const char *cmd, const char *arg, enum xbulk_abi *abi)
 		return xb_usage_error(cmd, "-v: version must be 1 or 5, not %s",
 				      arg);
 	*abi = (enum xbulk_abi)v;
-	return 0;
+	return XB_EXIT_OK;
 }
 
-int
+enum xb_exit
 xb_process_init(void)
 {
 	int fd;
@@ -121,7 +121,7 @@ xb_process_init(void)
 	 * messages stay whole beside records written to the same terminal.
 	 */
 	setvbuf(stderr, NULL, _IOLBF, BUFSIZ);
-	return 0;
+	return XB_EXIT_OK;
 }
 
 int
@@ -130,7 +130,7 @@ xb_stdout_fd(void)
 	return stdout_closed ? -1 : STDOUT_FILENO;
 }
 
-int
+enum xb_exit
 xb_open_fs(const char *cmd, const char *path, enum xbulk_abi abi,
 	   struct xbulk_fs **fs)
 {
@@ -142,7 +142,7 @@ xb_open_fs(const char *cmd, const char *path, enum xbulk_abi abi,
 	err = xbulk_fs_open(path, abi, fs);
 	switch (err) {
 	case 0:
-		return 0;
+		return XB_EXIT_OK;
 	case -EINVAL:
 		xb_error(cmd, "%s: not a regular file or directory", path);
 		break;
@@ -156,7 +156,7 @@ xb_open_fs(const char *cmd, const char *path, enum xbulk_abi abi,
 	return XB_EXIT_FAILURE;
 }
 
-int
+enum xb_exit
 xb_bad_option(const char *cmd, int c, char **argv)
 {
 	if (c == ':')
@@ -165,7 +165,7 @@ xb_bad_option(const char *cmd, int c, char **argv)
 	return xb_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
 }
 
-int
+enum xb_exit
 xb_set_metadir(const char *cmd, struct xbulk_fs *fs, const char *path)
 {
 	struct xfs_bulkstat bs;
@@ -182,10 +182,10 @@ xb_set_metadir(const char *cmd, struct xbulk_fs *fs, const char *path)
 				    XFS_BULK_IREQ_SPECIAL, &bs);
 	if (err == -EOPNOTSUPP)
 		return xb_ioctl_error(cmd, fs, path, "bulkstat", err);
-	return 0;
+	return XB_EXIT_OK;
 }
 
-int
+enum xb_exit
 xb_ioctl_error(const char *cmd, const struct xbulk_fs *fs, const char *path,
 	       const char *what, int err)
 {
@@ -235,7 +235,7 @@ xb_thread_text(int err, char *buf, size_t size)
 	return buf;
 }
 
-int
+enum xb_exit
 xb_names_error(const char *cmd, const struct xbulk_fs *fs, const char *path,
 	       const struct xbulk_names_result *r, int err)
 {
@@ -289,7 +289,7 @@ xb_ag_fault_text(const struct xbulk_ag_fault *f, char *buf, size_t size)
 		 f->agno, call, (unsigned long long)f->cursor, why, f->agno);
 }
 
-int
+enum xb_exit
 xb_write_error(const char *cmd, int err)
 {
 	if (err == -EPIPE)
@@ -404,10 +404,15 @@ xb_catch_signals(void)
 	return &caught_signal;
 }
 
-int
+_Static_assert(XB_EXIT_SIGINT == 128 + SIGINT &&
+	       XB_EXIT_SIGTERM == 128 + SIGTERM &&
+	       XB_EXIT_PIPE == 128 + SIGPIPE, "exit statuses of signals");
+
+enum xb_exit
 xb_signal_exit_status(void)
 {
-	return 128 + caught_signal;
+	/* XB_EXIT_SIGINT or XB_EXIT_SIGTERM: the signals caught */
+	return (enum xb_exit)(128 + caught_signal);
 }
 
 size_t

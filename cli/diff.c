@@ -80,9 +80,10 @@ struct diff_cmd {
 	uint32_t		diff_flags;
 	struct xb_diff_out	out;
 	bool			fmt_given;
+	bool			help;		/* -h: print the help, done */
 };
 
-static int
+static enum xb_exit
 parse_only(struct diff_cmd *d, char *arg)
 {
 	char *tok, *save = NULL;
@@ -99,11 +100,11 @@ parse_only(struct diff_cmd *d, char *arg)
 					      "'%s'", tok);
 		d->out.kinds |= 1u << k;
 	}
-	return d->out.kinds ? 0 :
+	return d->out.kinds ? XB_EXIT_OK :
 	       xb_usage_error("diff", "--only: no kind given");
 }
 
-static int
+static enum xb_exit
 parse_type(struct diff_cmd *d, const char *arg)
 {
 	size_t n = 0;
@@ -117,10 +118,11 @@ parse_type(struct diff_cmd *d, const char *arg)
 		d->out.types[n++] = *arg;
 	}
 	d->out.types[n] = '\0';
-	return n ? 0 : xb_usage_error("diff", "--type: no type given");
+	return n ? XB_EXIT_OK :
+	       xb_usage_error("diff", "--type: no type given");
 }
 
-static int
+static enum xb_exit
 set_fmt(struct diff_cmd *d, enum xb_diff_fmt fmt)
 {
 	if (d->fmt_given && d->out.fmt != fmt)
@@ -128,15 +130,17 @@ set_fmt(struct diff_cmd *d, enum xb_diff_fmt fmt)
 				      "--summary exclude each other");
 	d->fmt_given = true;
 	d->out.fmt = fmt;
-	return 0;
+	return XB_EXIT_OK;
 }
 
-/* The options; 0, an exit status, or -1 for --help. */
-static int
+/* The options: XB_EXIT_OK to go on (or, with @d->help, to print the help
+ * and stop), else the exit status of a usage error. */
+static enum xb_exit
 parse(struct diff_cmd *d, int argc, char **argv)
 {
+	enum xb_exit ret = XB_EXIT_OK;
 	uint64_t v;
-	int c, ret = 0;
+	int c;
 
 	optind = 0;
 	opterr = 0;
@@ -144,7 +148,8 @@ parse(struct diff_cmd *d, int argc, char **argv)
 	       (c = getopt_long(argc, argv, ":0hj:o:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			return -1;
+			d->help = true;
+			return XB_EXIT_OK;
 		case 'j':
 			ret = xb_snap_count("diff", "-j", optarg, 1,
 					    XB_MAX_THREADS, &v);
@@ -187,22 +192,22 @@ parse(struct diff_cmd *d, int argc, char **argv)
 	/* the path lists: every name whose entry or path changed */
 	if (d->out.fmt == XB_DIFF_NUL || d->out.fmt == XB_DIFF_DELETED0)
 		d->diff_flags |= XBULK_DIFF_EVERY_NAME;
-	return 0;
+	return XB_EXIT_OK;
 }
 
 /*
  * OLD (@oi) and NEW (UUID @uuid, top inode @top) are of two filesystems
  * or two directories of one: without --force, say so and return
- * XB_EXIT_TROUBLE; else 0.
+ * XB_EXIT_TROUBLE; else XB_EXIT_OK.
  */
-static int
+static enum xb_exit
 apart(const struct diff_cmd *d, const struct xbulk_snap_info *oi,
       const uint8_t *uuid, uint64_t top)
 {
 	char u1[40], u2[40];
 
 	if (d->diff_flags & XBULK_DIFF_FORCE)
-		return 0;
+		return XB_EXIT_OK;
 	xb_uuid_text(u1, oi->uuid);
 	xb_uuid_text(u2, uuid);
 	if (strcmp(u1, u2))
@@ -216,7 +221,7 @@ apart(const struct diff_cmd *d, const struct xbulk_snap_info *oi,
 			 d->old_path, (unsigned long long)oi->top,
 			 oi->mountpoint, d->new_path, (unsigned long long)top);
 	else
-		return 0;
+		return XB_EXIT_OK;
 	return XB_EXIT_TROUBLE;
 }
 
@@ -241,8 +246,9 @@ read_error(const struct diff_cmd *d, const struct xbulk_snap *old,
 			 strerror(-err));
 }
 
-/* Run the diff and print; 0, 1 (changes), or an exit status. */
-static int
+/* Run the diff and print; XB_EXIT_OK, XB_EXIT_CHANGES, or the exit status
+ * of trouble or a signal. */
+static enum xb_exit
 run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
     const volatile int *cancel)
 {
@@ -251,46 +257,50 @@ run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
 	};
 	const struct xbulk_snap_change *c;
 	struct xbulk_snap_diff *diff;
-	bool any = false;
-	int ret;
+	int err;
 
-	ret = xbulk_snap_diff_new(old, new, &o, &diff);
-	if (ret == -EXDEV)
+	err = xbulk_snap_diff_new(old, new, &o, &diff);
+	if (err == -EXDEV)
 		return apart(d, xbulk_snap_info(old),
 			     xbulk_snap_info(new)->uuid,
 			     xbulk_snap_info(new)->top);
-	if (ret) {
-		xb_error("diff", "%s", strerror(-ret));
+	if (err) {
+		xb_error("diff", "%s", strerror(-err));
 		return XB_EXIT_TROUBLE;
 	}
 	if (d->out.fmt == XB_DIFF_CSV)
 		fputs(xb_diff_csv_header, d->out.f);
-	while ((ret = xbulk_snap_diff_next(diff, &c)) == 1) {
-		ret = xb_diff_out_change(&d->out, c);
-		if (ret < 0)
+	while ((err = xbulk_snap_diff_next(diff, &c)) == 1) {
+		err = xb_diff_out_change(&d->out, c);
+		if (err)
 			break;
-		if (ret)
-			any = true;
 	}
 	xbulk_snap_diff_free(diff);
-	if (!ret)
-		ret = xb_diff_out_end(&d->out);
-	if (ret == -EINTR)
+	if (!err)
+		err = xb_diff_out_end(&d->out);
+	if (err == -EINTR)
 		return xb_signal_exit_status();
-	if (ret) {
-		read_error(d, old, new, ret);
+	if (err) {
+		read_error(d, old, new, err);
 		return XB_EXIT_TROUBLE;
 	}
 	if (fflush(d->out.f) || ferror(d->out.f))
 		return xb_snap_out_error("diff", -errno);
 	/* the path lists feed pipelines run with pipefail: 0 unless trouble */
-	return any && d->out.fmt != XB_DIFF_NUL &&
-	       d->out.fmt != XB_DIFF_DELETED0 ? 1 : 0;
+	return d->out.any && d->out.fmt != XB_DIFF_NUL &&
+	       d->out.fmt != XB_DIFF_DELETED0 ? XB_EXIT_CHANGES : XB_EXIT_OK;
+}
+
+/* Did the diff run to its end (@ret: changes or none)? */
+static bool
+whole(enum xb_exit ret)
+{
+	return ret == XB_EXIT_OK || ret == XB_EXIT_CHANGES;
 }
 
 /* NEW scanned now; with --save, the writer is made first (to leave it
  * out of the scan). */
-static int
+static enum xb_exit
 live(struct diff_cmd *d, struct xbulk_snap *old, const volatile int *cancel)
 {
 	struct xbulk_snap_write_opts wo = { .size = sizeof(wo),
@@ -299,8 +309,9 @@ live(struct diff_cmd *d, struct xbulk_snap *old, const volatile int *cancel)
 	struct xbulk_snap_writer *w = NULL;
 	struct xb_exclude x = { .n = 0 };
 	struct xbulk_snap *new = NULL;
+	enum xb_exit ret;
 	struct stat st;
-	int ret;
+	int err;
 
 	if (xb_snap_open_fs("diff", d->new_path, &fs))
 		return XB_EXIT_TROUBLE;
@@ -317,10 +328,10 @@ live(struct diff_cmd *d, struct xbulk_snap *old, const volatile int *cancel)
 		return ret;
 	}
 	if (d->save) {
-		ret = xbulk_snap_writer_new(d->save, &wo, &w);
-		if (ret) {
+		err = xbulk_snap_writer_new(d->save, &wo, &w);
+		if (err) {
 			xbulk_fs_close(fs);
-			xb_create_error("diff", d->save, ret);
+			xb_create_error("diff", d->save, err);
 			return XB_EXIT_TROUBLE;
 		}
 		xb_exclude_writer(&x, st.st_dev, w);
@@ -335,11 +346,10 @@ live(struct diff_cmd *d, struct xbulk_snap *old, const volatile int *cancel)
 		ret = xb_snap_write_all("diff", d->save, new, w, cancel);
 	if (!ret)
 		ret = run(d, old, new, cancel);
-	if ((ret == 0 || ret == 1) && cancel && *cancel)
+	if (whole(ret) && cancel && *cancel)
 		ret = xb_signal_exit_status();
-	if ((ret == 0 || ret == 1) && w) {
-		int err = xbulk_snap_writer_commit(w);
-
+	if (whole(ret) && w) {
+		err = xbulk_snap_writer_commit(w);
 		w = NULL;
 		if (err)
 			ret = xb_snap_write_error("diff", d->save, err);
@@ -350,7 +360,7 @@ live(struct diff_cmd *d, struct xbulk_snap *old, const volatile int *cancel)
 	return ret;
 }
 
-int
+enum xb_exit
 xb_cmd_diff(int argc, char **argv)
 {
 	struct diff_cmd d = {
@@ -359,12 +369,14 @@ xb_cmd_diff(int argc, char **argv)
 	};
 	struct xbulk_snap *old = NULL, *new = NULL;
 	const volatile int *cancel;
+	enum xb_exit ret;
 	struct stat st;
-	int ret;
 
 	ret = parse(&d, argc, argv);
 	if (ret)
-		return ret < 0 ? xb_snap_help("diff", help) : ret;
+		return ret;
+	if (d.help)
+		return xb_snap_help("diff", help);
 	/* the changes go there: with it closed, fail before the scan */
 	if (xb_stdout_fd() < 0)
 		return xb_snap_out_error("diff", -EBADF);
@@ -385,7 +397,7 @@ xb_cmd_diff(int argc, char **argv)
 		ret = xb_snap_open("diff", d.new_path, &new);
 		if (!ret)
 			ret = run(&d, old, new, cancel);
-		if ((ret == 0 || ret == 1) && *cancel)
+		if (whole(ret) && *cancel)
 			ret = xb_signal_exit_status();
 	}
 	xbulk_snap_close(new);

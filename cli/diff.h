@@ -27,6 +27,7 @@ struct xb_diff_out {
 	uint64_t		n[XB_CHANGE_KINDS];
 	uint64_t		changing;
 	uint64_t		added, removed, changed;	/* bytes */
+	bool			any;		/* a change was shown */
 	struct xb_diff_paths	*paths;		/* --deleted0's */
 };
 
@@ -35,7 +36,7 @@ extern const char *const xb_change_names[XB_CHANGE_KINDS];
 /* CSV's header row. */
 extern const char xb_diff_csv_header[];
 
-/* Write @c if the filters keep it: 1 if they did, 0 if not, -ENOMEM. */
+/* Write @c if the filters keep it (then o->any is set): 0 or -ENOMEM. */
 int xb_diff_out_change(struct xb_diff_out *o,
 		       const struct xbulk_snap_change *c);
 /* After the last change: --summary's lines, --deleted0's paths (0 or

@@ -241,6 +241,7 @@ xb_diff_out_change(struct xb_diff_out *o, const struct xbulk_snap_change *c)
 		return -ENOMEM;
 	if (!shown)
 		return 0;
+	o->any = true;
 	count(o, c);
 	switch (o->fmt) {
 	case XB_DIFF_TEXT: put_text(o->f, c); break;
@@ -250,7 +251,7 @@ xb_diff_out_change(struct xb_diff_out *o, const struct xbulk_snap_change *c)
 	case XB_DIFF_DELETED0: break;
 	case XB_DIFF_SUMMARY: break;
 	}
-	return 1;
+	return 0;
 }
 
 int

@@ -129,26 +129,24 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* @arg's index in @words (NULL-terminated), or -1 after a message. */
-static int
-pick(const char *opt, const char *arg, const char *const *words)
+/* @arg's index in @words (NULL-terminated) into *@i; XB_EXIT_OK or
+ * XB_EXIT_USAGE. */
+static enum xb_exit
+pick(const char *opt, const char *arg, const char *const *words, int *i)
 {
-	int i;
-
-	for (i = 0; words[i]; i++)
-		if (!strcmp(arg, words[i]))
-			return i;
-	xb_usage_error("du", "%s: unknown value '%s'", opt, arg);
-	return -1;
+	for (*i = 0; words[*i]; (*i)++)
+		if (!strcmp(arg, words[*i]))
+			return XB_EXIT_OK;
+	return xb_usage_error("du", "%s: unknown value '%s'", opt, arg);
 }
 
-static int
+static enum xb_exit
 parse_units(struct du_run *r, const char *arg)
 {
 	int err = du_units_parse(arg, &r->units);
 
 	if (!err)
-		return 0;
+		return XB_EXIT_OK;
 	if (err == -ERANGE)
 		return xb_usage_error("du", "-B argument '%s' too large", arg);
 	if (err == -EILSEQ)
@@ -158,14 +156,15 @@ parse_units(struct du_run *r, const char *arg)
 }
 
 /* A number of @opt from 1 (0 is refused: it would mean nothing). */
-static int
+static enum xb_exit
 parse_count(const char *opt, const char *arg, uint64_t max, uint64_t *v)
 {
 	int err = xb_parse_u64(arg, max, v);
 
 	if (err)
 		return xb_bad_number("du", opt, arg, err, max);
-	return *v ? 0 : xb_usage_error("du", "%s: must be at least 1", opt);
+	return *v ? XB_EXIT_OK :
+		    xb_usage_error("du", "%s: must be at least 1", opt);
 }
 
 /*
@@ -173,7 +172,7 @@ parse_count(const char *opt, const char *arg, uint64_t max, uint64_t *v)
  * option is the last element getopt took; a short one is optopt (its
  * element may not be finished: "-Za").
  */
-static int
+static enum xb_exit
 bad_option(int c, char **argv)
 {
 	char opt[3] = { '-', (char)optopt, '\0' };
@@ -197,8 +196,9 @@ bad_option(int c, char **argv)
 	return xb_usage_error("du", "unknown option '%s'", name);
 }
 
-/* The options; returns 0, an exit status, or -1 after --help. */
-static int
+/* The options: XB_EXIT_OK to go on (or, with @r->help, to stop after
+ * --help), else the exit status of a usage error. */
+static enum xb_exit
 parse_options(struct du_run *r, int argc, char **argv)
 {
 	static const char *const bys[] = { "uid", "gid", "projid", "type",
@@ -207,15 +207,16 @@ parse_options(struct du_run *r, int argc, char **argv)
 		"birth", NULL };
 	static const char *const colors[] = { "owner", "age", NULL };
 	bool summarize = false;
+	enum xb_exit ret;
 	uint64_t v;
-	int c, i, ret;
+	int c, i, err;
 
 	/* 0, not 1: getopt starts afresh (the fuzzer calls us many times). */
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":0abB:cd:hj:klmo:sSt:xX:",
 				longopts, NULL)) != -1) {
-		ret = 0;
+		ret = XB_EXIT_OK;
 		switch (c) {
 		case '0': r->nul = true; break;
 		case 'a': r->all = true; break;
@@ -228,9 +229,9 @@ parse_options(struct du_run *r, int argc, char **argv)
 			break;
 		case 'c': r->total = true; break;
 		case 'd':
-			ret = xb_parse_u64(optarg, UINT32_MAX, &r->max_depth);
-			if (ret)
-				ret = xb_bad_number("du", "-d", optarg, ret,
+			err = xb_parse_u64(optarg, UINT32_MAX, &r->max_depth);
+			if (err)
+				ret = xb_bad_number("du", "-d", optarg, err,
 						    UINT32_MAX);
 			r->depth_given = true;
 			break;
@@ -258,15 +259,13 @@ parse_options(struct du_run *r, int argc, char **argv)
 			r->threads = (unsigned int)v;
 			break;
 		case OPT_BY:
-			i = pick("--by", optarg, bys);
+			ret = pick("--by", optarg, bys, &i);
 			r->by = (enum du_by)i;
 			r->by_given = true;
-			ret = i < 0 ? XB_EXIT_USAGE : 0;
 			break;
 		case OPT_TIME:
-			i = pick("--time", optarg, times);
+			ret = pick("--time", optarg, times, &i);
 			r->time = (enum xbulk_time)i;
-			ret = i < 0 ? XB_EXIT_USAGE : 0;
 			break;
 		case OPT_TOP:
 			ret = parse_count("--top", optarg, 1 << 24, &v);
@@ -280,14 +279,14 @@ parse_options(struct du_run *r, int argc, char **argv)
 			r->svg_depth = (unsigned int)v;
 			break;
 		case OPT_COLOR_BY:
-			i = pick("--color-by", optarg, colors);
+			ret = pick("--color-by", optarg, colors, &i);
 			r->color = (enum du_color_by)i;
-			ret = i < 0 ? XB_EXIT_USAGE : 0;
 			break;
 		case OPT_UNREACHABLE: r->unreachable = true; break;
 		case OPT_HELP:
 			fputs(help, stdout);
-			return -1;
+			r->help = true;
+			return XB_EXIT_OK;
 		default:
 			return bad_option(c, argv);
 		}
@@ -322,7 +321,7 @@ parse_options(struct du_run *r, int argc, char **argv)
 	if (r->inodes && r->apparent)
 		xb_error("du", "warning: options --apparent-size and -b are "
 			 "ineffective with --inodes");
-	return 0;
+	return XB_EXIT_OK;
 }
 
 /* The treemap's heading: every PATH, as given, ", " between; or NULL. */
@@ -398,14 +397,14 @@ try_fs(const char *path, struct xbulk_fs **fs)
  * others that are not on its mount, as du names what it cannot access.
  * None: each PATH named, as du names what it cannot access.
  */
-static int
+static enum xb_exit
 open_fs(char **paths, int npaths, struct xbulk_fs **fs)
 {
 	int i;
 
 	for (i = 0; i < npaths; i++)
 		if (*paths[i] && !try_fs(paths[i], fs))
-			return 0;
+			return XB_EXIT_OK;
 	for (i = 0; i < npaths; i++)
 		du_path_error(paths[i], *paths[i] ? try_fs(paths[i], fs) : 0);
 	return XB_EXIT_FAILURE;
@@ -420,7 +419,7 @@ open_fs(char **paths, int npaths, struct xbulk_fs **fs)
  * stays, and nothing someone planted at FILE (a symbolic link, a FIFO)
  * is followed or opened.
  */
-static int
+static enum xb_exit
 open_svg(struct du_run *r, const struct xbulk_fs *fs)
 {
 	struct stat fst, st;
@@ -428,7 +427,7 @@ open_svg(struct du_run *r, const struct xbulk_fs *fs)
 	int fd, err;
 
 	if (!r->svg_path)
-		return 0;
+		return XB_EXIT_OK;
 	if (!*r->svg_path)
 		return xb_usage_error("du", "--svg: empty file name");
 	copy = strdup(r->svg_path);
@@ -455,7 +454,7 @@ open_svg(struct du_run *r, const struct xbulk_fs *fs)
 		}
 	}
 	if (!err)
-		return 0;
+		return XB_EXIT_OK;
 	if (err == -EEXIST)
 		xb_error("du", "--svg: %s: not a regular file: left as it is",
 			 r->svg_path);
@@ -464,16 +463,16 @@ open_svg(struct du_run *r, const struct xbulk_fs *fs)
 	return XB_EXIT_FAILURE;
 }
 
-/* Put the picture at --svg FILE: 0 or XB_EXIT_FAILURE (message
+/* Put the picture at --svg FILE: XB_EXIT_OK or XB_EXIT_FAILURE (message
  * printed). */
-static int
+static enum xb_exit
 place_svg(struct du_run *r)
 {
 	int err = xbulk_replace_commit(r->svg_file);
 
 	r->svg_file = NULL;
 	if (!err)
-		return 0;
+		return XB_EXIT_OK;
 	xb_error("du", "--svg: %s: %s", r->svg_path, strerror(-err));
 	return XB_EXIT_FAILURE;
 }
@@ -503,7 +502,7 @@ on_problem(void *arg, const struct xbulk_names_problem *p)
 		 p->path ? p->path : "?", (unsigned long long)p->ino);
 }
 
-static int
+static enum xb_exit
 build(struct du_run *r, struct xbulk_fs *fs, const char *path,
       const volatile int *cancel)
 {
@@ -525,13 +524,13 @@ build(struct du_run *r, struct xbulk_fs *fs, const char *path,
 		r->failed = true;
 	}
 	if (!err)
-		return 0;
+		return XB_EXIT_OK;
 	if (err == -EINTR)
 		return xb_signal_exit_status();
 	return xb_names_error("du", fs, path, &res, err);
 }
 
-int
+enum xb_exit
 xb_cmd_du(int argc, char **argv)
 {
 	static char dot[] = ".";
@@ -543,14 +542,15 @@ xb_cmd_du(int argc, char **argv)
 	};
 	const volatile int *cancel;
 	struct xbulk_fs *fs = NULL;
+	enum xb_exit ret;
 	char **paths;
-	int npaths, ret;
+	int npaths;
 
 	setlocale(LC_NUMERIC, "");
 	du_units_default(&r.units);
 	ret = parse_options(&r, argc, argv);
-	if (ret)
-		return ret < 0 ? XB_EXIT_OK : ret;
+	if (ret || r.help)
+		return ret;
 	/* du always prints: with stdout closed, fail before the scan. */
 	if (xb_stdout_fd() < 0)
 		return xb_write_error("du", -EBADF);
@@ -590,8 +590,8 @@ xb_cmd_du(int argc, char **argv)
 	ret = r.unreachable ? du_unreachable(&r) : du_walks(&r, paths, npaths);
 	if (!ret && *cancel)
 		ret = xb_signal_exit_status();
-	if (fflush(stdout) || ferror(stdout))
-		ret = ret ? ret : xb_write_error("du", -errno);
+	if ((fflush(stdout) || ferror(stdout)) && !ret)
+		ret = xb_write_error("du", -errno);
 	if (!ret && r.svg_file)
 		ret = place_svg(&r);
 	if (!ret && r.failed)

@@ -17,6 +17,7 @@
 /* Everything the command line asked for and the run keeps. */
 struct du_run {
 	/* Options */
+	bool			help;		/* --help printed: done */
 	struct du_units	units;
 	bool			nul;		/* -0 */
 	bool			all;		/* -a */
@@ -69,24 +70,26 @@ struct du_run {
 /* --- du_run.c ----------------------------------------------------- */
 
 /* Walk each of @paths (du's lines, --by, --top, --svg); exit status. */
-int du_walks(struct du_run *r, char **paths, int npaths);
+enum xb_exit du_walks(struct du_run *r, char **paths, int npaths);
 /* --unreachable; exit status. */
-int du_unreachable(struct du_run *r);
+enum xb_exit du_unreachable(struct du_run *r);
 /* Name @path that could not be walked (@err: negative errno), as du. */
 void du_path_error(const char *path, int err);
 
 /* --- du_parse.c --------------------------------------------------- */
 
-/* -t's SIZE as du's xstrtoimax() takes it; 0 or an exit status. */
-int du_parse_threshold(const char *arg, int64_t *v);
-/* Add --exclude's PATTERN, or -X's FILE's lines; 0 or an exit status. */
-int du_add_exclude(struct du_run *r, const char *pattern);
-int du_add_exclude_file(struct du_run *r, const char *file);
+/* -t's SIZE as du's xstrtoimax() takes it; XB_EXIT_OK or XB_EXIT_USAGE. */
+enum xb_exit du_parse_threshold(const char *arg, int64_t *v);
+/* Add --exclude's PATTERN, or -X's FILE's lines; XB_EXIT_OK or
+ * XB_EXIT_FAILURE. */
+enum xb_exit du_add_exclude(struct du_run *r, const char *pattern);
+enum xb_exit du_add_exclude_file(struct du_run *r, const char *file);
 /* Is @e's path excluded (du: the pattern matches the path or a part of
  * it after a '/')?  The xbulk_du_opts.exclude hook. */
 bool du_excluded(void *arg, const struct xbulk_entry *e);
-/* Options that cannot go together: 0 or XB_EXIT_USAGE after a message. */
-int du_check_conflicts(const struct du_run *r);
+/* Options that cannot go together: XB_EXIT_OK, or XB_EXIT_USAGE after a
+ * message. */
+enum xb_exit du_check_conflicts(const struct du_run *r);
 
 /* --- du_out.c ----------------------------------------------------- */
 
@@ -95,7 +98,7 @@ void du_print_line(struct du_run *r, const char *path,
 		   const struct xbulk_du_sum *s);
 /* The CSV header of the lines or of the --by rows, if -o csv. */
 void du_print_header(struct du_run *r);
-/* The rows of one --by table, for @path ("total" for -c). */
+/* The rows of one --by table, for @path ("total" for -c); 0 or -ENOMEM. */
 int du_print_table(struct du_run *r, const char *path,
 		   const struct du_agg_table *t);
 /* One inode no path reaches (--unreachable). */

@@ -22,7 +22,7 @@ suffix_power(char c)
 	return p ? power[p - units] : -1;
 }
 
-int
+enum xb_exit
 du_parse_threshold(const char *arg, int64_t *v)
 {
 	char *end;
@@ -60,7 +60,7 @@ du_parse_threshold(const char *arg, int64_t *v)
 	if (!n && strchr(arg, '-'))
 		return xb_usage_error("du", "invalid --threshold argument '-0'");
 	*v = n;
-	return 0;
+	return XB_EXIT_OK;
 invalid:
 	return xb_usage_error("du", "invalid -t argument '%s'", arg);
 suffix:
@@ -69,7 +69,7 @@ large:
 	return xb_usage_error("du", "-t argument '%s' too large", arg);
 }
 
-int
+enum xb_exit
 du_add_exclude(struct du_run *r, const char *pattern)
 {
 	char **v = realloc(r->exclude, (r->nexclude + 1) * sizeof(*v));
@@ -82,17 +82,17 @@ du_add_exclude(struct du_run *r, const char *pattern)
 	}
 	r->exclude = v;
 	r->nexclude++;
-	return 0;
+	return XB_EXIT_OK;
 }
 
-int
+enum xb_exit
 du_add_exclude_file(struct du_run *r, const char *file)
 {
 	FILE *f = strcmp(file, "-") ? fopen(file, "re") : stdin;
+	enum xb_exit ret = XB_EXIT_OK;
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
-	int ret = 0;
 
 	if (!f) {
 		xb_error("du", "%s: %s", file, strerror(errno));
@@ -132,7 +132,7 @@ du_excluded(void *arg, const struct xbulk_entry *e)
  * Options that cannot go together: each pair names what the run would
  * otherwise leave out silently.
  */
-int
+enum xb_exit
 du_check_conflicts(const struct du_run *r)
 {
 	const struct {
@@ -159,5 +159,5 @@ du_check_conflicts(const struct du_run *r)
 		if (no[i].both)
 			return xb_usage_error("du", "%s cannot be combined%s",
 					      no[i].what, no[i].why);
-	return 0;
+	return XB_EXIT_OK;
 }

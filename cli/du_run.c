@@ -78,8 +78,9 @@ visit(void *arg, const struct xbulk_entry *e, enum xbulk_visit v)
 	return xbulk_du_visit(r->du, e, v);
 }
 
-/* A PATH the walk could not start from: named, and the run goes on. */
-static int
+/* A PATH the walk could not start from: named, and the run goes on
+ * (XB_EXIT_OK); out of memory or a signal ends it (their exit status). */
+static enum xb_exit
 walk_error(struct du_run *r, const char *path, int err)
 {
 	if (err == -EINTR)
@@ -90,7 +91,7 @@ walk_error(struct du_run *r, const char *path, int err)
 	}
 	du_path_error(path, err);
 	r->failed = true;
-	return 0;
+	return XB_EXIT_OK;
 }
 
 void
@@ -166,7 +167,7 @@ teardown(struct du_run *r)
 }
 
 /* Write the picture (put in place by the caller once du succeeded). */
-static int
+static enum xb_exit
 write_svg(struct du_run *r)
 {
 	FILE *f = r->svg_out;
@@ -176,13 +177,13 @@ write_svg(struct du_run *r)
 	if (fclose(f) && !err)
 		err = -errno;
 	if (!err)
-		return 0;
+		return XB_EXIT_OK;
 	xb_error("du", "--svg: %s: %s", r->svg_path, strerror(-err));
 	return XB_EXIT_FAILURE;
 }
 
 /* After the walks: the total, the --top list, the picture. */
-static int
+static enum xb_exit
 finish(struct du_run *r)
 {
 	size_t i;
@@ -195,7 +196,7 @@ finish(struct du_run *r)
 	du_top_sort(&r->best);
 	for (i = 0; i < r->best.n; i++)
 		du_print_line(r, r->best.heap[i].path, &r->best.heap[i].sum);
-	return r->svg ? write_svg(r) : 0;
+	return r->svg ? write_svg(r) : XB_EXIT_OK;
 }
 
 /*
@@ -213,10 +214,11 @@ trim_slashes(char *path)
 	path[len] = '\0';
 }
 
-int
+enum xb_exit
 du_walks(struct du_run *r, char **paths, int npaths)
 {
-	int i, err, ret = 0;
+	enum xb_exit ret = XB_EXIT_OK;
+	int i, err;
 
 	err = setup(r, npaths);
 	for (i = 0; !err && !ret && i < npaths; i++) {
@@ -261,7 +263,7 @@ on_unreached(void *arg, const struct xfs_bulkstat *bs)
 	return err ? err : du_agg_add(&r->table, &r->agg, key, bs);
 }
 
-int
+enum xb_exit
 du_unreachable(struct du_run *r)
 {
 	int err;
@@ -282,5 +284,5 @@ du_unreachable(struct du_run *r)
 		xb_error("du", "%s", strerror(-err));
 		return XB_EXIT_FAILURE;
 	}
-	return 0;
+	return XB_EXIT_OK;
 }

@@ -6,10 +6,7 @@
  * (cli/export_csv.c).  The schema: docs/formats.md, "Snapshot tables".
  * Both write unnamed files put in place when whole (xbulk/replace.h).
  */
-#include <errno.h>
 #include <getopt.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "export.h"
 
@@ -39,53 +36,14 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-int
-xb_export_each(struct xbulk_snap *s, const struct xb_export_sink *k, void *arg,
-	       const volatile int *cancel)
-{
-	const struct xbulk_snap_info *info = xbulk_snap_info(s);
-	const struct xbulk_snap_rec *rec;
-	char *path = NULL;
-	size_t cap = 0;
-	uint32_t i;
-	long len;
-	int ret;
-
-	uint64_t n = 0;
-
-	while ((ret = xbulk_snap_next(s, &rec)) == 1) {
-		if ((++n % 1024) == 0 && *cancel) {
-			ret = -EINTR;
-			break;
-		}
-		ret = k->inode(arg, rec);
-		if (!ret && rec->bs->bs_ino == info->top) {
-			len = xbulk_snap_path(s, NULL, &path, &cap);
-			ret = len < 0 ? (int)len :
-			      k->entry(arg, rec->bs->bs_ino, NULL, path);
-		}
-		for (i = 0; !ret && i < rec->nlinks; i++) {
-			len = xbulk_snap_path(s, &rec->links[i], &path, &cap);
-			if (len == -ENOENT)
-				continue;	/* a name no path reaches */
-			ret = len < 0 ? (int)len :
-			      k->entry(arg, rec->bs->bs_ino, &rec->links[i],
-				       path);
-		}
-		if (ret)
-			break;
-	}
-	free(path);
-	return ret;
-}
-
-int
+enum xb_exit
 xb_cmd_export(int argc, char **argv)
 {
 	const char *db = NULL, *dir = NULL;
 	const volatile int *cancel;
 	struct xbulk_snap *s;
-	int c, ret;
+	enum xb_exit ret;
+	int c;
 
 	optind = 0;
 	opterr = 0;

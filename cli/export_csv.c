@@ -96,28 +96,28 @@ struct csv_file {
 	FILE			*f;
 };
 
-/* Start @c->name in @dirfd (path @dir for messages): 0 or
+/* Start @c->name in @dirfd (path @dir for messages): XB_EXIT_OK or
  * XB_EXIT_TROUBLE (message printed). */
-static int
+static enum xb_exit
 start(const char *dir, struct csv_file *c)
 {
 	char *path;
-	int ret, fd;
+	int err, fd;
 
 	if (asprintf(&path, "%s/%s", dir, c->name) < 0) {
 		xb_error("export", "%s", strerror(ENOMEM));
 		return XB_EXIT_TROUBLE;
 	}
-	ret = xbulk_replace_open(path, 0600, 0, &c->file);
-	if (ret)
-		xb_create_error("export", path, ret);
+	err = xbulk_replace_open(path, 0600, 0, &c->file);
+	if (err)
+		xb_create_error("export", path, err);
 	free(path);
-	if (ret)
+	if (err)
 		return XB_EXIT_TROUBLE;
 	fd = dup(xbulk_replace_fd(c->file));
 	c->f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (c->f)
-		return 0;
+		return XB_EXIT_OK;
 	xb_error("export", "%s: %s", dir, strerror(errno));
 	if (fd >= 0)
 		close(fd);
@@ -140,7 +140,7 @@ finish(struct csv_file *c, int ret)
 	return ret;
 }
 
-int
+enum xb_exit
 xb_export_csv(struct xbulk_snap *s, const char *dir,
 	      const volatile int *cancel)
 {
@@ -148,7 +148,8 @@ xb_export_csv(struct xbulk_snap *s, const char *dir,
 	const struct xbulk_snap_info *info = xbulk_snap_info(s);
 	struct csv_file in = { "inodes.csv" }, en = { "entries.csv" };
 	struct csv c = { .blocksize = info->blocksize };
-	int ret;
+	enum xb_exit ret;
+	int err;
 
 	xb_uuid_text(c.uuid, info->uuid);
 	ret = start(dir, &in);
@@ -163,18 +164,18 @@ xb_export_csv(struct xbulk_snap *s, const char *dir,
 	c.entries = en.f;
 	fputs(inodes_header, c.inodes);
 	fputs(entries_header, c.entries);
-	ret = xb_export_each(s, &sink, &c, cancel);
-	if (!ret && (fflush(c.inodes) || fflush(c.entries)))
-		ret = -errno;
+	err = xb_export_each(s, &sink, &c, cancel);
+	if (!err && (fflush(c.inodes) || fflush(c.entries)))
+		err = -errno;
 	/* both whole before either is put in place */
-	if (!ret && (fsync(xbulk_replace_fd(in.file)) ||
+	if (!err && (fsync(xbulk_replace_fd(in.file)) ||
 		     fsync(xbulk_replace_fd(en.file))))
-		ret = -errno;
-	if (!ret && *cancel)
-		ret = -EINTR;		/* whole, but not asked for any more */
-	ret = finish(&in, ret);
-	ret = finish(&en, ret);
-	if (ret && ret != -EINTR && !xbulk_snap_error(s))
-		xb_error("export", "%s: %s", dir, strerror(-ret));
-	return ret ? XB_EXIT_TROUBLE : 0;
+		err = -errno;
+	if (!err && *cancel)
+		err = -EINTR;		/* whole, but not asked for any more */
+	err = finish(&in, err);
+	err = finish(&en, err);
+	if (err && err != -EINTR && !xbulk_snap_error(s))
+		xb_error("export", "%s: %s", dir, strerror(-err));
+	return err ? XB_EXIT_TROUBLE : XB_EXIT_OK;
 }

@@ -167,43 +167,43 @@ fill(struct db *d, struct xbulk_snap *s, char *msg, size_t msgsize,
 	return ret;
 }
 
-int
+enum xb_exit
 xb_export_sqlite(struct xbulk_snap *s, const char *path,
 		 const volatile int *cancel)
 {
 	struct db d = { .blocksize = xbulk_snap_info(s)->blocksize };
 	struct xbulk_replace *file;
 	char msg[512] = "";
-	int ret;
+	int err;
 
-	ret = xbulk_replace_open(path, 0600, XBULK_REPLACE_NAMED, &file);
-	if (ret) {
-		xb_create_error("export", path, ret);
+	err = xbulk_replace_open(path, 0600, XBULK_REPLACE_NAMED, &file);
+	if (err) {
+		xb_create_error("export", path, err);
 		return XB_EXIT_TROUBLE;
 	}
 	if (sqlite3_open_v2(xbulk_replace_name(file), &d.db,
 			    SQLITE_OPEN_READWRITE, NULL)) {
 		snprintf(msg, sizeof(msg), "%s", d.db ? sqlite3_errmsg(d.db) :
 			 strerror(ENOMEM));
-		ret = -EIO;
+		err = -EIO;
 	} else {
-		ret = fill(&d, s, msg, sizeof(msg), cancel);
+		err = fill(&d, s, msg, sizeof(msg), cancel);
 	}
 	sqlite3_finalize(d.ins_inode);
 	sqlite3_finalize(d.ins_entry);
-	if (sqlite3_close(d.db) && !ret) {
+	if (sqlite3_close(d.db) && !err) {
 		snprintf(msg, sizeof(msg), "cannot close the database");
-		ret = -EIO;
+		err = -EIO;
 	}
-	if (!ret && *cancel)
-		ret = -EINTR;		/* whole, but not asked for any more */
-	if (ret)
+	if (!err && *cancel)
+		err = -EINTR;		/* whole, but not asked for any more */
+	if (err)
 		xbulk_replace_abort(file);
 	else
-		ret = xbulk_replace_commit(file);
-	if (ret && !*msg)
-		snprintf(msg, sizeof(msg), "%s", strerror(-ret));
-	if (ret && ret != -EINTR && !xbulk_snap_error(s))
+		err = xbulk_replace_commit(file);
+	if (err && !*msg)
+		snprintf(msg, sizeof(msg), "%s", strerror(-err));
+	if (err && err != -EINTR && !xbulk_snap_error(s))
 		xb_error("export", "%s: %s", path, msg);
-	return ret ? XB_EXIT_TROUBLE : 0;
+	return err ? XB_EXIT_TROUBLE : XB_EXIT_OK;
 }

@@ -120,7 +120,7 @@ struct find_ctx {
 	struct xbulk_names	*names;
 	const char		*start;		/* the PATH being walked */
 	const char		*fs_path;	/* the PATH whose fs is open */
-	int			status;
+	enum xb_exit		status;		/* FAILURE after a problem */
 	const volatile int	*cancel;	/* SIGINT, SIGTERM caught */
 	/* the PATHs: the operands, or -files0-from's names ("" for an
 	 * empty one, said where find says it) */
@@ -325,12 +325,13 @@ open_output(const char *name)
 /* Give the outputs their fds: stdout (-1 if it was closed: writing to it
  * fails), /dev/stderr, and the -fprint FILEs (opened as find opens them,
  * before the walk: a FILE on the scanned filesystem is in the scan). */
-static int
+static enum xb_exit
 open_outputs(struct xbulk_find *f)
 {
 	size_t i, j, n = xbulk_find_noutputs(f);
-	int fd = xb_stdout_fd(), ret = 0;
 	struct stat *st = calloc(n, sizeof(*st));
+	enum xb_exit ret = XB_EXIT_OK;
+	int fd = xb_stdout_fd();
 
 	if (!st || xbulk_find_set_output(f, 0, fd, fd >= 0 && isatty(fd)))
 		ret = XB_EXIT_FAILURE;
@@ -349,7 +350,7 @@ open_outputs(struct xbulk_find *f)
 				close(fd);
 				fd = -1;
 				ret = xbulk_find_share_output(f, i, j) ?
-				      XB_EXIT_FAILURE : 0;
+				      XB_EXIT_FAILURE : XB_EXIT_OK;
 				break;
 			}
 		}
@@ -365,11 +366,12 @@ open_outputs(struct xbulk_find *f)
  * After the walk: each output's write error, as find names them (the
  * FILE; stdout as xbulk's other commands do, exit 141 on EPIPE).
  */
-static int
+static enum xb_exit
 output_errors(struct xbulk_find *f)
 {
+	enum xb_exit ret = XB_EXIT_OK;
 	size_t i;
-	int err, ret = 0;
+	int err;
 
 	xbulk_find_flush(f);
 	for (i = 1; i < xbulk_find_noutputs(f); i++) {
@@ -423,7 +425,7 @@ missing(const struct find_ctx *c, size_t n)
  * fails, after find's messages for the PATHs before it; when none
  * exists, find's message for each.
  */
-static int
+static enum xb_exit
 open_fs(struct find_ctx *c, struct xbulk_fs **fs)
 {
 	size_t i, n = c->npaths;
@@ -441,7 +443,7 @@ open_fs(struct find_ctx *c, struct xbulk_fs **fs)
 				    parent_dir(path, dir), XBULK_ABI_AUTO, fs);
 		if (!err) {
 			c->fs_path = path;
-			return 0;
+			return XB_EXIT_OK;
 		}
 		missing(c, i);
 		xb_error("find", "%s: %s", q(0, path), err == -ENOTTY ?
@@ -458,7 +460,7 @@ open_fs(struct find_ctx *c, struct xbulk_fs **fs)
  * messages.  A read error is said after the names read before it are
  * walked, as find reads them one by one.
  */
-static int
+static enum xb_exit
 read_files0(struct find_ctx *c, const char *file)
 {
 	bool ok = xbulk_find_reads_stdin(c->find), in = !strcmp(file, "-");
@@ -509,7 +511,7 @@ read_files0(struct find_ctx *c, const char *file)
 	if (!in)
 		close(fd);
 	if (!c->files0)
-		return 0;
+		return XB_EXIT_OK;
 	c->files0[len] = '\0';
 	/* a last name without its NUL counts too */
 	for (i = 0; i < len; i++)
@@ -521,7 +523,7 @@ read_files0(struct find_ctx *c, const char *file)
 		return XB_EXIT_FAILURE;
 	for (i = 0; i < len; i += strlen(c->files0 + i) + 1)
 		c->paths[c->npaths++] = c->files0 + i;
-	return 0;
+	return XB_EXIT_OK;
 }
 
 /* The pre-filter, from the scan's threads. */
@@ -533,7 +535,7 @@ keep(void *arg, const struct xfs_bulkstat *bs)
 	return xbulk_find_keep(c->find, bs);
 }
 
-static int
+static enum xb_exit
 build_names(struct find_ctx *c, struct xbulk_fs *fs, unsigned int threads,
 	    uint32_t fields)
 {
@@ -554,7 +556,7 @@ build_names(struct find_ctx *c, struct xbulk_fs *fs, unsigned int threads,
 		xb_dirs_gone("find", r.dirs_gone);
 		c->status = XB_EXIT_FAILURE;
 	}
-	return 0;
+	return XB_EXIT_OK;
 }
 
 /* Has an output failed (its error sticks)? */
@@ -569,9 +571,9 @@ output_failed(const struct xbulk_find *find)
 	return false;
 }
 
-/* Walk every PATH; returns 0 or the exit status of a signal (an output
- * error ends the walk too: output_errors() reports it). */
-static int
+/* Walk every PATH; returns XB_EXIT_OK or the exit status of a signal (an
+ * output error ends the walk too: output_errors() reports it). */
+static enum xb_exit
 walk_all(struct find_ctx *c)
 {
 	bool skipped = false, stopped = false;
@@ -594,7 +596,7 @@ walk_all(struct find_ctx *c)
 			return xb_signal_exit_status();
 		/* an output failed: output_errors() says which */
 		if (output_failed(c->find))
-			return 0;
+			return XB_EXIT_OK;
 		/* -quit, or an action's fatal error: the pending commands */
 		if (err == XBULK_WALK_STOP) {
 			stopped = true;
@@ -622,7 +624,7 @@ walk_all(struct find_ctx *c)
 			 strerror(c->files0_err));
 		c->status = XB_EXIT_FAILURE;
 	}
-	return 0;
+	return XB_EXIT_OK;
 }
 
 /*
@@ -630,25 +632,33 @@ walk_all(struct find_ctx *c)
  * any time, even after the walk (the default action again from here on,
  * so that none is lost on the way out); else @status.
  */
-static int
-signal_status(const volatile int *cancel, int status)
+static enum xb_exit
+signal_status(const volatile int *cancel, enum xb_exit status)
 {
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	return cancel && *cancel ? xb_signal_exit_status() : status;
 }
 
-static int
+static enum xb_exit
 missing_value(const char *option)
 {
 	return xb_usage_error("find", "option '%s' needs a value", option);
 }
 
-/* xbulk's own options, before find's: -j N, --format FMT, --no-sync,
- * --help. */
-static int
-own_options(int argc, char **argv, int *i, unsigned int *threads,
-	    enum xbulk_find_record *record, bool *no_sync)
+/* xbulk's own options of find, before find's. */
+struct own_opts {
+	unsigned int		threads;	/* -j N */
+	enum xbulk_find_record	record;		/* --format FMT */
+	bool			no_sync;	/* --no-sync */
+	bool			help;		/* --help printed: done */
+};
+
+/* The options before find's, up to argv[*@i]: XB_EXIT_OK to go on (or,
+ * with @o->help, to stop after --help), else the exit status of a usage
+ * error. */
+static enum xb_exit
+own_options(int argc, char **argv, int *i, struct own_opts *o)
 {
 	uint64_t v;
 	int err;
@@ -658,7 +668,8 @@ own_options(int argc, char **argv, int *i, unsigned int *threads,
 
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			print_help();
-			return -1;
+			o->help = true;
+			return XB_EXIT_OK;
 		}
 		if (!strncmp(a, "-j", 2)) {
 			val = a[2] ? a + 2 : *i + 1 < argc ? argv[++*i] : NULL;
@@ -669,17 +680,17 @@ own_options(int argc, char **argv, int *i, unsigned int *threads,
 				return err ? xb_bad_number("find", "-j", val,
 							   err, XB_MAX_THREADS) :
 				       xb_usage_error("find", "-j: at least 1");
-			*threads = (unsigned int)v;
+			o->threads = (unsigned int)v;
 		} else if (!strcmp(a, "--no-sync")) {
-			*no_sync = true;
+			o->no_sync = true;
 		} else if (!strncmp(a, "--format", 8) && (!a[8] || a[8] == '=')) {
 			val = a[8] ? a + 9 : *i + 1 < argc ? argv[++*i] : NULL;
 			if (!val)
 				return missing_value("--format");
 			if (!strcmp(val, "jsonl"))
-				*record = XBULK_FIND_RECORD_JSONL;
+				o->record = XBULK_FIND_RECORD_JSONL;
 			else if (!strcmp(val, "csv"))
-				*record = XBULK_FIND_RECORD_CSV;
+				o->record = XBULK_FIND_RECORD_CSV;
 			else
 				return xb_usage_error("find", "--format: unknown "
 						      "format '%s' (jsonl or "
@@ -688,10 +699,33 @@ own_options(int argc, char **argv, int *i, unsigned int *threads,
 			break;
 		}
 	}
-	return 0;
+	return XB_EXIT_OK;
 }
 
-int
+/*
+ * xbulk_find_parse() failed with find's message @msg and its status
+ * @status (XBULK_FIND_EXIT_*): print each line as find prints it; the
+ * exit status.
+ */
+static enum xb_exit
+parse_error(char *msg, int status)
+{
+	bool late = strstr(msg, "predicate `-j") ||
+		    strstr(msg, "predicate `--format") ||
+		    strstr(msg, "predicate `--no-sync");
+	char *line;
+
+	for (line = strtok(msg, "\n"); line; line = strtok(NULL, "\n"))
+		fprintf(stderr, "xbulk find: %s\n", line);
+	if (late)
+		fputs("xbulk find: -j, --format and --no-sync, xbulk "
+		      "find's own options, come before the PATHs\n", stderr);
+	if (status == XBULK_FIND_EXIT_REFUSED)
+		return XB_EXIT_USAGE;
+	return status == XBULK_FIND_EXIT_BAD ? XB_EXIT_FAILURE : XB_EXIT_OK;
+}
+
+enum xb_exit
 xb_cmd_find(int argc, char **argv)
 {
 	struct find_ctx c = { 0 };
@@ -702,28 +736,27 @@ xb_cmd_find(int argc, char **argv)
 		.error = action_error, .ask = ask, .changed = changed,
 		.restat = restat, .dir_fd = dir_fd,
 	};
-	enum xbulk_find_record record = XBULK_FIND_RECORD_NONE;
-	unsigned int threads = xb_online_cpus();
+	struct own_opts own = { .threads = xb_online_cpus() };
 	struct xbulk_fs *fs = NULL;
-	bool no_sync = false;
-	char err[1024], *msg;
+	enum xb_exit ret;
+	char msg[1024];
 	struct stat st;
-	int i, ret, status;
+	int i, parsed, status;
 
 	/* find matches names, quotes them on a terminal and formats times
 	 * in the user's locale */
 	setlocale(LC_ALL, "");
-	ret = own_options(argc, argv, &i, &threads, &record, &no_sync);
-	if (ret)
-		return ret < 0 ? XB_EXIT_OK : ret;
+	ret = own_options(argc, argv, &i, &own);
+	if (ret || own.help)
+		return ret;
 	clock_gettime(CLOCK_REALTIME, &o.now);
 	/* a SIGINT or SIGTERM ends the walk, and the wait for a command
 	 * or an answer of -ok */
 	o.cancel = c.cancel = xb_catch_signals();
-	ret = xbulk_find_parse(argc - i, argv + i, &o, &c.find, err,
-			       sizeof(err), &status);
-	if (ret == XBULK_FIND_HELP || ret == XBULK_FIND_VERSION) {
-		if (ret == XBULK_FIND_HELP) {
+	parsed = xbulk_find_parse(argc - i, argv + i, &o, &c.find, msg,
+				  sizeof(msg), &status);
+	if (parsed == XBULK_FIND_HELP || parsed == XBULK_FIND_VERSION) {
+		if (parsed == XBULK_FIND_HELP) {
 			print_help();
 		} else {
 			printf("xbulk %s\n", XBULK_VERSION_STRING);
@@ -731,20 +764,9 @@ xb_cmd_find(int argc, char **argv)
 		return fflush(stdout) ? xb_write_error("find", -errno) :
 					XB_EXIT_OK;
 	}
-	if (ret) {			/* each line as find prints it */
-		bool late = strstr(err, "predicate `-j") ||
-			    strstr(err, "predicate `--format") ||
-			    strstr(err, "predicate `--no-sync");
-
-		for (msg = strtok(err, "\n"); msg; msg = strtok(NULL, "\n"))
-			fprintf(stderr, "xbulk find: %s\n", msg);
-		if (late)
-			fputs("xbulk find: -j, --format and --no-sync, xbulk "
-			      "find's own options, come before the PATHs\n",
-			      stderr);
-		return status;
-	}
-	xbulk_find_set_record(c.find, record);
+	if (parsed)
+		return parse_error(msg, status);
+	xbulk_find_set_record(c.find, own.record);
 	c.npaths = xbulk_find_npaths(c.find);
 	c.paths = calloc(c.npaths + 1, sizeof(*c.paths));
 	for (i = 0; c.paths && i < (int)c.npaths; i++)
@@ -761,12 +783,13 @@ xb_cmd_find(int argc, char **argv)
 	if (!ret && fstat(xbulk_fs_fd(fs), &st))
 		ret = XB_EXIT_FAILURE;
 	/* sizes as stat() gives them: delayed writes first */
-	if (!ret && !no_sync && (xbulk_find_fields(c.find) & XBULK_F_SIZE) &&
+	if (!ret && !own.no_sync &&
+	    (xbulk_find_fields(c.find) & XBULK_F_SIZE) &&
 	    xb_sync_fs("find", fs, c.fs_path))
 		c.status = XB_EXIT_FAILURE;
 	if (!ret) {
 		xbulk_find_set_fs(c.find, xbulk_fs_blocklog(fs), st.st_dev);
-		ret = build_names(&c, fs, threads,
+		ret = build_names(&c, fs, own.threads,
 				  xbulk_find_fields(c.find));
 	}
 	if (!ret)

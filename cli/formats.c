@@ -35,7 +35,7 @@ const struct xb_formatter xb_inumbers_formats[XB_FORMAT_NR] = {
 			    xbulk_inumbers_csv_header },
 };
 
-int
+enum xb_exit
 xb_parse_format(const char *cmd, const char *arg, enum xb_format *fmt)
 {
 	static const char *const names[XB_FORMAT_NR] = {
@@ -48,7 +48,7 @@ xb_parse_format(const char *cmd, const char *arg, enum xb_format *fmt)
 	for (i = 0; i < XB_FORMAT_NR; i++) {
 		if (!strcmp(arg, names[i])) {
 			*fmt = (enum xb_format)i;
-			return 0;
+			return XB_EXIT_OK;
 		}
 	}
 	return xb_usage_error(cmd, "-o: unknown format '%s' (text, jsonl or csv)",

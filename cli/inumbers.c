@@ -53,7 +53,7 @@ static const struct xb_scan_cmd inumbers_cmd = {
 	.debug_line = debug_line,
 };
 
-int
+enum xb_exit
 xb_cmd_inumbers(int argc, char **argv)
 {
 	return xb_scan_cmd_main(&inumbers_cmd, argc, argv);

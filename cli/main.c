@@ -23,11 +23,14 @@
 
 #include "cli.h"
 
-static int cmd_help(int argc, char **argv);
+/* A command: its arguments from its name on; its exit status. */
+typedef enum xb_exit cmd_fn(int argc, char **argv);
+
+static cmd_fn cmd_help;
 
 static const struct {
 	const char	*name;
-	int		(*main)(int argc, char **argv);
+	cmd_fn		*main;
 	const char	*oneline;
 } commands[] = {
 	{ "bulkstat", xb_cmd_bulkstat,
@@ -74,7 +77,7 @@ usage(FILE *f)
 	      f);
 }
 
-static int
+static enum xb_exit
 unknown_command(const char *name)
 {
 	fprintf(stderr, "xbulk: unknown command '%s'\n"
@@ -83,7 +86,8 @@ unknown_command(const char *name)
 }
 
 /* The command called @name, or NULL. */
-static int (*find_command(const char *name))(int, char **)
+static cmd_fn *
+find_command(const char *name)
 {
 	size_t i;
 
@@ -102,10 +106,10 @@ static const char help_help[] =
 "   -h, --help Show this help.\n";
 
 /* xbulk help [COMMAND]: the command list, or COMMAND --help. */
-static int
+static enum xb_exit
 cmd_help(int argc, char **argv)
 {
-	int (*cmd)(int, char **);
+	cmd_fn *cmd;
 	char *help_argv[3];
 
 	if (argc < 2) {
@@ -138,8 +142,8 @@ cmd_help(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	int (*cmd)(int, char **);
-	int ret;
+	enum xb_exit ret;
+	cmd_fn *cmd;
 
 	ret = xb_process_init();
 	if (ret)

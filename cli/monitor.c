@@ -200,7 +200,7 @@ xb_monitor_free(struct xb_monitor *m)
 	m->ntimeline = m->cap = 0;
 }
 
-int
+enum xb_exit
 xb_parse_interval(const char *cmd, const char *arg, uint64_t *ns)
 {
 	char *end;
@@ -216,5 +216,5 @@ xb_parse_interval(const char *cmd, const char *arg, uint64_t *ns)
 		return xb_usage_error(cmd,
 			"--interval: %s s is out of range (0.1 to 3600)", arg);
 	*ns = (uint64_t)(v * 1e9 + 0.5);
-	return 0;
+	return XB_EXIT_OK;
 }

@@ -39,8 +39,8 @@ static const char help[] =
 "   -h, --help Show this help.\n";
 
 /* A generation: decimal, or hex after 0x (as bulkstat prints bs_gen).
- * Returns 0 or XB_EXIT_USAGE. */
-static int
+ * XB_EXIT_OK or XB_EXIT_USAGE. */
+static enum xb_exit
 parse_gen(const char *s, uint32_t *gen)
 {
 	const char *p = s + 2;
@@ -65,11 +65,11 @@ parse_gen(const char *s, uint32_t *gen)
 				s);
 	}
 	*gen = (uint32_t)v;
-	return 0;
+	return XB_EXIT_OK;
 }
 
-/* Parse "INUM[:GEN]"; returns 0 or XB_EXIT_USAGE. */
-static int
+/* Parse "INUM[:GEN]"; XB_EXIT_OK or XB_EXIT_USAGE. */
+static enum xb_exit
 parse_target(const char *arg, struct xb_path_target *t)
 {
 	const char *colon = strchr(arg, ':');
@@ -81,7 +81,7 @@ parse_target(const char *arg, struct xb_path_target *t)
 	if (!colon) {
 		err = xb_parse_u64(arg, UINT64_MAX, &t->ino);
 		return err ? xb_bad_number(cmd, "inode", arg, err, UINT64_MAX) :
-			     0;
+			     XB_EXIT_OK;
 	}
 	if ((size_t)(colon - arg) >= sizeof(ino))
 		return xb_usage_error(cmd, "inode: '%s' is not INUM or INUM:GEN",
@@ -97,10 +97,11 @@ parse_target(const char *arg, struct xb_path_target *t)
 
 /*
  * Look @t up with bulkstat: allocated, its generation as asked.  Returns
- * 0 (t->gen set), 1 if the inode is reported and skipped, or -1 if the
- * whole filesystem fails (reported).  An inode the kernel cannot read
- * holds its parent pointers too: with @walk its names still come from the
- * directories that list it (reported, not skipped).
+ * 0 (t->gen set, or t->skip if the inode is reported and skipped), or
+ * the negative errno of bulkstat if the whole filesystem fails
+ * (reported).  An inode the kernel cannot read holds its parent pointers
+ * too: with @walk its names still come from the directories that list it
+ * (reported, not skipped).
  */
 static int
 look_up(struct xbulk_fs *fs, const char *path, bool walk,
@@ -118,7 +119,8 @@ look_up(struct xbulk_fs *fs, const char *path, bool walk,
 		else
 			xb_error(cmd, "inode %s is allocated but not reported by bulkstat (filesystem metadata, which has no path, or an inode the kernel cannot read)",
 				 t->arg);
-		return 1;
+		t->skip = true;
+		return 0;
 	}
 	if (err == -EUCLEAN || err == -EBADMSG ||
 	    (err == -EIO && xbulk_fs_readable(fs))) {
@@ -126,16 +128,18 @@ look_up(struct xbulk_fs *fs, const char *path, bool walk,
 			 walk ? " (its names from the directories follow)" :
 			 " (its parent pointers are in it; -w finds its names in the directories)");
 		t->reported = walk;
-		return walk ? 0 : 1;
+		t->skip = !walk;
+		return 0;
 	}
 	if (err) {
 		xb_ioctl_error(cmd, fs, path, "bulkstat", err);
-		return -1;
+		return err;
 	}
 	if (t->has_gen && bs.bs_gen != t->gen) {
 		xb_error(cmd, "inode %s: generation 0x%x is not the inode's (it is 0x%x now: freed and used again)",
 			 t->arg, t->gen, bs.bs_gen);
-		return 1;
+		t->skip = true;
+		return 0;
 	}
 	t->gen = bs.bs_gen;
 	t->is_dir = S_ISDIR(bs.bs_mode);
@@ -146,31 +150,6 @@ static int
 cmp_paths(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-int
-xb_path_add(struct xb_path_target *t, const char *prefix, size_t plen,
-	    const char *rest, size_t rlen)
-{
-	char *s, **v;
-
-	if (t->npaths == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 4;
-
-		v = realloc(t->paths, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		t->paths = v;
-		t->cap = cap;
-	}
-	s = malloc(plen + rlen + 1);
-	if (!s)
-		return -ENOMEM;
-	memcpy(s, prefix, plen);
-	memcpy(s + plen, rest, rlen);
-	s[plen + rlen] = '\0';
-	t->paths[t->npaths++] = s;
-	return 0;
 }
 
 /* Print @t's paths in byte order; returns 0 or a negative errno. */
@@ -188,29 +167,17 @@ print_paths(struct xb_path_target *t, char end)
 	return ferror(stdout) ? -EIO : 0;
 }
 
-static void
-free_targets(struct xb_path_target *t, int n)
-{
-	int i;
-	size_t j;
-
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < t[i].npaths; j++)
-			free(t[i].paths[j]);
-		free(t[i].paths);
-	}
-	free(t);
-}
-
 struct path_opts {
 	const char	*path;
 	char		end;		/* '\n' or '\0' */
 	bool		walk;		/* -w */
 	unsigned int	threads;
+	bool		help;		/* --help printed: done */
 };
 
-/* Returns -1 to go on, else the exit status. */
-static int
+/* XB_EXIT_OK to go on (or, with @o->help, to stop after --help), else the
+ * exit status of a usage error. */
+static enum xb_exit
 parse_opts(int argc, char **argv, struct path_opts *o)
 {
 	static const struct option longopts[] = {
@@ -230,6 +197,7 @@ parse_opts(int argc, char **argv, struct path_opts *o)
 			break;
 		case 'h':
 			fputs(help, stdout);
+			o->help = true;
 			return XB_EXIT_OK;
 		case 'j':
 			err = xb_parse_u64(optarg, XB_MAX_THREADS, &v);
@@ -253,24 +221,23 @@ parse_opts(int argc, char **argv, struct path_opts *o)
 	if (optind + 1 >= argc)
 		return xb_usage_error(cmd, "missing INUM");
 	o->path = argv[optind];
-	return -1;
+	return XB_EXIT_OK;
 }
 
 /* Look every target up, then find their paths; returns the status. */
-static int
+static enum xb_exit
 run(struct xbulk_fs *fs, const struct path_opts *o, struct xb_path_target *t,
     int n)
 {
 	const volatile int *cancel = xb_catch_signals();
-	int i, ret, status = XB_EXIT_OK;
+	enum xb_exit ret, status = XB_EXIT_OK;
 	bool walk = o->walk || !xbulk_fs_has_parents(fs);
+	int i;
 
 	for (i = 0; i < n && !*cancel; i++) {
-		ret = look_up(fs, o->path, walk, &t[i]);
-		if (ret < 0)
+		if (look_up(fs, o->path, walk, &t[i]))
 			return XB_EXIT_FAILURE;
-		t[i].skip = ret > 0;
-		if (ret > 0)
+		if (t[i].skip)
 			status = XB_EXIT_FAILURE;
 	}
 	if (*cancel)
@@ -301,23 +268,24 @@ run(struct xbulk_fs *fs, const struct path_opts *o, struct xb_path_target *t,
 	return status;
 }
 
-int
+enum xb_exit
 xb_cmd_path(int argc, char **argv)
 {
 	struct path_opts o = { .end = '\n', .threads = xb_online_cpus() };
 	struct xb_path_target *t;
 	struct xbulk_fs *fs;
+	enum xb_exit ret;
 	struct stat st;
-	int i, n, ret;
+	int i, n;
 
 	ret = parse_opts(argc, argv, &o);
-	if (ret >= 0)
+	if (ret || o.help)
 		return ret;
 	n = argc - optind - 1;
 	t = calloc((size_t)n, sizeof(*t));
 	if (!t)
 		return XB_EXIT_FAILURE;
-	for (i = 0, ret = 0; i < n && !ret; i++)
+	for (i = 0, ret = XB_EXIT_OK; i < n && !ret; i++)
 		ret = parse_target(argv[optind + 1 + i], &t[i]);
 	if (!ret)
 		ret = xb_open_fs(cmd, o.path, XBULK_ABI_AUTO, &fs);
@@ -329,6 +297,6 @@ xb_cmd_path(int argc, char **argv)
 			ret = run(fs, &o, t, n);
 		xbulk_fs_close(fs);
 	}
-	free_targets(t, n);
+	xb_path_free_targets(t, n);
 	return ret;
 }

@@ -2,7 +2,8 @@
 /*
  * xbulk path: what path.c (options, lookups, output) shares with its two
  * ways of finding paths, path_parents.c (parent pointers) and
- * path_walk.c (the names engine's walk of the whole tree).
+ * path_walk.c (the names engine's walk of the whole tree), and the
+ * targets below them all (path_target.c).
  */
 #ifndef XBULK_CLI_PATH_H
 #define XBULK_CLI_PATH_H
@@ -28,21 +29,23 @@ struct xb_path_target {
  * -ENOMEM. */
 int xb_path_add(struct xb_path_target *t, const char *prefix, size_t plen,
 		const char *rest, size_t rlen);
+/* Free the @n targets @t and their paths. */
+void xb_path_free_targets(struct xb_path_target *t, int n);
 
 /*
  * Find the paths under directory @path of the @n targets not skipped,
  * with parent pointers or with a walk of the whole tree (@threads
  * threads).  Per-inode problems are printed and marked in t->reported;
  * other damage seen on the way (the paths found may then be incomplete)
- * is printed and sets *@status to XB_EXIT_FAILURE.  Return 0, or the exit
- * status after a failure of the whole run (printed) or a signal.
+ * is printed and sets *@status to XB_EXIT_FAILURE.  Return XB_EXIT_OK, or
+ * the exit status after a failure of the whole run (printed) or a signal.
  */
-int xb_path_parents(struct xbulk_fs *fs, const char *path,
-		    struct xb_path_target *t, int n,
-		    const volatile int *cancel);
-int xb_path_walk(struct xbulk_fs *fs, const char *path, unsigned int threads,
-		 struct xb_path_target *t, int n, const volatile int *cancel,
-		 int *status);
+enum xb_exit xb_path_parents(struct xbulk_fs *fs, const char *path,
+			     struct xb_path_target *t, int n,
+			     const volatile int *cancel);
+enum xb_exit xb_path_walk(struct xbulk_fs *fs, const char *path,
+			  unsigned int threads, struct xb_path_target *t, int n,
+			  const volatile int *cancel, enum xb_exit *status);
 
 /* The length of @path without one trailing '/' (find's joining: "/mnt/"
  * and "name" make "/mnt/name"; "/" and "name" make "/name"). */

@@ -104,7 +104,7 @@ say_why(const char *path, const struct xb_path_target *t, uint64_t fail,
 	}
 }
 
-int
+enum xb_exit
 xb_path_parents(struct xbulk_fs *fs, const char *path,
 		struct xb_path_target *t, int n, const volatile int *cancel)
 {
@@ -156,5 +156,5 @@ xb_path_parents(struct xbulk_fs *fs, const char *path,
 		return xb_signal_exit_status();
 	if (err)
 		return xb_ioctl_error("path", fs, path, "getparents", err);
-	return 0;
+	return XB_EXIT_OK;
 }

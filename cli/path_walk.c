@@ -16,7 +16,7 @@ struct walk_ctx {
 	int			n;
 	uint64_t		*inos;		/* sorted, the targets' */
 	size_t			ninos;
-	int			status;		/* 1 after a problem */
+	enum xb_exit		status;		/* FAILURE after a problem */
 };
 
 static int
@@ -89,10 +89,10 @@ visit(void *arg, const struct xbulk_entry *e, enum xbulk_visit v)
 	return 0;
 }
 
-int
+enum xb_exit
 xb_path_walk(struct xbulk_fs *fs, const char *path, unsigned int threads,
 	     struct xb_path_target *t, int n, const volatile int *cancel,
-	     int *status)
+	     enum xb_exit *status)
 {
 	struct walk_ctx c = { .t = t, .n = n };
 	struct xbulk_names_opts o = {
@@ -126,5 +126,5 @@ xb_path_walk(struct xbulk_fs *fs, const char *path, unsigned int threads,
 		return xb_names_error("path", fs, path, &r, err);
 	if (c.status)
 		*status = c.status;
-	return 0;
+	return XB_EXIT_OK;
 }

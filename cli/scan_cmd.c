@@ -21,6 +21,7 @@ struct scan_opts {
 	enum xb_format		format;
 	struct xb_watch		watch;		/* --stats, --interval... */
 	const char		*path;
+	bool			help;		/* --help printed: done */
 };
 
 /* What a batch is formatted with (shared by all workers, read-only). */
@@ -74,19 +75,20 @@ emit_batch(void *arg, struct xbulk_out *out, const struct xfs_bulk_ireq *hdr,
 	return 0;
 }
 
-/* Parse a number option into @out; returns 0 or XB_EXIT_USAGE. */
-static int
+/* Parse a number option into @out; XB_EXIT_OK or XB_EXIT_USAGE. */
+static enum xb_exit
 number_opt(const char *cmd, char opt, const char *arg, uint64_t max,
 	   uint64_t *out)
 {
 	char name[3] = { '-', opt, 0 };
 	int err = xb_parse_u64(arg, max, out);
 
-	return err ? xb_bad_number(cmd, name, arg, err, max) : 0;
+	return err ? xb_bad_number(cmd, name, arg, err, max) : XB_EXIT_OK;
 }
 
-/* Returns -1 to go on with the scan, else the exit status. */
-static int
+/* XB_EXIT_OK to go on with the scan (or, with @o->help, to stop after
+ * --help), else the exit status of a usage error. */
+static enum xb_exit
 parse_opts(const struct xb_scan_cmd *cmd, int argc, char **argv,
 	   struct scan_opts *o)
 {
@@ -96,14 +98,15 @@ parse_opts(const struct xb_scan_cmd *cmd, int argc, char **argv,
 		XB_WATCH_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
+	enum xb_exit ret;
 	uint64_t v;
-	int c, ret;
+	int c;
 
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":a:de:hj:mn:o:qs:v:", longopts,
 				NULL)) != -1) {
-		ret = 0;
+		ret = XB_EXIT_OK;
 		switch (c) {
 		case 'a':
 			ret = number_opt(cmd->name, 'a', optarg, UINT32_MAX,
@@ -120,6 +123,7 @@ parse_opts(const struct xb_scan_cmd *cmd, int argc, char **argv,
 			break;
 		case 'h':
 			fputs(cmd->help, stdout);
+			o->help = true;
 			return XB_EXIT_OK;
 		case 'j':
 			ret = number_opt(cmd->name, 'j', optarg,
@@ -182,7 +186,7 @@ unknown:
 		return xb_usage_error(cmd->name, "unexpected argument '%s'",
 				      argv[optind + 1]);
 	o->path = argv[optind];
-	return -1;
+	return XB_EXIT_OK;
 }
 
 /* A scan steps past an inode the kernel cannot read: name it, and how
@@ -209,7 +213,7 @@ report_ag_fault(void *arg, const struct xbulk_ag_fault *f)
 }
 
 /* Run the scan and report; returns the exit status. */
-static int
+static enum xb_exit
 run_scan(const struct xb_scan_cmd *cmd, struct scan_opts *o,
 	 struct xbulk_fs *fs)
 {
@@ -222,6 +226,7 @@ run_scan(const struct xb_scan_cmd *cmd, struct scan_opts *o,
 	};
 	struct xbulk_scan_result res = { .size = sizeof(res) };
 	char why[XB_THREAD_TEXT];
+	enum xb_exit ret;
 	int err;
 
 	/* -d shows xfs_io's sequence of ioctls: that is the serial scan. */
@@ -241,9 +246,9 @@ run_scan(const struct xb_scan_cmd *cmd, struct scan_opts *o,
 			return xb_write_error(cmd->name, err);
 	}
 	o->watch.records_quiet = o->quiet;
-	err = xb_watch_begin(&o->watch, cmd->name, o->path, fs, &o->scan);
-	if (err)
-		return err;
+	ret = xb_watch_begin(&o->watch, cmd->name, o->path, fs, &o->scan);
+	if (ret)
+		return ret;
 	if (o->scan.live && cmd->kind == XBULK_KIND_INUMBERS)
 		e.inodes = &o->watch.inodes;
 	e.hint_mnt = xb_hint_mount(o->path);
@@ -282,7 +287,7 @@ run_scan(const struct xb_scan_cmd *cmd, struct scan_opts *o,
 	}
 }
 
-int
+enum xb_exit
 xb_scan_cmd_main(const struct xb_scan_cmd *cmd, int argc, char **argv)
 {
 	struct scan_opts o = {
@@ -295,10 +300,10 @@ xb_scan_cmd_main(const struct xb_scan_cmd *cmd, int argc, char **argv)
 		},
 	};
 	struct xbulk_fs *fs;
-	int ret;
+	enum xb_exit ret;
 
 	ret = parse_opts(cmd, argc, argv, &o);
-	if (ret >= 0)
+	if (ret || o.help)
 		return ret;
 	ret = xb_open_fs(cmd->name, o.path, o.abi, &fs);
 	if (ret)

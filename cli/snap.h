@@ -7,9 +7,6 @@
 
 #include "cli.h"
 
-/* Their exit status for any trouble (diff: 0 no change, 1 changes). */
-#define XB_EXIT_TROUBLE	2
-
 /* Default zstd level of a snapshot file. */
 #define XB_SNAP_LEVEL	1
 
@@ -33,53 +30,59 @@ void xb_exclude_writer(struct xb_exclude *x, dev_t dev,
 
 /*
  * Open the filesystem mounted at @path for a live scan of @cmd: a mount
- * point only (the paths of a snapshot start at the mount's top).  0, or
- * XB_EXIT_TROUBLE with the message printed.
+ * point only (the paths of a snapshot start at the mount's top).
+ * XB_EXIT_OK, or XB_EXIT_TROUBLE with the message printed.
  */
-int xb_snap_open_fs(const char *cmd, const char *path, struct xbulk_fs **fs);
+enum xb_exit xb_snap_open_fs(const char *cmd, const char *path,
+			     struct xbulk_fs **fs);
 
 /*
  * Open the snapshot file @path for @cmd; on failure print one line
  * ("xbulk CMD: PATH: what is wrong") and return XB_EXIT_TROUBLE.
  */
-int xb_snap_open(const char *cmd, const char *path, struct xbulk_snap **s);
+enum xb_exit xb_snap_open(const char *cmd, const char *path,
+			  struct xbulk_snap **s);
 
 /*
  * Scan the XFS @fs (opened on @path) as a snapshot, leaving out @x, with
  * messages: every problem of the names build is named, and any makes
  * the scan fail (a snapshot missing inodes or names is no snapshot).
- * Returns 0, XB_EXIT_TROUBLE, or the exit status of a signal.
+ * Returns XB_EXIT_OK, XB_EXIT_TROUBLE, or the exit status of a signal.
  */
-int xb_snap_live(const char *cmd, const char *path, struct xbulk_fs *fs,
-		 unsigned int threads, uint32_t flags,
-		 const struct xb_exclude *x, const volatile int *cancel,
-		 struct xbulk_snap **s);
+enum xb_exit xb_snap_live(const char *cmd, const char *path,
+			  struct xbulk_fs *fs, unsigned int threads,
+			  uint32_t flags, const struct xb_exclude *x,
+			  const volatile int *cancel, struct xbulk_snap **s);
 
 /*
  * Every record of @s to @w, then xbulk_snap_writer_finish() (all but its
- * name): 0, XB_EXIT_TROUBLE (message printed, naming @file), or the exit
- * status of a signal (*@cancel is looked at every 1024 records).
+ * name): XB_EXIT_OK, XB_EXIT_TROUBLE (message printed, naming @file), or
+ * the exit status of a signal (*@cancel is looked at every 1024 records).
  */
-int xb_snap_write_all(const char *cmd, const char *file, struct xbulk_snap *s,
-		      struct xbulk_snap_writer *w, const volatile int *cancel);
+enum xb_exit xb_snap_write_all(const char *cmd, const char *file,
+			       struct xbulk_snap *s,
+			       struct xbulk_snap_writer *w,
+			       const volatile int *cancel);
 
 /* xb_write_error() (standard output, error @err) with these commands'
  * exit status: XB_EXIT_PIPE for -EPIPE, else XB_EXIT_TROUBLE. */
-int xb_snap_out_error(const char *cmd, int err);
+enum xb_exit xb_snap_out_error(const char *cmd, int err);
 
-/* Print @cmd's --help @text: 0, or as xb_snap_out_error() (also when
- * standard output was closed). */
-int xb_snap_help(const char *cmd, const char *text);
+/* Print @cmd's --help @text: XB_EXIT_OK, or as xb_snap_out_error() (also
+ * when standard output was closed). */
+enum xb_exit xb_snap_help(const char *cmd, const char *text);
 
 /* "xbulk CMD: PATH: message" for a failed snapshot write; returns
  * XB_EXIT_TROUBLE. */
-int xb_snap_write_error(const char *cmd, const char *path, int err);
+enum xb_exit xb_snap_write_error(const char *cmd, const char *path, int err);
 
-/* getopt_long's complaint (opterr 0) as a usage error of @cmd. */
-int xb_snap_option(const char *cmd, int c, char **argv);
-/* A number from @min to @max for option @opt, or a usage error. */
-int xb_snap_count(const char *cmd, const char *opt, const char *arg,
-		  uint64_t min, uint64_t max, uint64_t *v);
+/* getopt_long's complaint (opterr 0) as a usage error of @cmd;
+ * XB_EXIT_USAGE. */
+enum xb_exit xb_snap_option(const char *cmd, int c, char **argv);
+/* A number from @min to @max for option @opt: XB_EXIT_OK, or
+ * XB_EXIT_USAGE after a message. */
+enum xb_exit xb_snap_count(const char *cmd, const char *opt, const char *arg,
+			   uint64_t min, uint64_t max, uint64_t *v);
 
 /* The -j, --no-sync and --level options' help lines. */
 #define XB_SNAP_SCAN_HELP						\

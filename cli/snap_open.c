@@ -60,7 +60,7 @@ xb_exclude_writer(struct xb_exclude *x, dev_t dev,
 		x->ino[x->n++] = wino;
 }
 
-int
+enum xb_exit
 xb_snap_open_fs(const char *cmd, const char *path, struct xbulk_fs **fs)
 {
 	struct statx stx;
@@ -76,20 +76,20 @@ xb_snap_open_fs(const char *cmd, const char *path, struct xbulk_fs **fs)
 			 "whole filesystem, its paths relative to the mount's "
 			 "top: give the mount point)", path);
 	} else {
-		return 0;
+		return XB_EXIT_OK;
 	}
 	xbulk_fs_close(*fs);
 	*fs = NULL;
 	return XB_EXIT_TROUBLE;
 }
 
-int
+enum xb_exit
 xb_snap_open(const char *cmd, const char *path, struct xbulk_snap **s)
 {
 	char why[256];
 
 	if (!xbulk_snap_open(path, s, why, sizeof(why)))
-		return 0;
+		return XB_EXIT_OK;
 	xb_error(cmd, "%s: %s", path, why);
 	return XB_EXIT_TROUBLE;
 }
@@ -129,7 +129,7 @@ problem(void *arg, const struct xbulk_names_problem *p)
 	}
 }
 
-int
+enum xb_exit
 xb_snap_live(const char *cmd, const char *path, struct xbulk_fs *fs,
 	     unsigned int threads, uint32_t flags, const struct xb_exclude *x,
 	     const volatile int *cancel, struct xbulk_snap **s)
@@ -161,27 +161,27 @@ xb_snap_live(const char *cmd, const char *path, struct xbulk_fs *fs,
 	if (r.dirs_gone)
 		/* churn: the names below them are missing this time */
 		xb_dirs_gone(cmd, r.dirs_gone);
-	return 0;
+	return XB_EXIT_OK;
 }
 
-int
+enum xb_exit
 xb_snap_out_error(const char *cmd, int err)
 {
-	int ret = xb_write_error(cmd, err);
+	enum xb_exit ret = xb_write_error(cmd, err);
 
 	return ret == XB_EXIT_PIPE ? ret : XB_EXIT_TROUBLE;
 }
 
-int
+enum xb_exit
 xb_snap_help(const char *cmd, const char *text)
 {
 	if (xb_stdout_fd() < 0)
 		return xb_snap_out_error(cmd, -EBADF);
 	fputs(text, stdout);
-	return fflush(stdout) ? xb_snap_out_error(cmd, -errno) : 0;
+	return fflush(stdout) ? xb_snap_out_error(cmd, -errno) : XB_EXIT_OK;
 }
 
-int
+enum xb_exit
 xb_snap_write_error(const char *cmd, const char *path, int err)
 {
 	xb_error(cmd, "%s: cannot write the snapshot: %s", path,

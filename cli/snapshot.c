@@ -42,7 +42,7 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-int
+enum xb_exit
 xb_snap_option(const char *cmd, int c, char **argv)
 {
 	const char *last = argv[optind - 1];
@@ -56,7 +56,7 @@ xb_snap_option(const char *cmd, int c, char **argv)
 	return xb_usage_error(cmd, "unknown option '%s'", last);
 }
 
-int
+enum xb_exit
 xb_snap_count(const char *cmd, const char *opt, const char *arg, uint64_t min,
 	      uint64_t max, uint64_t *v)
 {
@@ -67,30 +67,30 @@ xb_snap_count(const char *cmd, const char *opt, const char *arg, uint64_t min,
 	if (*v < min)
 		return xb_usage_error(cmd, "%s: must be at least %llu", opt,
 				      (unsigned long long)min);
-	return 0;
+	return XB_EXIT_OK;
 }
 
-int
+enum xb_exit
 xb_snap_write_all(const char *cmd, const char *file, struct xbulk_snap *s,
 		  struct xbulk_snap_writer *w, const volatile int *cancel)
 {
 	const struct xbulk_snap_rec *rec;
 	uint64_t n = 0;
-	int ret;
+	int err;
 
-	while ((ret = xbulk_snap_next(s, &rec)) == 1) {
+	while ((err = xbulk_snap_next(s, &rec)) == 1) {
 		if ((++n % 1024) == 0 && *cancel)
 			return xb_signal_exit_status();
-		ret = xbulk_snap_writer_add(w, s, rec);
-		if (ret)
+		err = xbulk_snap_writer_add(w, s, rec);
+		if (err)
 			break;
 	}
-	if (!ret)
-		ret = xbulk_snap_writer_finish(w);
-	return ret ? xb_snap_write_error(cmd, file, ret) : 0;
+	if (!err)
+		err = xbulk_snap_writer_finish(w);
+	return err ? xb_snap_write_error(cmd, file, err) : XB_EXIT_OK;
 }
 
-int
+enum xb_exit
 xb_cmd_snapshot(int argc, char **argv)
 {
 	unsigned int threads = xb_online_cpus();
@@ -103,9 +103,10 @@ xb_cmd_snapshot(int argc, char **argv)
 	struct xb_exclude x = { .n = 0 };
 	const char *mnt, *file;
 	uint32_t flags = 0;
+	enum xb_exit ret;
 	struct stat st;
 	uint64_t v;
-	int c, ret;
+	int c, err;
 
 	optind = 0;
 	opterr = 0;
@@ -144,12 +145,12 @@ xb_cmd_snapshot(int argc, char **argv)
 	if (ret)
 		return ret;
 	cancel = xb_catch_signals();
-	ret = fstat(xbulk_fs_fd(fs), &st) ? -errno : 0;
-	if (!ret)
-		ret = xbulk_snap_writer_new(file, &wo, &w);
-	if (ret) {
+	err = fstat(xbulk_fs_fd(fs), &st) ? -errno : 0;
+	if (!err)
+		err = xbulk_snap_writer_new(file, &wo, &w);
+	if (err) {
 		xbulk_fs_close(fs);
-		xb_create_error("snapshot", file, ret);
+		xb_create_error("snapshot", file, err);
 		return XB_EXIT_TROUBLE;
 	}
 	xb_exclude_writer(&x, st.st_dev, w);
@@ -161,10 +162,10 @@ xb_cmd_snapshot(int argc, char **argv)
 	if (!ret && cancel && *cancel)
 		ret = xb_signal_exit_status();
 	if (!ret) {
-		ret = xbulk_snap_writer_commit(w);
+		err = xbulk_snap_writer_commit(w);
 		w = NULL;
-		if (ret)
-			ret = xb_snap_write_error("snapshot", file, ret);
+		if (err)
+			ret = xb_snap_write_error("snapshot", file, err);
 	}
 	xbulk_snap_writer_abort(w);
 	xbulk_snap_close(s);

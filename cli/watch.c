@@ -11,7 +11,7 @@
 
 #include "cli.h"
 
-int
+enum xb_exit
 xb_watch_option(struct xb_watch *w, const char *cmd, int opt,
 		const char *arg)
 {
@@ -26,15 +26,15 @@ xb_watch_option(struct xb_watch *w, const char *cmd, int opt,
 				"--stats: unknown format '%s' (text or json)",
 				arg);
 		}
-		return 0;
+		return XB_EXIT_OK;
 	case XB_OPT_STATS_FILE:
 		if (!*arg)
 			return xb_usage_error(cmd, "--stats-file: empty FILE");
 		w->stats_file = arg;
-		return 0;
+		return XB_EXIT_OK;
 	case XB_OPT_PROGRESS:
 		w->progress = true;
-		return 0;
+		return XB_EXIT_OK;
 	case XB_OPT_INTERVAL:
 		return xb_parse_interval(cmd, arg, &w->interval_ns);
 	}
@@ -58,7 +58,7 @@ expected_inodes(const struct xbulk_fs *fs, const struct xbulk_scan *scan)
 	return n;
 }
 
-int
+enum xb_exit
 xb_watch_begin(struct xb_watch *w, const char *cmd, const char *path,
 	       struct xbulk_fs *fs, struct xbulk_scan *scan)
 {
@@ -77,7 +77,7 @@ xb_watch_begin(struct xb_watch *w, const char *cmd, const char *path,
 			    (!w->records_quiet && isatty(STDOUT_FILENO))))
 		w->progress = false;
 	if (!w->stats && !w->progress && !w->interval_ns)
-		return 0;
+		return XB_EXIT_OK;
 
 	if (w->stats_file) {
 		w->out = fopen(w->stats_file, "we");
@@ -115,7 +115,7 @@ xb_watch_begin(struct xb_watch *w, const char *cmd, const char *path,
 	w->start = (struct xbulk_sample){ .size = sizeof(w->start) };
 	xbulk_stats_sample(w->src, &w->start);
 	if (!w->progress && !w->interval_ns)
-		return 0;
+		return XB_EXIT_OK;
 
 	w->mon = (struct xb_monitor) {
 		.report = &w->report,
@@ -133,7 +133,7 @@ xb_watch_begin(struct xb_watch *w, const char *cmd, const char *path,
 		goto fail;
 	}
 	w->mon_running = true;
-	return 0;
+	return XB_EXIT_OK;
 fail:
 	xbulk_scan_lat_free(w->lat);
 	w->lat = NULL;

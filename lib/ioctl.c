@@ -63,78 +63,102 @@ abi_get(const struct xbulk_fs *fs)
 	return __atomic_load_n(&fs->abi, __ATOMIC_RELAXED);
 }
 
-/* ioctl_v5(): the kernel rejects XFS_BULK_IREQ_METADIR (before 6.13). */
-#define METADIR_REJECTED	1
+/* What ioctl_v5() met besides the ioctl's 0 or -errno (in *@err). */
+enum v5_call {
+	V5_CALLED,		/* *@err: the ioctl's result */
+	V5_METADIR_REJECTED,	/* the kernel rejects XFS_BULK_IREQ_METADIR
+				   (before 6.13): *@err is -EOPNOTSUPP */
+};
 
 /*
  * Issue a v5 ioctl with the newer header flags (@extra) added; if the
  * kernel rejects them with EINVAL and succeeds without them, drop them
  * from the handle for good.  XFS_BULK_IREQ_METADIR (xbulk_fs_set_metadir())
  * is never dropped: the caller asked for those inodes, so the answer
- * without it is thrown away, the header restored, and METADIR_REJECTED
+ * without it is thrown away, the header restored, and V5_METADIR_REJECTED
  * returned.  (Every kernel that knows METADIR knows the other flags.)
  */
-static int
+static enum v5_call
 ioctl_v5(struct xbulk_fs *fs, unsigned long cmd, struct xfs_bulk_ireq *hdr,
-	 uint32_t extra)
+	 uint32_t extra, int *err)
 {
 	uint32_t flags = hdr->flags & ~extra;
 	struct xfs_bulk_ireq saved;
 
 	hdr->flags = flags | extra;
-	if (ioctl(fs->fd, cmd, hdr) == 0)
-		return 0;
-	if (errno != EINVAL || !extra)
-		return -errno;
+	*err = ioctl(fs->fd, cmd, hdr) ? -errno : 0;
+	if (*err != -EINVAL || !extra)
+		return V5_CALLED;
 	saved = *hdr;
 	hdr->flags = flags;
-	if (ioctl(fs->fd, cmd, hdr))
-		return -errno;
+	*err = ioctl(fs->fd, cmd, hdr) ? -errno : 0;
+	if (*err)
+		return V5_CALLED;
 	if (extra & XFS_BULK_IREQ_METADIR) {
 		*hdr = saved;
-		return METADIR_REJECTED;
+		*err = -EOPNOTSUPP;
+		return V5_METADIR_REJECTED;
 	}
 	__atomic_and_fetch(&fs->extra_flags, ~extra, __ATOMIC_RELAXED);
-	return 0;
+	return V5_CALLED;
 }
 
-/*
- * Try the v5 ioctl unless the handle is on v1.  Return 1 when the caller
- * must use v1 instead, else the ioctl's result.
- */
-static int
+/* What try_v5() leaves to its caller. */
+enum v5_try {
+	V5_DONE,		/* *@err: the v5 ioctl's result, or
+				   -EOPNOTSUPP if the metadata directory
+				   was asked of v1 or of a kernel before
+				   6.13 */
+	V5_USE_V1,		/* the handle is on v1: call that instead */
+};
+
+/* The handle is on v1: use it, unless the metadata directory is asked
+ * for (v1 has no flags). */
+static enum v5_try
+use_v1(uint32_t extra, int *err)
+{
+	*err = extra & XFS_BULK_IREQ_METADIR ? -EOPNOTSUPP : 0;
+	return *err ? V5_DONE : V5_USE_V1;
+}
+
+/* Try the v5 ioctl unless the handle is on v1 (or falls back to it). */
+static enum v5_try
 try_v5(struct xbulk_fs *fs, unsigned long cmd, struct xfs_bulk_ireq *hdr,
-       uint32_t extra)
+       uint32_t extra, int *err)
 {
 	int abi = abi_get(fs);
-	int ret;
 
 	if (abi == XBULK_ABI_V1)
-		return extra & XFS_BULK_IREQ_METADIR ? -EOPNOTSUPP : 1;
-	ret = ioctl_v5(fs, cmd, hdr, extra);
-	if (ret == METADIR_REJECTED) {
+		return use_v1(extra, err);
+	if (ioctl_v5(fs, cmd, hdr, extra, err) == V5_METADIR_REJECTED) {
 		__atomic_store_n(&fs->abi, XBULK_ABI_V5, __ATOMIC_RELAXED);
-		return -EOPNOTSUPP;
+		return V5_DONE;
 	}
 	if (abi == XBULK_ABI_AUTO) {
-		if (lacks_v5(ret)) {
+		if (lacks_v5(*err)) {
 			__atomic_store_n(&fs->abi, XBULK_ABI_V1,
 					 __ATOMIC_RELAXED);
-			return extra & XFS_BULK_IREQ_METADIR ? -EOPNOTSUPP : 1;
+			return use_v1(extra, err);
 		}
-		if (ret == 0)
+		if (*err == 0)
 			__atomic_store_n(&fs->abi, XBULK_ABI_V5,
 					 __ATOMIC_RELAXED);
 	}
-	return ret;
+	return V5_DONE;
 }
+
+/* What v1_setup() found. */
+enum v1_setup {
+	V1_CALL,		/* call the kernel */
+	V1_NO_RECORDS,		/* none, without a call (hdr->ocount 0) */
+	V1_BEFORE_AG,		/* the cursor is in an AG before hdr->agno */
+};
 
 /*
  * libfrog's xfrog_bulk_req_v1_setup(): turn the v5 header into a v1
- * lastip.  Return 0 to call the kernel, 1 for "no records" without a
- * call, or -EINVAL.
+ * lastip.
  */
-static int
+static enum v1_setup
 v1_setup(const struct xbulk_fs *fs, struct xfs_bulk_ireq *hdr)
 {
 	if (hdr->flags & XFS_BULK_IREQ_AGNO) {
@@ -143,7 +167,7 @@ v1_setup(const struct xbulk_fs *fs, struct xfs_bulk_ireq *hdr)
 		if (hdr->ino == 0)
 			hdr->ino = xbulk_agino_to_ino(fs, hdr->agno, 0);
 		else if (agno < hdr->agno)
-			return -EINVAL;
+			return V1_BEFORE_AG;
 		else if (agno > hdr->agno)
 			goto no_records;
 	}
@@ -151,10 +175,10 @@ v1_setup(const struct xbulk_fs *fs, struct xfs_bulk_ireq *hdr)
 		goto no_records;
 	if (hdr->ino)
 		hdr->ino--;
-	return 0;
+	return V1_CALL;
 no_records:
 	hdr->ocount = 0;
-	return 1;
+	return V1_NO_RECORDS;
 }
 
 /*
@@ -184,12 +208,13 @@ v1_keep(const struct xbulk_fs *fs, struct xfs_bulk_ireq *hdr,
 	return i;
 }
 
+/* One v1 call for the v5 header @hdr into @ubuffer: 0 (hdr->ocount
+ * records, none without a call past the range) or -errno. */
 static int
 v1_call(struct xbulk_fs *fs, unsigned long cmd, struct xfs_bulk_ireq *hdr,
 	void *ubuffer)
 {
 	struct xfs_fsop_bulkreq breq;
-	int ret;
 
 	/*
 	 * The v1 count is a signed 32-bit field: ask for at most INT32_MAX
@@ -206,12 +231,15 @@ v1_call(struct xbulk_fs *fs, unsigned long cmd, struct xfs_bulk_ireq *hdr,
 	breq.ubuffer = ubuffer;
 	breq.ocount = (__s32 *)&hdr->ocount;
 
-	ret = v1_setup(fs, hdr);
-	if (ret)
-		return ret < 0 ? ret : 0;
-	if (ioctl(fs->fd, cmd, &breq))
-		return -errno;
-	return 1;
+	switch (v1_setup(fs, hdr)) {
+	case V1_BEFORE_AG:
+		return -EINVAL;
+	case V1_NO_RECORDS:
+		return 0;
+	case V1_CALL:
+		break;
+	}
+	return ioctl(fs->fd, cmd, &breq) ? -errno : 0;
 }
 
 static int
@@ -222,7 +250,7 @@ bulkstat_v1(struct xbulk_fs *fs, struct xfs_bulkstat_req *req)
 	int ret;
 
 	ret = v1_call(fs, XFS_IOC_FSBULKSTAT, &req->hdr, v1);
-	if (ret <= 0)
+	if (ret)
 		return ret;
 	n = v1_keep(fs, &req->hdr, &v1->bs_ino, sizeof(*v1), 1);
 	/* Backwards: record i in v5 only overlaps v1 records >= i. */
@@ -310,11 +338,10 @@ xbulk_bulkstat(struct xbulk_fs *fs, struct xfs_bulkstat_req *req)
 	uint64_t cursor = req->hdr.ino;
 	int ret;
 
-	ret = try_v5(fs, XFS_IOC_BULKSTAT, &req->hdr, extra);
-	if (ret == 0)
-		normalize_v5(&req->hdr, req->bulkstat);
-	if (ret == 1)
+	if (try_v5(fs, XFS_IOC_BULKSTAT, &req->hdr, extra, &ret) == V5_USE_V1)
 		ret = bulkstat_v1(fs, req);
+	else if (ret == 0)
+		normalize_v5(&req->hdr, req->bulkstat);
 	if (ret)
 		return ret;
 	return check_answer(&req->hdr, cursor, req->bulkstat,
@@ -329,7 +356,7 @@ inumbers_v1(struct xbulk_fs *fs, struct xfs_inumbers_req *req)
 	int ret;
 
 	ret = v1_call(fs, XFS_IOC_FSINUMBERS, &req->hdr, v1);
-	if (ret <= 0)
+	if (ret)
 		return ret;
 	n = v1_keep(fs, &req->hdr, &v1->xi_startino, sizeof(*v1),
 		    XBULK_INODES_PER_CHUNK);
@@ -347,8 +374,7 @@ xbulk_inumbers(struct xbulk_fs *fs, struct xfs_inumbers_req *req)
 	uint64_t cursor = req->hdr.ino;
 	int ret;
 
-	ret = try_v5(fs, XFS_IOC_INUMBERS, &req->hdr, 0);
-	if (ret == 1)
+	if (try_v5(fs, XFS_IOC_INUMBERS, &req->hdr, 0, &ret) == V5_USE_V1)
 		ret = inumbers_v1(fs, req);
 	if (ret)
 		return ret;
@@ -481,8 +507,7 @@ xbulk_bulkstat_single(struct xbulk_fs *fs, uint64_t ino, uint32_t flags,
 
 	_Static_assert(offsetof(struct xfs_bulkstat_req, bulkstat) ==
 		       sizeof(struct xfs_bulk_ireq), "request layout");
-	ret = try_v5(fs, XFS_IOC_BULKSTAT, &req.hdr, extra);
-	if (ret == 1)
+	if (try_v5(fs, XFS_IOC_BULKSTAT, &req.hdr, extra, &ret) == V5_USE_V1)
 		return bulkstat_single_v1(fs, ino, flags, bs);
 	if (ret)
 		return ret;

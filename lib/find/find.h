@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "../base.h"
+#include "stream.h"
 
 /* A node of the expression: an operator, or a primary (its row). */
 enum xf_kind {
@@ -35,8 +36,6 @@ enum xf_field {
 	XF_FLD_COWEXTSIZE,
 };
 
-
-struct xf_stream;
 struct xf_format;
 
 /* -exec, -execdir, -ok, -okdir (exec.c; freed by xbulk_find_free()). */
@@ -173,15 +172,6 @@ enum { XF_V_FALSE = 0, XF_V_TRUE = 1, XF_V_UNKNOWN = 2 };
 /* The row of @name (the -newerXY row for "-newer" and two letters, not
  * checked), NULL if none can be parsed (leading options too). */
 const struct xf_primary *xf_primary_lookup(const char *name);
-
-/* An output of the expression: stdout or a -fprint FILE. */
-struct xf_stream {
-	struct xbulk_out	out;
-	const char		*name;		/* NULL: stdout */
-	bool			tty;		/* quote odd names */
-	bool			records;	/* -print writes here (--format) */
-	int			err;		/* first write error */
-};
 
 /* Longest user or group name kept (longer ones print as numbers). */
 #define XF_ID_NAME_MAX	256
@@ -376,49 +366,6 @@ xf_rdev_minor(uint32_t rdev)
 {
 	return rdev & 0x3ffff;
 }
-
-/* output.c */
-int xf_put_slow(struct xf_stream *s, const char *p, size_t len);
-/* Append @len bytes to @s (a write error sticks: later puts fail). */
-static inline int
-xf_put(struct xf_stream *s, const char *p, size_t len)
-{
-	struct xbulk_out *o = &s->out;
-
-	if (__builtin_expect(s->err || o->cap - o->len < len, 0))
-		return xf_put_slow(s, p, len);
-	memcpy(o->buf + o->len, p, len);
-	o->len += len;
-	return 0;
-}
-/* Room for @len bytes at the end of @s's buffer, or NULL (then use
- * xf_put()); xf_commit() what was written there. */
-static inline char *
-xf_room(struct xf_stream *s, size_t len)
-{
-	struct xbulk_out *o = &s->out;
-
-	return s->err || o->cap - o->len < len ? NULL : o->buf + o->len;
-}
-
-static inline void
-xf_commit(struct xf_stream *s, const char *end)
-{
-	s->out.len = (size_t)(end - s->out.buf);
-}
-/* A name (path, link target): as it is, or on a terminal as find shows
- * it there (odd characters as '?'); at most @max bytes of that. */
-int xf_put_name_max(struct xf_stream *s, const char *p, size_t len,
-		    size_t max);
-/* How many bytes xf_put_name_max() makes of the whole name. */
-size_t xf_name_len(const struct xf_stream *s, const char *p, size_t len);
-
-static inline int
-xf_put_name(struct xf_stream *s, const char *p, size_t len)
-{
-	return xf_put_name_max(s, p, len, len);
-}
-int xf_stream_flush(struct xf_stream *s);
 
 /* printf.c */
 struct xf_format *xf_format_compile(struct xf_parser *ps, const char *fmt,

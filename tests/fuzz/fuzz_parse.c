@@ -26,14 +26,14 @@
 int xbulk_main(int argc, char **argv);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int __wrap_xb_open_fs(const char *cmd, const char *path, enum xbulk_abi abi,
-		      struct xbulk_fs **fs);
-int __wrap_xb_watch_begin(void);
+enum xb_exit __wrap_xb_open_fs(const char *cmd, const char *path,
+			       enum xbulk_abi abi, struct xbulk_fs **fs);
+enum xb_exit __wrap_xb_watch_begin(void);
 
 #define MAX_ARGS	64
 
 /* Stands in for opening PATH: never touches the filesystem. */
-int
+enum xb_exit
 __wrap_xb_open_fs(const char *cmd, const char *path, enum xbulk_abi abi,
 		  struct xbulk_fs **fs)
 {
@@ -49,7 +49,7 @@ __wrap_xb_open_fs(const char *cmd, const char *path, enum xbulk_abi abi,
  * (it comes after xb_open_fs(), which always fails here), or it would
  * create files of made-up names.  Its arguments do not matter.
  */
-int
+enum xb_exit
 __wrap_xb_watch_begin(void)
 {
 	abort();

@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Fail if libxbulk's object files call each other in a circle.
+"""Fail if the object files of libxbulk or of the command call each other
+in a circle.
 
-Reads every member of the static library (libxbulk_internal.a) with nm:
+Reads every member of the static libraries given with nm, as one graph:
 member A depends on member B when A has an undefined symbol that B
 defines.  Files must form layers (every arrow points down), so the graph
 must have no cycle; each strongly connected component of more than one
-file is printed with the symbols that tie it, and the test fails.
+file is printed with the symbols that tie it, and the test fails.  The
+library is one archive (libxbulk_internal.a); the command is two, its
+helpers (libxbulk_cli.a) and the executable's own objects.
 
-Usage: test-layers.py NM ARCHIVE
+Usage: test-layers.py NM ARCHIVE...
 """
 import subprocess
 import sys
@@ -91,11 +94,32 @@ def sccs(edges):
     return out
 
 
+def read_all(nm, archives):
+    """members() of every archive, as one dict; None after a message if
+    an archive is empty or repeats a member's name (one would hide the
+    other)."""
+    objs = {}
+    for archive in archives:
+        more = members(nm, archive)
+        twice = sorted(objs.keys() & more.keys())
+        if not more:
+            print(f"test-layers: no objects in {archive}")
+            return None
+        if twice:
+            print(f"test-layers: {archive}: named as before: "
+                  + " ".join(twice))
+            return None
+        objs.update(more)
+    return objs
+
+
 def main():
-    nm, archive = sys.argv[1], sys.argv[2]
-    objs = members(nm, archive)
+    nm, archives = sys.argv[1], sys.argv[2:]
+    objs = read_all(nm, archives)
+    if objs is None:
+        return 1
     if len(objs) < 10:
-        print(f"test-layers: only {len(objs)} objects in {archive}")
+        print(f"test-layers: only {len(objs)} objects")
         return 1
     edges = graph(objs)
     bad = [c for c in sccs(edges) if len(c) > 1]
