@@ -4,7 +4,7 @@
  *
  * What every layer of libxbulk uses and callers never see: the
  * filesystem handle's fields, a clock, the write loop (lib/outbuf.c) and
- * the output buffer's size.
+ * the output buffer's size, a growing buffer (lib/grow.c).
  */
 #ifndef XBULK_BASE_H
 #define XBULK_BASE_H
@@ -68,6 +68,13 @@ xbl_clock_ns(clockid_t id)
  * set up @cap bytes writing to @fd (0 or -ENOMEM), and release them. */
 int xbl_out_setup(struct xbulk_out *out, int fd, size_t cap);
 void xbl_out_release(struct xbulk_out *out);
+
+/*
+ * lib/grow.c: grow *@buf, *@cap elements of @unit bytes, to hold @need
+ * (doubling, from 64 KiB; never shrinks): 0 or -ENOMEM (*@buf and *@cap
+ * then unchanged).
+ */
+int xbl_grow(void **buf, size_t *cap, size_t need, size_t unit);
 
 /* write() all of @buf, retrying short writes and EINTR; 0 or -errno. */
 int xbl_write_all(int fd, const char *buf, size_t len);

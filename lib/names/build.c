@@ -95,7 +95,7 @@ bad_inode(void *arg, uint64_t ino, int err)
 
 	pthread_mutex_lock(&b->lock);
 	/* Out of memory: the inode goes unnamed, its entries unshown. */
-	if (!xbn_grow((void **)&nm->bad, &b->bad_cap, nm->nbad + 1,
+	if (!xbl_grow((void **)&nm->bad, &b->bad_cap, nm->nbad + 1,
 		      sizeof(*nm->bad)))
 		nm->bad[nm->nbad++] = (struct xbn_bad){
 			.ino = ino, .err = err, .dir = XBN_NONE,
@@ -113,7 +113,7 @@ ag_fault(void *arg, const struct xbulk_ag_fault *f)
 
 	pthread_mutex_lock(&b->lock);
 	/* Out of memory: still counted in scan.ag_faults, not named. */
-	if (!xbn_grow((void **)&nm->faults, &b->faults_cap, nm->nfaults + 1,
+	if (!xbl_grow((void **)&nm->faults, &b->faults_cap, nm->nfaults + 1,
 		      sizeof(*nm->faults)))
 		nm->faults[nm->nfaults++] = *f;
 	pthread_mutex_unlock(&b->lock);

@@ -98,7 +98,7 @@ xbn_order_listing(struct xbn_reader *r, uint8_t *dst, const uint8_t *buf,
 		memcpy(dst, buf, len);
 		return 0;
 	}
-	if (xbn_grow(&r->order, &r->order_cap, n, sizeof(*k)))
+	if (xbl_grow(&r->order, &r->order_cap, n, sizeof(*k)))
 		return -ENOMEM;
 	k = r->order;
 	for (i = 0, e = buf; i < n; i++, e = xbn_ent_next(e)) {
@@ -144,7 +144,7 @@ parse(struct xbn_reader *r, struct xbn_dir *d, size_t len, size_t *used,
 		}
 		if (nl > NAME_MAX_XFS || de->d_reclen == 0)
 			return -EUCLEAN;
-		if (xbn_grow((void **)&r->scratch, &r->scratch_cap,
+		if (xbl_grow((void **)&r->scratch, &r->scratch_cap,
 			 *used + XBN_ENT_HDR + nl, 1))
 			return -ENOMEM;
 		e = r->scratch + *used;

@@ -286,7 +286,7 @@ xbn_inodes_next(struct xbn_inodes *it, const struct xbn_inode **out)
 		const struct xbn_dir *pd = xbn_dir(&nm->dirs, x->pdir);
 		const uint8_t *de = pd->list + x->off;
 
-		if (xbn_grow((void **)&it->links, &it->lcap, n + 1,
+		if (xbl_grow((void **)&it->links, &it->lcap, n + 1,
 			     sizeof(*it->links)))
 			return -ENOMEM;
 		it->links[n].parent = pd->ino;

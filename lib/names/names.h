@@ -29,10 +29,6 @@
 
 #define XBN_NONE	UINT32_MAX
 
-/* Grow *@buf, *@cap elements of @unit bytes, to hold @need (doubling,
- * from 64 KiB): 0 or -ENOMEM. */
-int xbn_grow(void **buf, size_t *cap, size_t need, size_t unit);
-
 /*
  * Fault in the pages of @len bytes at @p at once (MADV_POPULATE_WRITE):
  * the first write to each page of fresh memory otherwise traps one by

@@ -92,24 +92,6 @@ xbn_alloc_block(size_t len, size_t *got)
 	return p;
 }
 
-int
-xbn_grow(void **buf, size_t *cap, size_t need, size_t unit)
-{
-	size_t n = *cap ? *cap : (64 * 1024 + unit - 1) / unit;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	p = realloc(*buf, n * unit);
-	if (!p)
-		return -ENOMEM;
-	*buf = p;
-	*cap = n;
-	return 0;
-}
-
 void
 xbn_layout_init(struct xbn_layout *l, uint32_t fields)
 {

@@ -55,7 +55,7 @@ entry_dir(const struct xbulk_names *nm, const uint8_t *e, uint32_t *c)
 static int
 edge_add(struct xbn_links *x, uint32_t c, uint32_t p, uint64_t off)
 {
-	if (xbn_grow((void **)&x->v, &x->cap, x->n + 1, sizeof(*x->v)))
+	if (xbl_grow((void **)&x->v, &x->cap, x->n + 1, sizeof(*x->v)))
 		return -ENOMEM;
 	x->v[x->n++] = (struct xbn_edge){ .c = c, .p = p, .off = off };
 	return 0;

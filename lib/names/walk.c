@@ -99,7 +99,7 @@ enter_live(struct xbn_walk *w, struct xbulk_entry *e)
 		e->err = err;
 		return visit(w, e, XBULK_VISIT_POST);
 	}
-	if (xbn_grow(&nm->stack, &nm->stack_cap, w->sp + 1, sizeof(*f)))
+	if (xbl_grow(&nm->stack, &nm->stack_cap, w->sp + 1, sizeof(*f)))
 		return -ENOMEM;
 	f = (struct xbn_frame *)nm->stack + w->sp++;
 	f->dir = XBN_NONE;
@@ -133,7 +133,7 @@ enter(struct xbn_walk *w, uint32_t di, struct xbulk_entry *e, bool prune)
 		return enter_live(w, e);
 	if (!d->list)
 		return w->post ? visit(w, e, XBULK_VISIT_POST) : 0;
-	if (xbn_grow(&nm->stack, &nm->stack_cap, w->sp + 1, sizeof(*f)))
+	if (xbl_grow(&nm->stack, &nm->stack_cap, w->sp + 1, sizeof(*f)))
 		return -ENOMEM;
 	f = (struct xbn_frame *)nm->stack + w->sp++;
 	f->dir = di;
@@ -299,7 +299,7 @@ child_path(struct xbn_walk *w, struct xbulk_entry *e, const struct xbn_frame *f,
 	/* fts: a trailing '/' of the operand is not doubled */
 	if (!f->depth && pos && nm->path[pos - 1] == '/')
 		pos--;
-	if (xbn_grow((void **)&nm->path, &nm->path_cap, pos + nl + 17, 1))
+	if (xbl_grow((void **)&nm->path, &nm->path_cap, pos + nl + 17, 1))
 		return -ENOMEM;
 	nm->path[pos++] = '/';
 	xbn_copy_name(nm->path + pos, xbn_ent_name(de), nl);
@@ -499,7 +499,7 @@ walk(struct xbulk_names *nm, const char *start, unsigned int flags,
 	size_t len = strlen(start);
 	int ret;
 
-	if (xbn_grow((void **)&nm->path, &nm->path_cap, len + 1, 1))
+	if (xbl_grow((void **)&nm->path, &nm->path_cap, len + 1, 1))
 		return -ENOMEM;
 	memcpy(nm->path, start, len + 1);
 	e.path = nm->path;
@@ -586,7 +586,7 @@ collect(void *arg, struct xbn_slot *slot)
 		slot->flags &= (uint16_t)~XBN_SLOT_REACHED;
 		return 0;
 	}
-	if (xbn_grow((void **)&u->v, &u->cap, u->n + 1, sizeof(*u->v)))
+	if (xbl_grow((void **)&u->v, &u->cap, u->n + 1, sizeof(*u->v)))
 		return -ENOMEM;
 	u->v[u->n++] = slot;
 	return 0;

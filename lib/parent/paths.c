@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../names/names.h"	/* xbn_grow() */
 #include "parent.h"
 
 /* Most directories on one chain: deeper is damage (or -ENOMEM first). */
@@ -190,7 +189,7 @@ resolve_dir(struct xbulk_parents *p, uint64_t ino, uint32_t gen,
 		}
 		if (depth >= MAX_DEPTH)
 			return chain_failed(p, depth, -ELOOP, ino, gen);
-		ret = xbn_grow((void **)&p->stack, &p->stack_cap, depth + 1,
+		ret = xbl_grow((void **)&p->stack, &p->stack_cap, depth + 1,
 			   sizeof(*p->stack));
 		if (ret)
 			return chain_failed(p, depth, ret, ino, gen);
@@ -203,7 +202,7 @@ resolve_dir(struct xbulk_parents *p, uint64_t ino, uint32_t gen,
 		if (!ret && !f.found)
 			ret = -ENOENT;
 		if (!ret)
-			ret = xbn_grow((void **)&p->names, &p->names_cap,
+			ret = xbl_grow((void **)&p->names, &p->names_cap,
 				   p->names_len + f.len, 1);
 		if (ret)
 			return chain_failed(p, depth, ret, ino, gen);
@@ -240,14 +239,14 @@ build_path(struct xbulk_parents *p, uint32_t slot, const char *name,
 	int ret;
 
 	for (i = slot; i != XBP_TOP; i = p->dirs[i].parent) {
-		ret = xbn_grow((void **)&p->stack, &p->stack_cap, depth + 1,
+		ret = xbl_grow((void **)&p->stack, &p->stack_cap, depth + 1,
 			   sizeof(*p->stack));
 		if (ret)
 			return ret;
 		p->stack[depth++] = i;
 		n += 1 + p->dirs[i].name_len;
 	}
-	ret = xbn_grow((void **)&p->path, &p->path_cap, n + 1, 1);
+	ret = xbl_grow((void **)&p->path, &p->path_cap, n + 1, 1);
 	if (ret)
 		return ret;
 	off = 0;
@@ -286,8 +285,8 @@ add_link(void *arg, uint64_t dir_ino, uint32_t dir_gen, const char *name,
 {
 	struct links *l = arg;
 
-	if (xbn_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v)) ||
-	    xbn_grow((void **)&l->names, &l->names_cap, l->names_len + namelen,
+	if (xbl_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v)) ||
+	    xbl_grow((void **)&l->names, &l->names_cap, l->names_len + namelen,
 		 1))
 		return -ENOMEM;
 	l->v[l->n++] = (struct link){ .ino = dir_ino, .gen = dir_gen,

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "snap.h"
+#include "../names/names.h"	/* the inode-order cursor */
 
 /* The bulkstat fields a snapshot record holds. */
 #define SNAP_FIELDS	(XBULK_F_SIZE | XBULK_F_BLOCKS | XBULK_F_ATIME | \
