@@ -3,8 +3,9 @@
  * Internal to libxbulk's base (prefix xbl_: CONTRIBUTING.md).
  *
  * What every layer of libxbulk uses and callers never see: the
- * filesystem handle's fields, a clock, the write loop (lib/outbuf.c) and
- * the output buffer's size, a growing buffer (lib/grow.c).
+ * filesystem handle's fields, a clock, a cancel check, the write loop
+ * (lib/outbuf.c) and the output buffer's size, a growing buffer
+ * (lib/grow.c).
  */
 #ifndef XBULK_BASE_H
 #define XBULK_BASE_H
@@ -59,6 +60,14 @@ xbl_clock_ns(clockid_t id)
 
 	clock_gettime(id, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* Has the caller asked to stop (*@cancel set, by a signal handler or
+ * another thread)? */
+static inline bool
+xbl_cancelled(const volatile int *cancel)
+{
+	return cancel && __atomic_load_n(cancel, __ATOMIC_RELAXED);
 }
 
 /* Output buffer size: one write() per this many bytes. */

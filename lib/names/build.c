@@ -19,7 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "names.h"
+#include "inodes.h"
+#include "tree.h"
 
 /* Records per bulkstat call, as xfs_io. */
 #define SCAN_BATCH	4096
@@ -417,4 +418,10 @@ xbulk_names_free(struct xbulk_names *nm)
 		xbn_reader_fini(&nm->live_reader);
 	}
 	free(nm);
+}
+
+const char *
+xbn_mountpoint(const struct xbulk_names *nm)
+{
+	return nm->mountpoint;
 }

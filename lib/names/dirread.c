@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Read one open directory into a listing (names.h): getdents64 into a
+ * Read one open directory into a listing (listing.h): getdents64 into a
  * large buffer, the entries packed into the reader's scratch, then put in
  * GNU find's order and copied once into the reader's listing blocks.  No
  * allocation per entry: the buffers only grow.
@@ -8,7 +8,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
-#include "names.h"
+#include "dirs.h"
+#include "listing.h"
+#include "store.h"
 
 /* A large buffer: fewer calls for big directories, and XFS reads ahead
  * directory blocks in proportion to it (xfs_dir2_leaf_getdents()). */
@@ -174,7 +176,7 @@ read_all(struct xbn_reader *r, int fd, struct xbn_dir *d, size_t *used,
 		ssize_t len;
 		int ret;
 
-		if (xbn_cancelled(r->cancel))
+		if (xbl_cancelled(r->cancel))
 			return -EINTR;
 		len = getdents64(fd, r->dbuf, r->dbuf_size);
 		if (len < 0)

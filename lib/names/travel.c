@@ -42,7 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "names.h"
+#include "tree.h"
 
 /* How long an idle reader waits before it looks at the cancel flag. */
 #define WAIT_MS		10
@@ -137,7 +137,7 @@ pop(struct travel *t, struct item *it)
 	bool got = false;
 
 	pthread_mutex_lock(&t->lock);
-	while (!t->err && !xbn_cancelled(t->nm->cancel)) {
+	while (!t->err && !xbl_cancelled(t->nm->cancel)) {
 		struct timespec ts;
 
 		if (t->n) {
@@ -173,7 +173,7 @@ static bool
 next(struct worker *w, int err, struct item *it)
 {
 	struct travel *t = w->t;
-	bool keep = !err && w->nkids && !xbn_cancelled(t->nm->cancel);
+	bool keep = !err && w->nkids && !xbl_cancelled(t->nm->cancel);
 	size_t push = w->nkids - keep;
 
 	if (keep)
@@ -494,7 +494,7 @@ xbn_travel(struct xbulk_names *nm, unsigned int threads,
 	}
 	if (!ret)
 		ret = t.err;
-	if (!ret && xbn_cancelled(nm->cancel))
+	if (!ret && xbl_cancelled(nm->cancel))
 		ret = -EINTR;
 	pthread_cond_destroy(&t.cond);
 	pthread_mutex_destroy(&t.lock);

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "names.h"
+#include "tree.h"
 
 /* Look at the cancel flag once per this many directories. */
 #define CANCEL_EVERY	1024
@@ -157,7 +157,7 @@ check_all(struct xbulk_names *nm, struct xbulk_names_result *r,
 
 		while (x < extra->n && extra->v[x].c == c)
 			x++;
-		if (c % CANCEL_EVERY == 0 && xbn_cancelled(nm->cancel))
+		if (c % CANCEL_EVERY == 0 && xbl_cancelled(nm->cancel))
 			return -EINTR;
 		if (d->flags & XBN_DIR_GONE) {
 			d->parent = XBN_NONE;
@@ -326,7 +326,7 @@ check_loops(struct xbulk_names *nm, struct xbulk_names_result *r,
 		}
 		if (x != XBN_NONE && xbn_dir(&nm->dirs, x)->mark == color)
 			ret = settle_loop(nm, r, extra, x, len);
-		if (c % CANCEL_EVERY == 0 && xbn_cancelled(nm->cancel))
+		if (c % CANCEL_EVERY == 0 && xbl_cancelled(nm->cancel))
 			ret = -EINTR;
 	}
 	nm->pass = color;	/* marks in use: walks take the next ones */

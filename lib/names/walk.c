@@ -13,7 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "names.h"
+#include "tree.h"
+#include "walk.h"
 
 /* Look at the cancel flag once per this many entries. */
 #define CANCEL_EVERY	1024
@@ -21,8 +22,9 @@
 /* A directory a live walk enters (no index in the table). */
 #define XBN_LIVE	(XBN_NONE - 1)
 
-int
-xbn_bad_err(const struct xbulk_names *nm, uint64_t ino)
+/* A bad inode's error, or 0. */
+static int
+bad_err(const struct xbulk_names *nm, uint64_t ino)
 {
 	size_t lo = 0, hi = nm->nbad;
 
@@ -55,7 +57,7 @@ visit(struct xbn_walk *w, struct xbulk_entry *e, enum xbulk_visit v)
 
 	/* at every entry once commands run (one may have been stopped) */
 	if (((++w->count % CANCEL_EVERY) == 0 || w->nm->live) &&
-	    xbn_cancelled(w->nm->cancel))
+	    xbl_cancelled(w->nm->cancel))
 		return -EINTR;
 	e->start = w->start;
 	e->startlen = w->startlen;
@@ -257,7 +259,7 @@ child_entry(struct xbn_walk *w, struct xbulk_entry *e,
 		return true;
 	}
 	if (!slot) {
-		e->err = nm->nbad ? xbn_bad_err(nm, ino) : 0;
+		e->err = nm->nbad ? bad_err(nm, ino) : 0;
 		if (!e->err)
 			return false;	/* dropped by keep, or new */
 		w->bad.bs_ino = ino;
@@ -625,7 +627,7 @@ xbulk_names_unreached(struct xbulk_names *nm,
 
 		if (d && (d->flags & XBN_DIR_GONE))
 			continue;
-		if (i % CANCEL_EVERY == 0 && xbn_cancelled(nm->cancel))
+		if (i % CANCEL_EVERY == 0 && xbl_cancelled(nm->cancel))
 			ret = -EINTR;
 		else
 			ret = fn(arg, fill(&w, u.v[i], d));
