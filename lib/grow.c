@@ -5,6 +5,7 @@
  * once it is big enough.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "base.h"
@@ -17,8 +18,11 @@ xbl_grow(void **buf, size_t *cap, size_t need, size_t unit)
 
 	if (need <= *cap)
 		return 0;
-	while (n < need)
+	while (n < need) {
+		if (n > SIZE_MAX / 2 / unit)
+			return -ENOMEM;	/* n * unit would wrap */
 		n *= 2;
+	}
 	p = realloc(*buf, n * unit);
 	if (!p)
 		return -ENOMEM;
