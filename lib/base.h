@@ -79,11 +79,17 @@ int xbl_out_setup(struct xbulk_out *out, int fd, size_t cap);
 void xbl_out_release(struct xbulk_out *out);
 
 /*
- * lib/grow.c: grow *@buf, *@cap elements of @unit bytes, to hold @need
- * (doubling, from 64 KiB; never shrinks): 0 or -ENOMEM (*@buf and *@cap
- * then unchanged).
+ * Grow *@buf, *@cap elements of @unit bytes, to hold @need (doubling,
+ * from 64 KiB; never shrinks): 0 or -ENOMEM (*@buf and *@cap then
+ * unchanged).  Inline when there is room: walks and directory reads ask
+ * once per entry.
  */
-int xbl_grow(void **buf, size_t *cap, size_t need, size_t unit);
+int xbl_grow_to(void **buf, size_t *cap, size_t need, size_t unit);
+static inline int
+xbl_grow(void **buf, size_t *cap, size_t need, size_t unit)
+{
+	return need <= *cap ? 0 : xbl_grow_to(buf, cap, need, unit);
+}
 
 /* write() all of @buf, retrying short writes and EINTR; 0 or -errno. */
 int xbl_write_all(int fd, const char *buf, size_t len);

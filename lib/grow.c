@@ -11,7 +11,7 @@
 #include "base.h"
 
 int
-xbl_grow(void **buf, size_t *cap, size_t need, size_t unit)
+xbl_grow_to(void **buf, size_t *cap, size_t need, size_t unit)
 {
 	size_t n = *cap ? *cap : (64 * 1024 + unit - 1) / unit;
 	void *p;
