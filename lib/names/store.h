@@ -159,7 +159,15 @@ xbn_popcount(uint64_t v)
 	return (unsigned int)((v * 0x0101010101010101ULL) >> 56);
 }
 
-/* The slot of inode @ino, or NULL if it was not kept. */
+/*
+ * The slot of inode @ino, or NULL if it was not kept.  The chunk index is
+ * not the base's table (lib/hash.c): a chunk split over two blocks has
+ * two runs under one key, and every entry of every walk comes here, so
+ * the probe is inline.  Callgrind, 300k inodes (bench/populate -n 300000
+ * --empty-files), xbulk find -j 1 MNT -printf '%p %s\n': 309.0M
+ * instructions here, 325.1M (+5.2%) with lib/hash.c (a second key per
+ * split run).
+ */
 static inline struct xbn_slot *
 xbn_lookup(const struct xbn_store *s, uint64_t ino)
 {
