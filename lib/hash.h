@@ -5,10 +5,10 @@
  * One small hash table for whoever needs one (lib/hash.c): 64-bit keys,
  * each with a value of a size fixed per table (none for a set); open
  * addressing with linear probing, at most half full; no removal.  Used by
- * lib/ids.c and the command's cli/du/agg.c (its private library links
- * lib/hash.c's object: libxbulk.so does not export it).  Not by the two
- * hot tables, lib/du/inoset.c and the names store's chunk index
- * (lib/names/store.h), which say why.
+ * lib/ids.c, lib/parent/paths.c and the command's cli/du/agg.c (its
+ * private library links lib/hash.c's object: libxbulk.so does not export
+ * it).  Not by the two hot tables, lib/du/inoset.c and the names store's
+ * chunk index (lib/names/store.h), which say why.
  *
  * Self-contained: the command includes it without the base's other
  * internals.
