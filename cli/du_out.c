@@ -231,9 +231,9 @@ du_print_table(struct du_run *r, const char *path,
 	struct du_agg_row *rows = du_agg_sorted(t);
 	size_t i;
 
-	if (!rows && t->count)
+	if (!rows && t->rows.count)
 		return -ENOMEM;
-	for (i = 0; i < t->count; i++)
+	for (i = 0; i < t->rows.count; i++)
 		print_row(r, path, &rows[i]);
 	free(rows);
 	return 0;

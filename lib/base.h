@@ -3,8 +3,9 @@
  * Internal to libxbulk's base (prefix xbl_: CONTRIBUTING.md).
  *
  * What every layer of libxbulk uses and callers never see: the
- * filesystem handle's fields, a clock, the write loop (lib/outbuf.c) and
- * the output buffer's size.
+ * filesystem handle's fields, a clock, a cancel check, the write loop
+ * (lib/outbuf.c) and the output buffer's size, a growing buffer
+ * (lib/grow.c).
  */
 #ifndef XBULK_BASE_H
 #define XBULK_BASE_H
@@ -61,6 +62,14 @@ xbl_clock_ns(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* Has the caller asked to stop (*@cancel set, by a signal handler or
+ * another thread)? */
+static inline bool
+xbl_cancelled(const volatile int *cancel)
+{
+	return cancel && __atomic_load_n(cancel, __ATOMIC_RELAXED);
+}
+
 /* Output buffer size: one write() per this many bytes. */
 #define XBL_OUT_BUFSIZE	(1U << 20)
 
@@ -68,6 +77,19 @@ xbl_clock_ns(clockid_t id)
  * set up @cap bytes writing to @fd (0 or -ENOMEM), and release them. */
 int xbl_out_setup(struct xbulk_out *out, int fd, size_t cap);
 void xbl_out_release(struct xbulk_out *out);
+
+/*
+ * Grow *@buf, *@cap elements of @unit bytes, to hold @need (doubling,
+ * from 64 KiB; never shrinks): 0 or -ENOMEM (*@buf and *@cap then
+ * unchanged).  Inline when there is room: walks and directory reads ask
+ * once per entry.
+ */
+int xbl_grow_to(void **buf, size_t *cap, size_t need, size_t unit);
+static inline int
+xbl_grow(void **buf, size_t *cap, size_t need, size_t unit)
+{
+	return need <= *cap ? 0 : xbl_grow_to(buf, cap, need, unit);
+}
 
 /* write() all of @buf, retrying short writes and EINTR; 0 or -errno. */
 int xbl_write_all(int fd, const char *buf, size_t len);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Names by id for find's %u %g -ls -nouser -nogroup and du's --by uid,
- * gid and projid: one lookup per id, then an open-addressing table per
- * kind (ids hashed by Knuth's multiplicative hash).  Users and groups come
- * from NSS with the reentrant calls (the buffer grows on ERANGE);
- * projects from /etc/projid, read whole the first time one is asked.
+ * gid and projid: one lookup per id, then a table per kind from the id
+ * to its name (lib/hash.c).  Users and groups come from NSS with the
+ * reentrant calls (the buffer grows on ERANGE); projects from
+ * /etc/projid, read whole the first time one is asked.
  */
 #include <errno.h>
 #include <grp.h>
@@ -14,95 +14,44 @@
 #include <string.h>
 
 #include "base.h"
+#include "hash.h"
 
 enum { USER, GROUP, PROJECT, KINDS };
 
-struct id_slot {
-	uint32_t	id;
-	bool		used;
-	char		*name;		/* NULL: the id has none */
-};
-
-struct id_table {
-	struct id_slot	*slot;
-	size_t		mask;		/* slots - 1 */
-	size_t		used;
-};
-
+/* Each table: id -> char * (NULL: the id has none). */
 struct xbulk_ids {
-	struct id_table	t[KINDS];
+	struct xbl_hash	t[KINDS];
 	bool		projid_read;
 };
 
 int
 xbulk_ids_new(struct xbulk_ids **ids)
 {
+	size_t k;
+
 	*ids = calloc(1, sizeof(**ids));
-	return *ids ? 0 : -ENOMEM;
+	if (!*ids)
+		return -ENOMEM;
+	for (k = 0; k < KINDS; k++)
+		xbl_hash_init(&(*ids)->t[k], sizeof(char *));
+	return 0;
 }
 
 void
 xbulk_ids_free(struct xbulk_ids *ids)
 {
-	size_t k, i;
+	uint64_t id;
+	size_t k, pos;
+	char **name;
 
 	if (!ids)
 		return;
 	for (k = 0; k < KINDS; k++) {
-		for (i = 0; ids->t[k].slot && i <= ids->t[k].mask; i++)
-			free(ids->t[k].slot[i].name);
-		free(ids->t[k].slot);
+		for (pos = 0; (name = xbl_hash_next(&ids->t[k], &pos, &id));)
+			free(*name);
+		xbl_hash_free(&ids->t[k]);
 	}
 	free(ids);
-}
-
-static struct id_slot *
-slot_of(const struct id_table *t, uint32_t id)
-{
-	size_t i = (id * 2654435761u) & t->mask;
-
-	while (t->slot[i].used && t->slot[i].id != id)
-		i = (i + 1) & t->mask;
-	return &t->slot[i];
-}
-
-/* Double the table (64 slots at first); -ENOMEM. */
-static int
-grow(struct id_table *t)
-{
-	struct id_table old = *t;
-	size_t n = t->slot ? 2 * (t->mask + 1) : 64, i;
-
-	t->slot = calloc(n, sizeof(*t->slot));
-	if (!t->slot) {
-		*t = old;
-		return -ENOMEM;
-	}
-	t->mask = n - 1;
-	for (i = 0; old.slot && i <= old.mask; i++)
-		if (old.slot[i].used)
-			*slot_of(t, old.slot[i].id) = old.slot[i];
-	free(old.slot);
-	return 0;
-}
-
-/* The slot of @id in @t, added (with no name yet) if it is new; NULL if
- * out of memory.  *@fresh: it was added now. */
-static struct id_slot *
-get(struct id_table *t, uint32_t id, bool *fresh)
-{
-	struct id_slot *s;
-
-	if ((!t->slot || 2 * (t->used + 1) > t->mask + 1) && grow(t))
-		return NULL;
-	s = slot_of(t, id);
-	*fresh = !s->used;
-	if (*fresh) {
-		s->used = true;
-		s->id = id;
-		t->used++;
-	}
-	return s;
 }
 
 /* getpwuid_r() or getgrgid_r() of @id: a copy of the name, or NULL. */
@@ -140,9 +89,8 @@ static void
 read_projid(struct xbulk_ids *ids)
 {
 	FILE *f = fopen("/etc/projid", "re");
-	char *line = NULL, *colon, *end;
+	char *line = NULL, *colon, *end, **name;
 	size_t cap = 0;
-	struct id_slot *s;
 	unsigned long id;
 	bool fresh;
 
@@ -155,11 +103,11 @@ read_projid(struct xbulk_ids *ids)
 		id = strtoul(colon + 1, &end, 10);
 		if (end == colon + 1 || id > UINT32_MAX)
 			continue;
-		s = get(&ids->t[PROJECT], (uint32_t)id, &fresh);
-		if (!s)
+		name = xbl_hash_add(&ids->t[PROJECT], id, &fresh);
+		if (!name)
 			break;
 		if (fresh)
-			s->name = strdup(line);
+			*name = strdup(line);
 	}
 	free(line);
 	if (f)
@@ -169,17 +117,17 @@ read_projid(struct xbulk_ids *ids)
 static const char *
 name_of(struct xbulk_ids *ids, int kind, uint32_t id)
 {
-	struct id_slot *s;
+	char **name;
 	bool fresh;
 
 	if (kind == PROJECT && !ids->projid_read)
 		read_projid(ids);
-	s = get(&ids->t[kind], id, &fresh);
-	if (!s)
+	name = xbl_hash_add(&ids->t[kind], id, &fresh);
+	if (!name)
 		return NULL;
 	if (fresh && kind != PROJECT)
-		s->name = nss_name(kind, id);
-	return s->name;
+		*name = nss_name(kind, id);
+	return *name;
 }
 
 const char *

@@ -11,12 +11,6 @@
 
 #include "agg.h"
 
-static size_t
-hash64(uint64_t v)
-{
-	return (size_t)((v * 0x9e3779b97f4a7c15ull) >> 29);
-}
-
 void
 du_agg_init(struct du_agg *a, enum du_by by, enum xbulk_time time,
 	       int64_t now, unsigned int blocklog)
@@ -24,6 +18,7 @@ du_agg_init(struct du_agg *a, enum du_by by, enum xbulk_time time,
 	*a = (struct du_agg){
 		.by = by, .time = time, .now = now, .blocklog = blocklog,
 	};
+	xbl_hash_init(&a->ext_index, sizeof(uint64_t));
 }
 
 void
@@ -34,75 +29,59 @@ du_agg_free(struct du_agg *a)
 	for (i = 0; i < a->next; i++)
 		free(a->ext[i]);
 	free(a->ext);
-	free(a->ext_index);
+	xbl_hash_free(&a->ext_index);
 	a->ext = NULL;
-	a->ext_index = NULL;
 	a->next = 0;
+	a->ext_cap = 0;
 }
 
-static size_t
+/* FNV-1a of @s (@len bytes), less its top bit: ext_id() adds to it. */
+static uint64_t
 hash_str(const char *s, size_t len)
 {
-	uint64_t h = 14695981039346656037ull;	/* FNV-1a */
+	uint64_t h = 14695981039346656037ull;
 
 	while (len--)
 		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return hash64(h);
+	return h >> 1;
 }
 
-/* Make room for one more suffix: grow the index at half full. */
-static int
-ext_grow(struct du_agg *a)
-{
-	size_t n = a->ext_index ? (a->ext_mask + 1) * 2 : 64, i;
-	uint32_t *idx;
-	char **ext;
-
-	if (a->ext_index && (a->next + 1) * 2 <= a->ext_mask + 1)
-		return 0;
-	ext = realloc(a->ext, n / 2 * sizeof(*ext));
-	if (!ext)
-		return -ENOMEM;
-	a->ext = ext;
-	idx = calloc(n, sizeof(*idx));
-	if (!idx)
-		return -ENOMEM;
-	for (i = 0; i < a->next; i++) {
-		size_t j = hash_str(ext[i], strlen(ext[i])) & (n - 1);
-
-		while (idx[j])
-			j = (j + 1) & (n - 1);
-		idx[j] = (uint32_t)(i + 1);
-	}
-	free(a->ext_index);
-	a->ext_index = idx;
-	a->ext_mask = n - 1;
-	return 0;
-}
-
-/* The id of suffix @s (@len bytes), added if new. */
+/*
+ * The id of suffix @s (@len bytes), added if new.  Its key in the index
+ * is its hash, or the next free one after it if other suffixes have the
+ * same hash: a lookup follows the same keys up to the first free one.
+ */
 static int
 ext_id(struct du_agg *a, const char *s, size_t len, uint64_t *id)
 {
-	size_t j;
-	int err = ext_grow(a);
+	uint64_t key = hash_str(s, len), *v;
+	bool fresh;
+	char *e;
 
-	if (err)
-		return err;
-	for (j = hash_str(s, len) & a->ext_mask; a->ext_index[j];
-	     j = (j + 1) & a->ext_mask) {
-		const char *e = a->ext[a->ext_index[j] - 1];
-
+	for (; (v = xbl_hash_get(&a->ext_index, key)); key++) {
+		e = a->ext[*v - 1];
 		if (!strncmp(e, s, len) && !e[len]) {
-			*id = a->ext_index[j];
+			*id = *v;
 			return 0;
 		}
 	}
-	a->ext[a->next] = strndup(s, len);
-	if (!a->ext[a->next])
+	if (a->next == a->ext_cap) {
+		size_t n = a->ext_cap ? 2 * a->ext_cap : 32;
+		char **ext = realloc(a->ext, n * sizeof(*ext));
+
+		if (!ext)
+			return -ENOMEM;
+		a->ext = ext;
+		a->ext_cap = n;
+	}
+	e = strndup(s, len);
+	v = e ? xbl_hash_add(&a->ext_index, key, &fresh) : NULL;
+	if (!v) {
+		free(e);
 		return -ENOMEM;
-	a->ext_index[j] = (uint32_t)++a->next;
-	*id = a->next;
+	}
+	a->ext[a->next++] = e;
+	*v = *id = a->next;
 	return 0;
 }
 
@@ -226,38 +205,19 @@ du_agg_label(const struct du_agg *a, uint64_t key)
 	}
 }
 
-/* The row of @key in @t, made if new. */
+/* The row of @key in @t, made if new; NULL without memory. */
 static struct du_agg_row *
 row_of(struct du_agg_table *t, uint64_t key)
 {
-	size_t j;
+	struct du_agg_row *r;
+	bool fresh;
 
-	if (!t->rows || (t->count + 1) * 2 > t->mask + 1) {
-		size_t n = t->rows ? (t->mask + 1) * 2 : 16, i;
-		struct du_agg_table g = { .mask = n - 1 };
-
-		g.rows = calloc(n, sizeof(*g.rows));
-		if (!g.rows)
-			return NULL;
-		for (i = 0; t->rows && i <= t->mask; i++) {
-			if (!t->rows[i].count)
-				continue;
-			for (j = hash64(t->rows[i].key) & g.mask;
-			     g.rows[j].count; j = (j + 1) & g.mask)
-				;
-			g.rows[j] = t->rows[i];
-		}
-		g.count = t->count;
-		free(t->rows);
-		*t = g;
-	}
-	for (j = hash64(key) & t->mask; t->rows[j].count;
-	     j = (j + 1) & t->mask)
-		if (t->rows[j].key == key)
-			return &t->rows[j];
-	t->rows[j].key = key;
-	t->count++;
-	return &t->rows[j];
+	if (!t->rows.size)	/* zeroed (agg.h) */
+		xbl_hash_init(&t->rows, sizeof(*r));
+	r = xbl_hash_add(&t->rows, key, &fresh);
+	if (r)
+		r->key = key;
+	return r;
 }
 
 static int
@@ -291,13 +251,13 @@ int
 du_agg_merge(struct du_agg_table *dst,
 		const struct du_agg_table *src)
 {
-	size_t i;
+	const struct du_agg_row *r;
+	size_t pos = 0;
+	uint64_t key;
 	int err;
 
-	for (i = 0; src->rows && i <= src->mask; i++) {
-		if (!src->rows[i].count)
-			continue;
-		err = add_row(dst, &src->rows[i]);
+	while ((r = xbl_hash_next(&src->rows, &pos, &key))) {
+		err = add_row(dst, r);
 		if (err)
 			return err;
 	}
@@ -307,15 +267,13 @@ du_agg_merge(struct du_agg_table *dst,
 void
 du_agg_clear(struct du_agg_table *t)
 {
-	if (t->rows && t->count)
-		memset(t->rows, 0, (t->mask + 1) * sizeof(*t->rows));
-	t->count = 0;
+	xbl_hash_clear(&t->rows);
 }
 
 void
 du_agg_table_free(struct du_agg_table *t)
 {
-	free(t->rows);
+	xbl_hash_free(&t->rows);
 	*t = (struct du_agg_table){ 0 };
 }
 
@@ -334,19 +292,20 @@ cmp_rows(const void *pa, const void *pb)
 struct du_agg_row *
 du_agg_sorted(const struct du_agg_table *t)
 {
+	const struct du_agg_row *r;
 	struct du_agg_row *out;
-	size_t i, n = 0;
+	size_t pos = 0, n = 0;
+	uint64_t key;
 
-	if (!t->count) {
+	if (!t->rows.count) {
 		errno = 0;
 		return NULL;
 	}
-	out = malloc(t->count * sizeof(*out));
+	out = malloc(t->rows.count * sizeof(*out));
 	if (!out)
 		return NULL;
-	for (i = 0; i <= t->mask; i++)
-		if (t->rows[i].count)
-			out[n++] = t->rows[i];
+	while ((r = xbl_hash_next(&t->rows, &pos, &key)))
+		out[n++] = *r;
 	qsort(out, n, sizeof(*out), cmp_rows);
 	return out;
 }

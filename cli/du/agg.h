@@ -9,6 +9,7 @@
 #define DU_AGG_H
 
 #include "xbulk.h"
+#include "../../lib/hash.h"
 
 /* What --by groups inodes by. */
 enum du_by {
@@ -31,13 +32,11 @@ struct du_agg_row {
 	uint64_t	apparent;	/* bytes of apparent size */
 };
 
-/* Rows by key (open addressing; a row with count 0 is a free slot).
- * Zero it before use; du_agg_table_free() releases the rows and
+/* Rows by key (lib/hash.c: key -> struct du_agg_row; rows.count of
+ * them).  Zero it before use; du_agg_table_free() releases the rows and
  * leaves it zeroed. */
 struct du_agg_table {
-	struct du_agg_row	*rows;
-	size_t			mask;
-	size_t			count;	/* rows in use */
+	struct xbl_hash		rows;
 };
 
 /* What a table's keys mean: shared by all tables of one run. */
@@ -46,11 +45,12 @@ struct du_agg {
 	enum xbulk_time	time;
 	int64_t		now;		/* seconds since the epoch (age) */
 	unsigned int	blocklog;
-	/* ext: suffixes by id (id - 1), and their hash index */
+	/* ext: suffixes by id (id - 1), and their index: a hash of the
+	 * suffix -> its id (uint64_t) */
 	char		**ext;
 	size_t		next;
-	uint32_t	*ext_index;	/* id per slot, 0 free */
-	size_t		ext_mask;
+	size_t		ext_cap;
+	struct xbl_hash	ext_index;
 };
 
 #define DU_AGE_CLASSES	7
@@ -97,7 +97,8 @@ void du_agg_table_free(struct du_agg_table *t);
 
 /**
  * du_agg_sorted() - @t's rows, most disk usage first (then most
- * apparent size, then key), in a new array of @t->count rows (free() it)
+ * apparent size, then key), in a new array of @t->rows.count rows (free()
+ * it)
  * Return: the array, or NULL with errno ENOMEM (or for an empty table).
  */
 struct du_agg_row *du_agg_sorted(const struct du_agg_table *t);

@@ -2,6 +2,13 @@
 /*
  * A set of inode numbers: du's (dev, ino) set for one filesystem.  Open
  * addressing with linear probing, kept at most half full.
+ *
+ * Not the base's table (lib/hash.c), on purpose: every entry of a du with
+ * several operands comes here, and the shared table's generic slots (a
+ * stride, a value, key + 1) and stronger hash cost more.  Callgrind,
+ * 300k inodes (bench/populate -n 300000 --empty-files), xbulk du -s -j 1
+ * over its 5 top directories: xbd_inoset_add() 26.0M instructions of
+ * 257.1M here, 44.8M of 292.0M (+14% in all) on lib/hash.c.
  */
 #include <errno.h>
 #include <stdlib.h>

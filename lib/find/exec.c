@@ -24,7 +24,6 @@
 #include <unistd.h>
 
 #include "find.h"
-#include "../names/names.h"
 
 extern char **environ;
 
@@ -139,7 +138,7 @@ arg_limits(struct xf_parser *ps)
 static int
 add_chars(struct xf_exec *x, const char *p, size_t n)
 {
-	if (xbn_grow((void **)&x->chars, &x->chars_cap, x->nchars + n + 1, 1))
+	if (xbl_grow((void **)&x->chars, &x->chars_cap, x->nchars + n + 1, 1))
 		return -ENOMEM;
 	memcpy(x->chars + x->nchars, p, n);
 	x->nchars += n;
@@ -150,7 +149,7 @@ add_chars(struct xf_exec *x, const char *p, size_t n)
 static int
 new_arg(struct xf_exec *x)
 {
-	if (xbn_grow((void **)&x->args, &x->args_cap, x->nargs + 2,
+	if (xbl_grow((void **)&x->args, &x->args_cap, x->nargs + 2,
 		 sizeof(*x->args)))
 		return -ENOMEM;
 	x->args[x->nargs++] = x->nchars;

@@ -19,7 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "names.h"
+#include "inodes.h"
+#include "tree.h"
 
 /* Records per bulkstat call, as xfs_io. */
 #define SCAN_BATCH	4096
@@ -95,7 +96,7 @@ bad_inode(void *arg, uint64_t ino, int err)
 
 	pthread_mutex_lock(&b->lock);
 	/* Out of memory: the inode goes unnamed, its entries unshown. */
-	if (!xbn_grow((void **)&nm->bad, &b->bad_cap, nm->nbad + 1,
+	if (!xbl_grow((void **)&nm->bad, &b->bad_cap, nm->nbad + 1,
 		      sizeof(*nm->bad)))
 		nm->bad[nm->nbad++] = (struct xbn_bad){
 			.ino = ino, .err = err, .dir = XBN_NONE,
@@ -113,7 +114,7 @@ ag_fault(void *arg, const struct xbulk_ag_fault *f)
 
 	pthread_mutex_lock(&b->lock);
 	/* Out of memory: still counted in scan.ag_faults, not named. */
-	if (!xbn_grow((void **)&nm->faults, &b->faults_cap, nm->nfaults + 1,
+	if (!xbl_grow((void **)&nm->faults, &b->faults_cap, nm->nfaults + 1,
 		      sizeof(*nm->faults)))
 		nm->faults[nm->nfaults++] = *f;
 	pthread_mutex_unlock(&b->lock);
@@ -417,4 +418,10 @@ xbulk_names_free(struct xbulk_names *nm)
 		xbn_reader_fini(&nm->live_reader);
 	}
 	free(nm);
+}
+
+const char *
+xbn_mountpoint(const struct xbulk_names *nm)
+{
+	return nm->mountpoint;
 }

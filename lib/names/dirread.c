@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Read one open directory into a listing (names.h): getdents64 into a
+ * Read one open directory into a listing (listing.h): getdents64 into a
  * large buffer, the entries packed into the reader's scratch, then put in
  * GNU find's order and copied once into the reader's listing blocks.  No
  * allocation per entry: the buffers only grow.
@@ -8,7 +8,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
-#include "names.h"
+#include "dirs.h"
+#include "listing.h"
+#include "store.h"
 
 /* A large buffer: fewer calls for big directories, and XFS reads ahead
  * directory blocks in proportion to it (xfs_dir2_leaf_getdents()). */
@@ -98,7 +100,7 @@ xbn_order_listing(struct xbn_reader *r, uint8_t *dst, const uint8_t *buf,
 		memcpy(dst, buf, len);
 		return 0;
 	}
-	if (xbn_grow(&r->order, &r->order_cap, n, sizeof(*k)))
+	if (xbl_grow(&r->order, &r->order_cap, n, sizeof(*k)))
 		return -ENOMEM;
 	k = r->order;
 	for (i = 0, e = buf; i < n; i++, e = xbn_ent_next(e)) {
@@ -144,7 +146,7 @@ parse(struct xbn_reader *r, struct xbn_dir *d, size_t len, size_t *used,
 		}
 		if (nl > NAME_MAX_XFS || de->d_reclen == 0)
 			return -EUCLEAN;
-		if (xbn_grow((void **)&r->scratch, &r->scratch_cap,
+		if (xbl_grow((void **)&r->scratch, &r->scratch_cap,
 			 *used + XBN_ENT_HDR + nl, 1))
 			return -ENOMEM;
 		e = r->scratch + *used;
@@ -174,7 +176,7 @@ read_all(struct xbn_reader *r, int fd, struct xbn_dir *d, size_t *used,
 		ssize_t len;
 		int ret;
 
-		if (xbn_cancelled(r->cancel))
+		if (xbl_cancelled(r->cancel))
 			return -EINTR;
 		len = getdents64(fd, r->dbuf, r->dbuf_size);
 		if (len < 0)

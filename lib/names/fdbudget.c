@@ -8,7 +8,7 @@
 #include <dirent.h>
 #include <sys/resource.h>
 
-#include "names.h"
+#include "tree.h"
 
 unsigned int
 xbn_fds_free(void)

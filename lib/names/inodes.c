@@ -22,7 +22,8 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "names.h"
+#include "inodes.h"
+#include "tree.h"
 
 #define RADIX_BITS	11
 #define RADIX_SIZE	(1u << RADIX_BITS)
@@ -130,7 +131,7 @@ gather(struct xbn_inodes *it)
 	stack[sp++] = nm->top;
 	while (sp && !ret) {
 		ret = gather_dir(it, stack[--sp], mark, stack, &sp);
-		if (!ret && xbn_cancelled(nm->cancel))
+		if (!ret && xbl_cancelled(nm->cancel))
 			ret = -EINTR;
 	}
 	free(stack);
@@ -286,7 +287,7 @@ xbn_inodes_next(struct xbn_inodes *it, const struct xbn_inode **out)
 		const struct xbn_dir *pd = xbn_dir(&nm->dirs, x->pdir);
 		const uint8_t *de = pd->list + x->off;
 
-		if (xbn_grow((void **)&it->links, &it->lcap, n + 1,
+		if (xbl_grow((void **)&it->links, &it->lcap, n + 1,
 			     sizeof(*it->links)))
 			return -ENOMEM;
 		it->links[n].parent = pd->ino;

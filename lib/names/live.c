@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "names.h"
+#include "walk.h"
 
 /* Fields statx does not give. */
 #define XFS_ONLY	(XBULK_F_PROJID | XBULK_F_XFLAGS | XBULK_F_EXTENTS | \

@@ -17,7 +17,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "names.h"
+#include "tree.h"
 
 void
 xbn_unescape(char *s)

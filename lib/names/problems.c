@@ -164,7 +164,7 @@ xbn_report_all(struct xbulk_names *nm, const struct xbulk_names_opts *o,
 int
 xbn_problem_add(struct xbulk_names *nm, const struct xbn_problem *p)
 {
-	if (xbn_grow((void **)&nm->problems, &nm->problems_cap,
+	if (xbl_grow((void **)&nm->problems, &nm->problems_cap,
 		     nm->nproblems + 1, sizeof(*nm->problems)))
 		return -ENOMEM;
 	nm->problems[nm->nproblems++] = *p;

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "names.h"
+#include "tree.h"
 
 /* Rounds of questions before what is left is called damage. */
 #define ROUNDS		3

@@ -15,7 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "names.h"
+#include "store.h"
 
 #define BS_OFF(f)	((uint16_t)offsetof(struct xfs_bulkstat, f))
 #define BLOCK_BYTES	XBN_BLOCK_ALIGN
@@ -66,8 +66,14 @@ struct xbn_block {
 	uint64_t		data[];		/* slots */
 };
 
-void
-xbn_populate(void *p, size_t len)
+/*
+ * Fault in the pages of @len bytes at @p at once (MADV_POPULATE_WRITE):
+ * the first write to each page of fresh memory otherwise traps one by
+ * one, which costs more than the scan's own work on a 128-byte slot (most
+ * in a VM).  Best effort.
+ */
+static void
+populate(void *p, size_t len)
 {
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
 	uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1);
@@ -87,27 +93,9 @@ xbn_alloc_block(size_t len, size_t *got)
 	if (!p)
 		return NULL;
 	madvise(p, bytes, MADV_HUGEPAGE);	/* best effort */
-	xbn_populate(p, bytes);
+	populate(p, bytes);
 	*got = bytes;
 	return p;
-}
-
-int
-xbn_grow(void **buf, size_t *cap, size_t need, size_t unit)
-{
-	size_t n = *cap ? *cap : (64 * 1024 + unit - 1) / unit;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	p = realloc(*buf, n * unit);
-	if (!p)
-		return -ENOMEM;
-	*buf = p;
-	*cap = n;
-	return 0;
 }
 
 void

@@ -42,7 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "names.h"
+#include "tree.h"
 
 /* How long an idle reader waits before it looks at the cancel flag. */
 #define WAIT_MS		10
@@ -137,7 +137,7 @@ pop(struct travel *t, struct item *it)
 	bool got = false;
 
 	pthread_mutex_lock(&t->lock);
-	while (!t->err && !xbn_cancelled(t->nm->cancel)) {
+	while (!t->err && !xbl_cancelled(t->nm->cancel)) {
 		struct timespec ts;
 
 		if (t->n) {
@@ -173,7 +173,7 @@ static bool
 next(struct worker *w, int err, struct item *it)
 {
 	struct travel *t = w->t;
-	bool keep = !err && w->nkids && !xbn_cancelled(t->nm->cancel);
+	bool keep = !err && w->nkids && !xbl_cancelled(t->nm->cancel);
 	size_t push = w->nkids - keep;
 
 	if (keep)
@@ -184,7 +184,7 @@ next(struct worker *w, int err, struct item *it)
 	}
 	pthread_mutex_lock(&t->lock);
 	if (!err && push)
-		err = xbn_grow((void **)&t->v, &t->cap, t->n + push,
+		err = xbl_grow((void **)&t->v, &t->cap, t->n + push,
 			       sizeof(*t->v));
 	if (!err) {
 		while (w->nkids > keep)
@@ -229,7 +229,7 @@ claim_kids(struct worker *w, uint32_t c)
 		kd = xbn_dir(&nm->dirs, slot->aux);
 		if (__atomic_exchange_n(&kd->claimed, 1, __ATOMIC_ACQ_REL))
 			continue;
-		if (xbn_grow((void **)&w->kids, &w->kids_cap, w->nkids + 1,
+		if (xbl_grow((void **)&w->kids, &w->kids_cap, w->nkids + 1,
 			     sizeof(*w->kids)))
 			return -ENOMEM;
 		w->kids[w->nkids++] = (struct item){
@@ -400,7 +400,7 @@ keep_links(struct xbn_links *links, struct xbn_links *w)
 
 	links->stale += w->stale;
 	if (w->n) {
-		ret = xbn_grow((void **)&links->v, &links->cap,
+		ret = xbl_grow((void **)&links->v, &links->cap,
 			       links->n + w->n, sizeof(*links->v));
 		if (!ret) {
 			memcpy(links->v + links->n, w->v, w->n * sizeof(*w->v));
@@ -459,7 +459,7 @@ xbn_travel(struct xbulk_names *nm, unsigned int threads,
 	threads = fit_fds(&t, threads);
 	w = calloc(threads, sizeof(*w));
 	tids = calloc(threads, sizeof(*tids));
-	if (!w || !tids || xbn_grow((void **)&t.v, &t.cap, 1, sizeof(*t.v))) {
+	if (!w || !tids || xbl_grow((void **)&t.v, &t.cap, 1, sizeof(*t.v))) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -494,7 +494,7 @@ xbn_travel(struct xbulk_names *nm, unsigned int threads,
 	}
 	if (!ret)
 		ret = t.err;
-	if (!ret && xbn_cancelled(nm->cancel))
+	if (!ret && xbl_cancelled(nm->cancel))
 		ret = -EINTR;
 	pthread_cond_destroy(&t.cond);
 	pthread_mutex_destroy(&t.lock);

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "names.h"
+#include "tree.h"
 
 /* Look at the cancel flag once per this many directories. */
 #define CANCEL_EVERY	1024
@@ -55,7 +55,7 @@ entry_dir(const struct xbulk_names *nm, const uint8_t *e, uint32_t *c)
 static int
 edge_add(struct xbn_links *x, uint32_t c, uint32_t p, uint64_t off)
 {
-	if (xbn_grow((void **)&x->v, &x->cap, x->n + 1, sizeof(*x->v)))
+	if (xbl_grow((void **)&x->v, &x->cap, x->n + 1, sizeof(*x->v)))
 		return -ENOMEM;
 	x->v[x->n++] = (struct xbn_edge){ .c = c, .p = p, .off = off };
 	return 0;
@@ -157,7 +157,7 @@ check_all(struct xbulk_names *nm, struct xbulk_names_result *r,
 
 		while (x < extra->n && extra->v[x].c == c)
 			x++;
-		if (c % CANCEL_EVERY == 0 && xbn_cancelled(nm->cancel))
+		if (c % CANCEL_EVERY == 0 && xbl_cancelled(nm->cancel))
 			return -EINTR;
 		if (d->flags & XBN_DIR_GONE) {
 			d->parent = XBN_NONE;
@@ -326,7 +326,7 @@ check_loops(struct xbulk_names *nm, struct xbulk_names_result *r,
 		}
 		if (x != XBN_NONE && xbn_dir(&nm->dirs, x)->mark == color)
 			ret = settle_loop(nm, r, extra, x, len);
-		if (c % CANCEL_EVERY == 0 && xbn_cancelled(nm->cancel))
+		if (c % CANCEL_EVERY == 0 && xbl_cancelled(nm->cancel))
 			ret = -EINTR;
 	}
 	nm->pass = color;	/* marks in use: walks take the next ones */

@@ -13,7 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "names.h"
+#include "tree.h"
+#include "walk.h"
 
 /* Look at the cancel flag once per this many entries. */
 #define CANCEL_EVERY	1024
@@ -21,8 +22,9 @@
 /* A directory a live walk enters (no index in the table). */
 #define XBN_LIVE	(XBN_NONE - 1)
 
-int
-xbn_bad_err(const struct xbulk_names *nm, uint64_t ino)
+/* A bad inode's error, or 0. */
+static int
+bad_err(const struct xbulk_names *nm, uint64_t ino)
 {
 	size_t lo = 0, hi = nm->nbad;
 
@@ -55,7 +57,7 @@ visit(struct xbn_walk *w, struct xbulk_entry *e, enum xbulk_visit v)
 
 	/* at every entry once commands run (one may have been stopped) */
 	if (((++w->count % CANCEL_EVERY) == 0 || w->nm->live) &&
-	    xbn_cancelled(w->nm->cancel))
+	    xbl_cancelled(w->nm->cancel))
 		return -EINTR;
 	e->start = w->start;
 	e->startlen = w->startlen;
@@ -99,7 +101,7 @@ enter_live(struct xbn_walk *w, struct xbulk_entry *e)
 		e->err = err;
 		return visit(w, e, XBULK_VISIT_POST);
 	}
-	if (xbn_grow(&nm->stack, &nm->stack_cap, w->sp + 1, sizeof(*f)))
+	if (xbl_grow(&nm->stack, &nm->stack_cap, w->sp + 1, sizeof(*f)))
 		return -ENOMEM;
 	f = (struct xbn_frame *)nm->stack + w->sp++;
 	f->dir = XBN_NONE;
@@ -133,7 +135,7 @@ enter(struct xbn_walk *w, uint32_t di, struct xbulk_entry *e, bool prune)
 		return enter_live(w, e);
 	if (!d->list)
 		return w->post ? visit(w, e, XBULK_VISIT_POST) : 0;
-	if (xbn_grow(&nm->stack, &nm->stack_cap, w->sp + 1, sizeof(*f)))
+	if (xbl_grow(&nm->stack, &nm->stack_cap, w->sp + 1, sizeof(*f)))
 		return -ENOMEM;
 	f = (struct xbn_frame *)nm->stack + w->sp++;
 	f->dir = di;
@@ -257,7 +259,7 @@ child_entry(struct xbn_walk *w, struct xbulk_entry *e,
 		return true;
 	}
 	if (!slot) {
-		e->err = nm->nbad ? xbn_bad_err(nm, ino) : 0;
+		e->err = nm->nbad ? bad_err(nm, ino) : 0;
 		if (!e->err)
 			return false;	/* dropped by keep, or new */
 		w->bad.bs_ino = ino;
@@ -299,7 +301,7 @@ child_path(struct xbn_walk *w, struct xbulk_entry *e, const struct xbn_frame *f,
 	/* fts: a trailing '/' of the operand is not doubled */
 	if (!f->depth && pos && nm->path[pos - 1] == '/')
 		pos--;
-	if (xbn_grow((void **)&nm->path, &nm->path_cap, pos + nl + 17, 1))
+	if (xbl_grow((void **)&nm->path, &nm->path_cap, pos + nl + 17, 1))
 		return -ENOMEM;
 	nm->path[pos++] = '/';
 	xbn_copy_name(nm->path + pos, xbn_ent_name(de), nl);
@@ -499,7 +501,7 @@ walk(struct xbulk_names *nm, const char *start, unsigned int flags,
 	size_t len = strlen(start);
 	int ret;
 
-	if (xbn_grow((void **)&nm->path, &nm->path_cap, len + 1, 1))
+	if (xbl_grow((void **)&nm->path, &nm->path_cap, len + 1, 1))
 		return -ENOMEM;
 	memcpy(nm->path, start, len + 1);
 	e.path = nm->path;
@@ -586,7 +588,7 @@ collect(void *arg, struct xbn_slot *slot)
 		slot->flags &= (uint16_t)~XBN_SLOT_REACHED;
 		return 0;
 	}
-	if (xbn_grow((void **)&u->v, &u->cap, u->n + 1, sizeof(*u->v)))
+	if (xbl_grow((void **)&u->v, &u->cap, u->n + 1, sizeof(*u->v)))
 		return -ENOMEM;
 	u->v[u->n++] = slot;
 	return 0;
@@ -625,7 +627,7 @@ xbulk_names_unreached(struct xbulk_names *nm,
 
 		if (d && (d->flags & XBN_DIR_GONE))
 			continue;
-		if (i % CANCEL_EVERY == 0 && xbn_cancelled(nm->cancel))
+		if (i % CANCEL_EVERY == 0 && xbl_cancelled(nm->cancel))
 			ret = -EINTR;
 		else
 			ret = fn(arg, fill(&w, u.v[i], d));

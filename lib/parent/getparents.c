@@ -66,6 +66,7 @@ xbulk_parents_open(struct xbulk_fs *fs, struct xbulk_parents **out)
 	if (!p)
 		return -ENOMEM;
 	p->fs = fs;
+	xbl_hash_init(&p->index, sizeof(uint32_t));
 	p->bufsize = XBP_BUF_SIZE;
 	p->buf = malloc(p->bufsize);
 	ret = p->buf ? read_fsid(p) : -ENOMEM;
@@ -95,6 +96,7 @@ xbulk_parents_free(struct xbulk_parents *p)
 		return;
 	free(p->buf);
 	free(p->dirs);
+	xbl_hash_free(&p->index);
 	free(p->names);
 	free(p->stack);
 	free(p->path);

@@ -11,16 +11,17 @@
 #include <stdint.h>
 
 #include "../base.h"
+#include "../hash.h"
 
 /* A cached directory (paths.c). */
 struct xbp_dir {
-	uint64_t	ino;		/* 0: empty slot */
+	uint64_t	ino;
 	uint32_t	gen;
-	uint32_t	parent;		/* index of the parent's slot, or
-					   XBP_TOP for the root; failed
-					   (state < 0): the slot of the
-					   directory where the chain failed,
-					   or XBP_TOP for none */
+	uint32_t	parent;		/* the parent's index, or XBP_TOP
+					   for the root; failed (state <
+					   0): the index of the directory
+					   where the chain failed, or
+					   XBP_TOP for none */
 	uint32_t	name_off;	/* in the name arena */
 	uint16_t	name_len;
 	int16_t		state;		/* XBP_* or a negative errno */
@@ -41,11 +42,13 @@ struct xbulk_parents {
 	char		*buf;
 	uint32_t	bufsize;
 	/* paths.c */
-	struct xbp_dir	*dirs;		/* open addressing on ino */
-	uint32_t	ndirs, dirmask;
+	struct xbp_dir	*dirs;		/* every directory seen */
+	size_t		dirs_cap;
+	uint32_t	ndirs;
+	struct xbl_hash	index;		/* ino -> index in dirs (uint32_t) */
 	char		*names;		/* name arena */
 	size_t		names_len, names_cap;
-	uint32_t	*stack;		/* slots of a chain */
+	uint32_t	*stack;		/* indices of a chain */
 	size_t		stack_cap;
 	char		*path;		/* the path being built */
 	size_t		path_cap;

@@ -3,84 +3,64 @@
  * The paths of an inode from parent pointers: each parent pointer of the
  * inode, then the chain of directories above it, one parent pointer each
  * (a directory has one name), up to the root or to a directory seen
- * before.  Directories are kept in a hash table on the inode number as
- * (parent slot, name), so memory grows with the directories seen, not
- * with their paths' lengths; a path is written out from the chain when a
- * caller asks for it.  The loops check their own progress: a chain that
- * comes back to a directory on it is -ELOOP.  A chain that fails is
- * remembered, with the directory where it failed (an unreadable or freed
- * directory, one without a parent pointer), for the chains through it
- * later.
+ * before.  Directories are kept in an array as (parent's index, name),
+ * found by inode number through a hash table (lib/hash.c), so memory
+ * grows with the directories seen, not with their paths' lengths; a path
+ * is written out from the chain when a caller asks for it.  The loops
+ * check their own progress: a chain that comes back to a directory on it
+ * is -ELOOP.  A chain that fails is remembered, with the directory where
+ * it failed (an unreadable or freed directory, one without a parent
+ * pointer), for the chains through it later.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../names/names.h"	/* xbn_grow() */
 #include "parent.h"
 
 /* Most directories on one chain: deeper is damage (or -ENOMEM first). */
 #define MAX_DEPTH	(1u << 24)
 
+/* Most directories kept (what a table of 2^30 slots held half full). */
+#define MAX_DIRS	(1u << 29)
+
+/* The index of directory @ino, or XBP_TOP if it was not seen. */
 static uint32_t
-hash_ino(uint64_t ino)
+find_dir(const struct xbulk_parents *p, uint64_t ino)
 {
-	ino ^= ino >> 33;
-	ino *= 0xff51afd7ed558ccdULL;
-	ino ^= ino >> 33;
-	return (uint32_t)ino;
+	const uint32_t *i = xbl_hash_get(&p->index, ino);
+
+	return i ? *i : XBP_TOP;
 }
 
-/* The slot of @ino, or the empty one where it would go. */
-static uint32_t
-find_slot(const struct xbulk_parents *p, uint64_t ino)
-{
-	uint32_t i = hash_ino(ino) & p->dirmask;
-
-	while (p->dirs[i].ino && p->dirs[i].ino != ino)
-		i = (i + 1) & p->dirmask;
-	return i;
-}
-
-/* Double the table; slot numbers change, also the @depth ones of the
- * chain being resolved (p->stack). */
+/* Room for one more directory: a chain that fails can then always be
+ * remembered (chain_failed()).  Return 0 or -ENOMEM. */
 static int
-rehash(struct xbulk_parents *p, size_t depth)
+reserve_dir(struct xbulk_parents *p)
 {
-	uint32_t old_n = p->dirs ? p->dirmask + 1 : 0, n = old_n ? 2 * old_n :
-								   1024;
-	struct xbp_dir *old = p->dirs;
-	uint32_t *map, i, j;
-
-	if (n > (1u << 30))
+	if (p->ndirs >= MAX_DIRS ||
+	    xbl_hash_reserve(&p->index, p->ndirs + 1) ||
+	    xbl_grow((void **)&p->dirs, &p->dirs_cap, p->ndirs + 1,
+		     sizeof(*p->dirs)))
 		return -ENOMEM;
-	p->dirs = calloc(n, sizeof(*p->dirs));
-	map = calloc(old_n ? old_n : 1, sizeof(*map));
-	if (!p->dirs || !map) {
-		free(p->dirs);
-		free(map);
-		p->dirs = old;
-		return -ENOMEM;
-	}
-	p->dirmask = n - 1;
-	for (i = 0; i < old_n; i++) {
-		if (!old[i].ino)
-			continue;
-		j = find_slot(p, old[i].ino);
-		p->dirs[j] = old[i];
-		map[i] = j;
-	}
-	for (i = 0; i <= p->dirmask; i++) {
-		if (p->dirs[i].ino && (p->dirs[i].state == XBP_DONE ||
-				       p->dirs[i].state < 0) &&
-		    p->dirs[i].parent != XBP_TOP)
-			p->dirs[i].parent = map[p->dirs[i].parent];
-	}
-	while (depth-- > 0)
-		p->stack[depth] = map[p->stack[depth]];
-	free(map);
-	free(old);
 	return 0;
+}
+
+/* Add @d, a directory not seen yet: its index, or XBP_TOP without room
+ * (never after reserve_dir()). */
+static uint32_t
+add_dir(struct xbulk_parents *p, const struct xbp_dir *d)
+{
+	uint32_t *i = NULL;
+	bool fresh;
+
+	if (p->ndirs < p->dirs_cap)
+		i = xbl_hash_add(&p->index, d->ino, &fresh);
+	if (!i)
+		return XBP_TOP;
+	*i = p->ndirs;
+	p->dirs[p->ndirs] = *d;
+	return p->ndirs++;
 }
 
 /* The first parent pointer of a directory. */
@@ -109,10 +89,10 @@ take_first(void *arg, uint64_t dir_ino, uint32_t dir_gen, const char *name,
 }
 
 /*
- * The chain being resolved (@depth slots) failed with @err at directory
+ * The chain being resolved (@depth entries) failed with @err at directory
  * @ino of generation @gen: remember that for xbulk_parents_failed_ino(),
- * in @ino's slot too (added if it has none: resolve_dir() keeps the table
- * at most half full), and have each slot of the chain point to it.
+ * in @ino's entry too (added if it has none: resolve_dir() keeps room for
+ * one), and have each entry of the chain point to it.
  * Without memory (-ENOMEM) or cancelled (-EINTR) nothing is added.
  */
 static int
@@ -122,15 +102,13 @@ chain_failed(struct xbulk_parents *p, size_t depth, int err, uint64_t ino,
 	uint32_t at = XBP_TOP;
 
 	p->fail_ino = ino;
-	if (p->dirs && err != -ENOMEM && err != -EINTR) {
-		at = find_slot(p, ino);
-		if (!p->dirs[at].ino) {
-			p->dirs[at] = (struct xbp_dir){
+	if (err != -ENOMEM && err != -EINTR) {
+		at = find_dir(p, ino);
+		if (at == XBP_TOP)
+			at = add_dir(p, &(struct xbp_dir){
 				.ino = ino, .gen = gen, .parent = XBP_TOP,
 				.state = (int16_t)err,
-			};
-			p->ndirs++;
-		}
+			});
 	}
 	while (depth-- > 0) {
 		p->dirs[p->stack[depth]].state = (int16_t)err;
@@ -139,7 +117,7 @@ chain_failed(struct xbulk_parents *p, size_t depth, int err, uint64_t ino,
 	return err;
 }
 
-/* A chain reached slot @i of a chain that failed: fail as it did, at the
+/* A chain reached entry @i of a chain that failed: fail as it did, at the
  * same directory. */
 static int
 chain_failed_before(struct xbulk_parents *p, size_t depth, uint32_t i)
@@ -152,7 +130,7 @@ chain_failed_before(struct xbulk_parents *p, size_t depth, uint32_t i)
 }
 
 /*
- * Slot of directory @ino (resolved up to the root), in *@slot; XBP_TOP
+ * Index of directory @ino (resolved up to the root), in *@slot; XBP_TOP
  * for the root.  Return 0 or a negative errno (remembered for @ino).
  */
 static int
@@ -166,17 +144,15 @@ resolve_dir(struct xbulk_parents *p, uint64_t ino, uint32_t gen,
 
 	*slot = XBP_TOP;	/* (a failure returns a negative errno) */
 	for (;;) {
-		if ((p->ndirs + 1) * 2 > (p->dirs ? p->dirmask + 1 : 0)) {
-			ret = rehash(p, depth);
-			if (ret)
-				return chain_failed(p, depth, ret, ino, gen);
-		}
+		ret = reserve_dir(p);
+		if (ret)
+			return chain_failed(p, depth, ret, ino, gen);
 		if (ino == p->root_ino) {
 			top = XBP_TOP;
 			break;
 		}
-		i = find_slot(p, ino);
-		if (p->dirs[i].ino) {
+		i = find_dir(p, ino);
+		if (i != XBP_TOP) {
 			if (p->dirs[i].state == XBP_PENDING)
 				return chain_failed(p, depth, -ELOOP, ino,
 						    gen);
@@ -190,7 +166,7 @@ resolve_dir(struct xbulk_parents *p, uint64_t ino, uint32_t gen,
 		}
 		if (depth >= MAX_DEPTH)
 			return chain_failed(p, depth, -ELOOP, ino, gen);
-		ret = xbn_grow((void **)&p->stack, &p->stack_cap, depth + 1,
+		ret = xbl_grow((void **)&p->stack, &p->stack_cap, depth + 1,
 			   sizeof(*p->stack));
 		if (ret)
 			return chain_failed(p, depth, ret, ino, gen);
@@ -203,18 +179,17 @@ resolve_dir(struct xbulk_parents *p, uint64_t ino, uint32_t gen,
 		if (!ret && !f.found)
 			ret = -ENOENT;
 		if (!ret)
-			ret = xbn_grow((void **)&p->names, &p->names_cap,
+			ret = xbl_grow((void **)&p->names, &p->names_cap,
 				   p->names_len + f.len, 1);
 		if (ret)
 			return chain_failed(p, depth, ret, ino, gen);
-		p->dirs[i] = (struct xbp_dir){
+		i = add_dir(p, &(struct xbp_dir){
 			.ino = ino, .gen = gen, .state = XBP_PENDING,
 			.name_off = (uint32_t)p->names_len,
 			.name_len = (uint16_t)f.len,
-		};
+		});
 		memcpy(p->names + p->names_len, f.name, f.len);
 		p->names_len += f.len;
-		p->ndirs++;
 		p->stack[depth++] = i;
 		ino = f.ino;
 		gen = f.gen;
@@ -230,7 +205,7 @@ resolve_dir(struct xbulk_parents *p, uint64_t ino, uint32_t gen,
 	return 0;
 }
 
-/* Write the path of slot @slot, then "/" and @name, into p->path. */
+/* Write the path of directory @slot, then "/" and @name, into p->path. */
 static int
 build_path(struct xbulk_parents *p, uint32_t slot, const char *name,
 	   size_t namelen, size_t *len)
@@ -240,14 +215,14 @@ build_path(struct xbulk_parents *p, uint32_t slot, const char *name,
 	int ret;
 
 	for (i = slot; i != XBP_TOP; i = p->dirs[i].parent) {
-		ret = xbn_grow((void **)&p->stack, &p->stack_cap, depth + 1,
+		ret = xbl_grow((void **)&p->stack, &p->stack_cap, depth + 1,
 			   sizeof(*p->stack));
 		if (ret)
 			return ret;
 		p->stack[depth++] = i;
 		n += 1 + p->dirs[i].name_len;
 	}
-	ret = xbn_grow((void **)&p->path, &p->path_cap, n + 1, 1);
+	ret = xbl_grow((void **)&p->path, &p->path_cap, n + 1, 1);
 	if (ret)
 		return ret;
 	off = 0;
@@ -286,8 +261,8 @@ add_link(void *arg, uint64_t dir_ino, uint32_t dir_gen, const char *name,
 {
 	struct links *l = arg;
 
-	if (xbn_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v)) ||
-	    xbn_grow((void **)&l->names, &l->names_cap, l->names_len + namelen,
+	if (xbl_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v)) ||
+	    xbl_grow((void **)&l->names, &l->names_cap, l->names_len + namelen,
 		 1))
 		return -ENOMEM;
 	l->v[l->n++] = (struct link){ .ino = dir_ino, .gen = dir_gen,

@@ -224,7 +224,7 @@ snap_split(const uint8_t **p, const uint8_t *end, uint64_t prev,
 int
 snap_join_start(struct snap_raw *raw, uint8_t **buf, size_t *cap)
 {
-	if (xbn_grow((void **)buf, cap, raw->len, 1))
+	if (xbl_grow((void **)buf, cap, raw->len, 1))
 		return -ENOMEM;
 	memcpy(*buf, raw->body, raw->len);
 	(*buf)[0] &= (uint8_t)~SNAP_REC_MORE;
@@ -240,7 +240,7 @@ snap_join(struct snap_raw *raw, const struct snap_raw *c, uint8_t **buf,
 	if (c->ino != raw->ino || c->len < 1 + 3 ||
 	    (c->body[0] & ~SNAP_REC_MORE))
 		return -EBADMSG;
-	if (xbn_grow((void **)buf, cap, raw->len + c->len - 1, 1))
+	if (xbl_grow((void **)buf, cap, raw->len + c->len - 1, 1))
 		return -ENOMEM;
 	memcpy(*buf + raw->len, c->body + 1, c->len - 1);
 	raw->len += c->len - 1;

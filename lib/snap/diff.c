@@ -186,7 +186,7 @@ keep_path(struct xbulk_snap_diff *d, const struct xbulk_snap *s,
 		return 0;
 	if (len < 0)
 		return (int)len;
-	if (xbn_grow((void **)&d->strs, &d->scap, d->slen + (size_t)len + 1, 1))
+	if (xbl_grow((void **)&d->strs, &d->scap, d->slen + (size_t)len + 1, 1))
 		return -ENOMEM;
 	memcpy(d->strs + d->slen, d->pbuf, (size_t)len + 1);
 	*off = d->slen;
@@ -219,7 +219,7 @@ queue(struct xbulk_snap_diff *d, enum xbulk_change_kind kind, uint32_t facets,
 			ret = keep_path(d, d->old, ol, &op);
 	}
 	if (!ret)
-		ret = xbn_grow((void **)&d->q, &d->qcap, d->nq + 1, sizeof(*d->q));
+		ret = xbl_grow((void **)&d->q, &d->qcap, d->nq + 1, sizeof(*d->q));
 	if (ret)
 		return ret;
 	e = &d->q[d->nq++];

@@ -27,8 +27,8 @@ snap_dirtab_add(struct snap_dirtab *t, uint64_t ino, uint32_t gen,
 
 	if (t->n && t->v[t->n - 1].ino >= ino)
 		return -EBADMSG;
-	if (xbn_grow((void **)&t->v, &t->cap, t->n + 1, sizeof(*t->v)) ||
-	    xbn_grow((void **)&t->names, &t->namescap, t->nameslen + namelen + 1,
+	if (xbl_grow((void **)&t->v, &t->cap, t->n + 1, sizeof(*t->v)) ||
+	    xbl_grow((void **)&t->names, &t->namescap, t->nameslen + namelen + 1,
 		 1))
 		return -ENOMEM;
 	d = &t->v[t->n++];
@@ -119,7 +119,7 @@ dir_path(const struct snap_dirtab *t, uint32_t x, char **buf, size_t *cap)
 		len += t->v[y].namelen + 1;
 	if (len)
 		len--;
-	if (xbn_grow((void **)buf, cap, len + 258, 1))
+	if (xbl_grow((void **)buf, cap, len + 258, 1))
 		return -ENOMEM;
 	pos = len;
 	for (y = x; !(t->v[y].flags & DIR_TOP); y = t->v[y].pidx) {
@@ -141,7 +141,7 @@ snap_dirtab_path(const struct snap_dirtab *t, const struct xbulk_snap_link *l,
 	long len;
 
 	if (!l) {
-		if (xbn_grow((void **)buf, cap, 2, 1))
+		if (xbl_grow((void **)buf, cap, 2, 1))
 			return -ENOMEM;
 		memcpy(*buf, ".", 2);
 		return 1;
@@ -152,7 +152,7 @@ snap_dirtab_path(const struct snap_dirtab *t, const struct xbulk_snap_link *l,
 	len = dir_path(t, x, buf, cap);
 	if (len < 0)
 		return len;
-	if (xbn_grow((void **)buf, cap, (size_t)len + l->namelen + 2, 1))
+	if (xbl_grow((void **)buf, cap, (size_t)len + l->namelen + 2, 1))
 		return -ENOMEM;
 	if (len)
 		(*buf)[len++] = '/';

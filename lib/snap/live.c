@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "snap.h"
+#include "../names/inodes.h"
 
 /* The bulkstat fields a snapshot record holds. */
 #define SNAP_FIELDS	(XBULK_F_SIZE | XBULK_F_BLOCKS | XBULK_F_ATIME | \
@@ -171,6 +172,7 @@ static void
 fill_info(struct live *l, const struct xbulk_fs *fs, unsigned int threads)
 {
 	struct xbulk_snap_info *i = &l->s.info;
+	const char *mp = xbn_mountpoint(l->nm);
 	struct utsname u;
 
 	i->version = XBULK_SNAP_VERSION;
@@ -186,7 +188,7 @@ fill_info(struct live *l, const struct xbulk_fs *fs, unsigned int threads)
 	if (!uname(&u))
 		snprintf(i->host, sizeof(i->host), "%s", u.nodename);
 	snprintf(i->mountpoint, sizeof(i->mountpoint), "%s",
-		 l->nm->mountpoint ? l->nm->mountpoint : "");
+		 mp ? mp : "");
 }
 
 int

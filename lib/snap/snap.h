@@ -23,7 +23,6 @@
 #include <string.h>
 
 #include "../base.h"
-#include "../names/names.h"	/* xbn_grow(), and live.c's cursor */
 
 /* ------------------------------------------------------------------ */
 /* The file's layout (all numbers little-endian)                      */

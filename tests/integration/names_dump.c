@@ -39,7 +39,7 @@
 #include <unistd.h>
 
 #include "xbulk.h"
-#include "names/names.h"
+#include "names/dirs.h"
 
 static volatile int cancel_flag;
 static struct timespec cancel_at;

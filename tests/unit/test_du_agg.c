@@ -120,7 +120,7 @@ test_agg_tables(void **state)
 		assert_int_equal(du_agg_add(&t1, &a, k, &bs), 0);
 	}
 	assert_int_equal(du_agg_merge(&t1, &t2), 0);
-	assert_int_equal(t1.count, 1000);
+	assert_int_equal(t1.rows.count, 1000);
 	rows = du_agg_sorted(&t1);
 	assert_non_null(rows);
 	for (i = 0; i < 1000; i++) {
@@ -134,7 +134,7 @@ test_agg_tables(void **state)
 	}
 	free(rows);
 	du_agg_clear(&t1);
-	assert_int_equal(t1.count, 0);
+	assert_int_equal(t1.rows.count, 0);
 	assert_null(du_agg_sorted(&t1));
 	du_agg_table_free(&t1);
 	du_agg_table_free(&t2);

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "names/names.h"
+#include "names/tree.h"
 
 static void
 test_handle(void **state)

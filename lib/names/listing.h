@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Internal to lib/names (prefix xbn_: CONTRIBUTING.md).
+ *
+ * Directory listings (dirread.c): the packed entries of one directory,
+ * in the order walks give them, and the reader that makes them.
+ */
+#ifndef XBULK_NAMES_LISTING_H
+#define XBULK_NAMES_LISTING_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/*
+ * A listing is the entries of one directory but "." and "..", packed:
+ * 8 bytes inode number (host order), 1 byte name length, 1 byte d_type,
+ * the name (not NUL-terminated); in the order walks give them.
+ */
+#define XBN_ENT_HDR	10
+
+static inline uint64_t
+xbn_ent_ino(const uint8_t *e)
+{
+	uint64_t ino;
+
+	memcpy(&ino, e, 8);
+	return ino;
+}
+
+static inline unsigned int
+xbn_ent_namelen(const uint8_t *e)
+{
+	return e[8];
+}
+
+static inline unsigned int
+xbn_ent_dtype(const uint8_t *e)
+{
+	return e[9];
+}
+
+static inline const char *
+xbn_ent_name(const uint8_t *e)
+{
+	return (const char *)e + XBN_ENT_HDR;
+}
+
+static inline const uint8_t *
+xbn_ent_next(const uint8_t *e)
+{
+	return e + XBN_ENT_HDR + e[8];
+}
+
+/* The entry's name, NUL-terminated, in @name (256 bytes). */
+static inline void
+xbn_ent_cname(const uint8_t *e, char *name)
+{
+	memcpy(name, xbn_ent_name(e), xbn_ent_namelen(e));
+	name[xbn_ent_namelen(e)] = '\0';
+}
+
+/*
+ * gnulib fts_build(): entries are read FTS_MAX_READDIR_ENTRIES at a time
+ * and a batch of more than _FTS_INODE_SORT_DIR_ENTRIES_THRESHOLD is sorted
+ * by inode number (XFS is not one of the filesystems where
+ * dirent_inode_sort_may_be_useful() says no).
+ */
+#define XBN_FTS_BATCH		100000
+#define XBN_FTS_SORT_OVER	10000
+
+/*
+ * Bytes readable past a listing's end: walks copy names 16 bytes at a
+ * time (a short copy of variable length costs more than the overread).
+ */
+#define XBN_LIST_SLACK	16
+
+/* Copy a name of @len bytes 16 at a time: @dst has room for that, @src
+ * is readable that far (XBN_LIST_SLACK). */
+static inline void
+xbn_copy_name(char *dst, const char *src, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i += 16)
+		memcpy(dst + i, src + i, 16);
+}
+
+/* Memory for listings: blocks owned by one reader, then by the names. */
+struct xbn_lblock {
+	struct xbn_lblock	*next;
+	size_t			used;
+	size_t			cap;
+	uint8_t			data[];
+};
+
+/* One directory reader's buffers. */
+struct xbn_reader {
+	char			*dbuf;		/* getdents64 */
+	size_t			dbuf_size;
+	uint8_t			*scratch;	/* listing being read */
+	size_t			scratch_cap;
+	void			*order;		/* sort keys: ino, offset */
+	size_t			order_cap;
+	struct xbn_lblock	*blocks;	/* listings made */
+	uint64_t		bytes;		/* of blocks */
+	const volatile int	*cancel;
+};
+
+struct xbn_dir;
+
+int xbn_reader_init(struct xbn_reader *r, const volatile int *cancel);
+/* Free the buffers; the listing blocks stay (hand them on first). */
+void xbn_reader_fini(struct xbn_reader *r);
+/*
+ * Read the open directory @fd, which must be @d (its "." says so), into a
+ * listing: sets list, listlen, nentries, dotdot and the READ or
+ * UNREADABLE flag.  Return 0 (also when the kernel could not read it:
+ * UNREADABLE), -ESTALE if @fd is another directory, -ENOENT if it was
+ * removed meanwhile, -EINTR if cancelled, -ENOMEM.
+ */
+int xbn_read_fd(struct xbn_reader *r, int fd, struct xbn_dir *d);
+/* Sort a listing's batches as fts does; @buf holds @n entries. */
+int xbn_order_listing(struct xbn_reader *r, uint8_t *dst, const uint8_t *buf,
+		      size_t len, uint64_t n);
+
+#endif /* XBULK_NAMES_LISTING_H */

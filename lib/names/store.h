@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Internal to lib/names (prefix xbn_: CONTRIBUTING.md).
+ *
+ * The inode store (store.c): one packed slot per kept inode, with the
+ * bulkstat fields the caller asked for; arenas the scan's batches fill;
+ * the chunk index lookups go through.  And the huge-page blocks the
+ * store and the listings (dirread.c) are made of.
+ */
+#ifndef XBULK_NAMES_STORE_H
+#define XBULK_NAMES_STORE_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "../base.h"
+
+/* Blocks of xbn_alloc_block() come in multiples of this (a huge page). */
+#define XBN_BLOCK_ALIGN		(2U << 20)
+
+/*
+ * @len bytes (rounded up to XBN_BLOCK_ALIGN) for a store or listing
+ * block, aligned to a huge page, asked to be backed by huge pages
+ * (MADV_HUGEPAGE: one fault per 2 MiB instead of 512) and faulted in
+ * (MADV_POPULATE_WRITE); free() frees it.  NULL without memory.  *@got: the
+ * bytes allocated.
+ */
+void *xbn_alloc_block(size_t len, size_t *got);
+
+/* Every slot starts with this; the asked-for fields follow, packed. */
+struct xbn_slot {
+	uint64_t	ino;
+	uint16_t	mode;
+	uint16_t	flags;		/* XBN_SLOT_* */
+	uint32_t	aux;		/* directories: index in the directory
+					   table; other inodes: bs_gen */
+};
+
+enum {
+	XBN_SLOT_REACHED	= 1u << 0,	/* xbulk_names_unreached() */
+	XBN_SLOT_MOUNT		= 1u << 1,	/* a path of it is covered */
+};
+
+/* One copy between a struct xfs_bulkstat and a slot. */
+struct xbn_piece {
+	uint16_t	src;		/* offset in struct xfs_bulkstat */
+	uint16_t	dst;		/* offset in the slot */
+	uint16_t	len;		/* 2, 4 or 8 */
+};
+
+#define XBN_MAX_PIECES	24
+
+struct xbn_layout {
+	uint32_t	slot;		/* bytes per slot, a multiple of 8 */
+	unsigned int	npieces;
+	struct xbn_piece piece[XBN_MAX_PIECES];
+};
+
+/* The slot layout for the XBULK_F_* in @fields. */
+void xbn_layout_init(struct xbn_layout *l, uint32_t fields);
+
+/* Copy the layout's fields of @bs into @slot (header not included). */
+static inline void
+xbn_pack(const struct xbn_layout *l, void *slot, const struct xfs_bulkstat *bs)
+{
+	const char *s = (const char *)bs;
+	char *d = slot;
+	unsigned int i;
+
+	for (i = 0; i < l->npieces; i++) {
+		const struct xbn_piece *p = &l->piece[i];
+
+		if (p->len == 8)
+			memcpy(d + p->dst, s + p->src, 8);
+		else if (p->len == 4)
+			memcpy(d + p->dst, s + p->src, 4);
+		else
+			memcpy(d + p->dst, s + p->src, 2);
+	}
+}
+
+/* The reverse: @slot's fields into @bs (other fields untouched). */
+static inline void
+xbn_unpack(const struct xbn_layout *l, struct xfs_bulkstat *bs,
+	   const void *slot)
+{
+	const char *s = slot;
+	char *d = (char *)bs;
+	unsigned int i;
+
+	for (i = 0; i < l->npieces; i++) {
+		const struct xbn_piece *p = &l->piece[i];
+
+		if (p->len == 8)
+			memcpy(d + p->src, s + p->dst, 8);
+		else if (p->len == 4)
+			memcpy(d + p->src, s + p->dst, 4);
+		else
+			memcpy(d + p->src, s + p->dst, 2);
+	}
+}
+
+struct xbn_block;
+
+/*
+ * Slots are appended to arenas; a batch of the scan takes an arena from
+ * the pool and gives it back, so threads never share one.
+ */
+struct xbn_arena {
+	struct xbn_arena	*next;		/* in the pool / all arenas */
+	struct xbn_block	*blocks;	/* newest first */
+	uint64_t		kept;
+	uint64_t		dropped;
+};
+
+/* One run of slots of one inode chunk, contiguous in a block. */
+struct xbn_run {
+	uint64_t	chunk;		/* ino >> 6 */
+	uint64_t	mask;		/* inodes of the chunk in the run */
+	char		*base;		/* slot of the run's first inode */
+};
+
+struct xbn_store {
+	struct xbn_layout	lay;
+	pthread_mutex_t		lock;		/* pool */
+	struct xbn_arena	*pool;		/* free arenas */
+	struct xbn_arena	*all;		/* once the scan is over */
+	struct xbn_run		*runs;		/* hash table on chunk */
+	uint64_t		runmask;	/* table size - 1 */
+	uint64_t		nruns;
+	uint64_t		bytes;		/* blocks allocated */
+};
+
+int xbn_store_init(struct xbn_store *s, uint32_t fields);
+void xbn_store_free(struct xbn_store *s);
+/* Take an arena for one batch (NULL: out of memory) and give it back. */
+struct xbn_arena *xbn_arena_get(struct xbn_store *s);
+void xbn_arena_put(struct xbn_store *s, struct xbn_arena *a);
+/* Room for one more slot (NULL: out of memory). */
+struct xbn_slot *xbn_arena_add(struct xbn_store *s, struct xbn_arena *a);
+/* After the scan: gather the arenas and build the chunk index. */
+int xbn_store_index(struct xbn_store *s, uint64_t *kept, uint64_t *dropped);
+
+static inline uint64_t
+xbn_hash64(uint64_t v)
+{
+	return v * 0x9e3779b97f4a7c15ULL;
+}
+
+/* Bits set in @v, without the libgcc call __builtin_popcountll() makes
+ * on x86-64 before POPCNT (SWAR, Hacker's Delight 5-1). */
+static inline unsigned int
+xbn_popcount(uint64_t v)
+{
+	v -= (v >> 1) & 0x5555555555555555ULL;
+	v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);
+	v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (unsigned int)((v * 0x0101010101010101ULL) >> 56);
+}
+
+/*
+ * The slot of inode @ino, or NULL if it was not kept.  The chunk index is
+ * not the base's table (lib/hash.c): a chunk split over two blocks has
+ * two runs under one key, and every entry of every walk comes here, so
+ * the probe is inline.  Callgrind, 300k inodes (bench/populate -n 300000
+ * --empty-files), xbulk find -j 1 MNT -printf '%p %s\n': 309.0M
+ * instructions here, 325.1M (+5.2%) with lib/hash.c (a second key per
+ * split run).
+ */
+static inline struct xbn_slot *
+xbn_lookup(const struct xbn_store *s, uint64_t ino)
+{
+	uint64_t chunk = ino >> 6, bit = ino & 63;
+	uint64_t h = (xbn_hash64(chunk) >> 20) & s->runmask;
+
+	if (!s->runs)
+		return NULL;
+	for (;; h = (h + 1) & s->runmask) {
+		const struct xbn_run *r = &s->runs[h];
+
+		if (!r->mask)
+			return NULL;
+		if (r->chunk == chunk && (r->mask >> bit & 1)) {
+			uint64_t below = r->mask & ((1ULL << bit) - 1);
+
+			return (struct xbn_slot *)(r->base +
+				(size_t)xbn_popcount(below) *
+				s->lay.slot);
+		}
+	}
+}
+
+/* Call @fn on every slot (in no order); stops at its first nonzero. */
+int xbn_store_each(const struct xbn_store *s,
+		   int (*fn)(void *arg, struct xbn_slot *slot), void *arg);
+
+#endif /* XBULK_NAMES_STORE_H */
