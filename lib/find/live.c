@@ -109,9 +109,9 @@ count_entries(struct xbulk_find *f, const struct xbulk_entry *file)
 
 	if (err)
 		return err;
+	/* no atime changes, ever: without CAP_FOWNER a directory one does
+	 * not own is unreadable (EPERM), as in the scan */
 	fd = openat(at, rel, O_RDONLY | O_DIRECTORY | O_NOATIME | O_CLOEXEC);
-	if (fd < 0 && errno == EPERM)
-		fd = openat(at, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	err = fd < 0 ? -errno : 0;
 	if (own && at >= 0)
 		close(at);
