@@ -4,7 +4,7 @@
  */
 #include <stdio.h>
 
-#include "cli.h"
+#include "watch.h"
 
 static const char help[] =
 "Usage: xbulk bulkstat [-a agno] [-d] [-e endino] [-j threads] [-m]\n"

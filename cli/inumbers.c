@@ -6,7 +6,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "cli.h"
+#include "watch.h"
 
 static const char help[] =
 "Usage: xbulk inumbers [-a agno] [-d] [-e endino] [-j threads] [-n batchsize]\n"

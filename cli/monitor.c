@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
+#include "watch.h"
 
 /* At most 4 progress redraws a second. */
 #define DRAW_NS		250000000ULL

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
+#include "watch.h"
 
 static const char *const dev_roles[XBULK_DEV_NR] = {
 	[XBULK_DEV_DATA] = "data",

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "watch.h"
 
 struct scan_opts {
 	struct xbulk_scan	scan;

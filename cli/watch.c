@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "watch.h"
 
 enum xb_exit
 xb_watch_option(struct xb_watch *w, const char *cmd, int opt,

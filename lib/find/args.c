@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "facts.h"
+#include "actions.h"
 #include "evaluators.h"
 #include "../format/columns.h"
 

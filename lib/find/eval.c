@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "actions.h"
 #include "evaluators.h"
 
 /*

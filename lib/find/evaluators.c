@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "facts.h"
+#include "actions.h"
 #include "evaluators.h"
 
 bool

@@ -23,6 +23,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "facts.h"
+#include "actions.h"
 #include "find.h"
 
 extern char **environ;

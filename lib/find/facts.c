@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "facts.h"
 #include "find.h"
 
 static const char *

@@ -4,10 +4,12 @@
  *
  * find expressions: the compiled form shared by lib/find's files.
  *
- * parse.c turns the command line into a tree of struct xf_node, once;
- * eval.c walks the tree per file; printf.c runs -printf's compiled steps;
- * ls.c writes -ls lines.  Nothing on the per-file path parses or
- * allocates.
+ * parse.c turns the command line into a tree of struct xf_node, once,
+ * each primary's node made by its row of args.c's table; eval.c walks
+ * the tree per file through the rows' evaluators (evaluators.h).
+ * Nothing on the per-file path parses or allocates.  Beside this header:
+ * facts.h (what find knows of a file), actions.h (what the actions do),
+ * stream.h (the outputs).
  */
 #ifndef XBULK_FIND_INT_H
 #define XBULK_FIND_INT_H
@@ -308,116 +310,5 @@ const char *xf_quote(struct xbulk_find *f, unsigned int slot,
 /* find's message for a name no row has (and, on a second line, the row
  * @name is likely a typo of); returns -EINVAL. */
 int xf_unknown_primary(struct xf_parser *ps, const char *name);
-
-/* mode.c */
-/* -perm's MODE (gnulib mode_compile/mode_adjust): files and dirs. */
-int xf_parse_mode(const char *s, uint32_t *file_mode, uint32_t *dir_mode);
-/* ls -l's ten characters ("drwxr-xr-x") of @mode at @p. */
-void xf_mode_string(uint32_t mode, char *p);
-
-/* time.c */
-/* -newermt DATE: parse_datetime()'s numeric forms and @EPOCH, in local
- * time unless a zone is given; a time alone is on @now's day. */
-int xf_parse_date(const char *s, const struct timespec *now,
-		  struct timespec *ts);
-/* -printf's %a %c %t: "Wed Nov 30 15:42:09.5834523710 2022" */
-size_t xf_ctime_format(char *dst, int64_t sec, uint32_t nsec);
-/* -printf's %Ak etc: strftime %k, with find's fractional seconds. */
-size_t xf_date_format(char *dst, size_t size, int64_t sec, uint32_t nsec,
-		      char k);
-/* -ls's date column. */
-size_t xf_ls_date(char *dst, int64_t mtime, int64_t now);
-/* Local time of @sec; false if it cannot be represented. */
-bool xf_localtime(int64_t sec, struct tm *tm);
-
-/* facts.c */
-/* The name of owner @uid or group @gid, NULL if it has none or one
- * longer than XF_ID_NAME_MAX - 1 bytes (find prints the number then). */
-const char *xf_user_name(struct xbulk_find *f, uint32_t uid);
-const char *xf_group_name(struct xbulk_find *f, uint32_t gid);
-/* Type letter of find's %y and -type ("f", "d", ..., "U"). */
-char xf_type_letter(uint32_t mode);
-/* The inode number of find's -inum and %i: the directory entry's (at a
- * mount over a file, the covered file's, as find reads d_ino there). */
-uint64_t xf_ino(const struct xbulk_entry *file);
-/* st_blocks (512-byte units) of a record. */
-uint64_t xf_blocks512(const struct xbulk_find *f,
-		      const struct xbulk_entry *file);
-/* @file's directory as the walk reached it (the dir_fd hook: the walk's
- * fd, not to be closed); -EINVAL for an operand, outside a walk or
- * without the hook (go by the path then), -ENOENT if it is gone. */
-int xf_walk_dir(struct xbulk_find *f, const struct xbulk_entry *file);
-/* stat() of @file (following a symbolic link; -xtype, %Y) in its
- * directory as the walk reached it: 0 or -errno. */
-int xf_stat_target(struct xbulk_find *f, const struct xbulk_entry *file,
-		   struct stat *st);
-/* The symlink target of @file into f->linkbuf, or NULL (a problem). */
-const char *xf_readlink(struct xbulk_find *f,
-			const struct xbulk_entry *file);
-/* The major and minor numbers of bs_rdev (sysv_encode_dev()). */
-static inline uint32_t
-xf_rdev_major(uint32_t rdev)
-{
-	return rdev >> 18;
-}
-
-static inline uint32_t
-xf_rdev_minor(uint32_t rdev)
-{
-	return rdev & 0x3ffff;
-}
-
-/* printf.c */
-struct xf_format *xf_format_compile(struct xf_parser *ps, const char *fmt,
-				    uint32_t *fields);
-int xf_format_run(struct xbulk_find *f, const struct xf_format *fmt,
-		  struct xf_stream *out, const struct xbulk_entry *file);
-
-/* record.c: --format's record and path for -print. */
-int xf_record(struct xbulk_find *f, struct xf_stream *out,
-	      const struct xbulk_entry *file);
-/* --format csv: the header row of every output -print writes to. */
-void xf_record_headers(struct xbulk_find *f);
-
-/* exec.c */
-/* -exec CMD ;, -exec CMD {} +, -execdir, -ok, -okdir: the words up to
- * the terminator, with find's checks and messages (@p->arg: XF_EXEC_DIR,
- * XF_EXEC_OK). */
-#define XF_EXEC_DIR	1
-#define XF_EXEC_OK	2
-int xf_parse_exec(struct xf_parser *ps, const struct xf_primary *p,
-		  struct xf_node **out);
-/* Run the command for @file (';'), or add @file to the batch ('+'). */
-bool xf_exec(struct xbulk_find *f, struct xf_exec *x,
-	     const struct xbulk_entry *file);
-/* Run the pending batches: of -exec and -ok (@dirs false) or of
- * -execdir (@dirs true). */
-void xf_exec_flush(struct xbulk_find *f, bool dirs);
-
-/* A message of a file or command that could not be handled (exit
- * status 1), through the error hook: "cannot delete 'x': ...". */
-void xf_error(struct xbulk_find *f, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* live.c: files the expression itself may have changed */
-/* The file's record as find's stat() would give it now: @file's own,
- * or stat()ed again once a command ran (NULL after a message). */
-const struct xbulk_entry *xf_stat(struct xbulk_find *f,
-				  const struct xbulk_entry *file);
-/* -delete. */
-bool xf_delete(struct xbulk_find *f, const struct xbulk_entry *file);
-/* -empty of a directory: its entries, read now if the tree may have
- * changed (-1 after a message). */
-int64_t xf_dir_entries(struct xbulk_find *f, const struct xbulk_entry *file);
-/* -readable, -writable, -executable: faccessat(@mode) of @file in its
- * directory as the walk reached it. */
-bool xf_access(struct xbulk_find *f, const struct xbulk_entry *file,
-	       int mode);
-
-/* ls.c */
-int xf_ls(struct xbulk_find *f, struct xf_stream *out,
-	  const struct xbulk_entry *file);
-#define XF_LS_FIELDS	(XBULK_F_SIZE | XBULK_F_BLOCKS | XBULK_F_MTIME | \
-			 XBULK_F_OWNER | XBULK_F_NLINK | XBULK_F_RDEV)
 
 #endif /* XBULK_FIND_INT_H */

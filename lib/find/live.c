@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "facts.h"
+#include "actions.h"
 #include "find.h"
 
 const struct xbulk_entry *

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 
 #include "../format/digits.h"
+#include "facts.h"
+#include "actions.h"
 #include "find.h"
 
 /* Append @s with find's print_name_with_quoting() escapes. */

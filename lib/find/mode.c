@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <sys/stat.h>
 
+#include "facts.h"
 #include "find.h"
 
 #define ALLM		07777u

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "actions.h"
 #include "find.h"
 
 void *

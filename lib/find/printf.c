@@ -16,6 +16,8 @@
 
 #include "../format/columns.h"
 #include "../format/digits.h"
+#include "facts.h"
+#include "actions.h"
 #include "find.h"
 
 enum { ST_TEXT, ST_DIRECTIVE };

@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "actions.h"
 #include "find.h"
 
 const char xbulk_find_csv_header_tail[] = ",path,path_b64\r\n";

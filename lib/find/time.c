@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "facts.h"
 #include "find.h"
 
 bool

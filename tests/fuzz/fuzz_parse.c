@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "watch.h"
 
 /* cli/main.c's main(), renamed by -Dmain=xbulk_main. */
 int xbulk_main(int argc, char **argv);

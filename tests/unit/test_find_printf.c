@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "find/find.h"
+#include "find/facts.h"
 #include "find_harness.h"
 
 /* pf/dir/file: 1234 bytes, mode 0640, 12345:54321 (no names), modified

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Internal to the command (prefix xb_: CONTRIBUTING.md).
+ *
+ * The measurements around a scan of bulkstat and inumbers: --stats and
+ * --interval lines (report.c), --progress and --interval's sampling
+ * thread (monitor.c), and what holds them together (watch.c).
+ */
+#ifndef XBULK_CLI_WATCH_H
+#define XBULK_CLI_WATCH_H
+
+#include "cli.h"
+
+/* --- report.c: --stats and --interval lines ---------------------- */
+
+/* One --interval: what the scan did and the counters did in it. */
+struct xb_interval {
+	uint64_t		t_ns;		/* end, since the scan began */
+	uint64_t		records;	/* records in the interval */
+	uint64_t		inodes;		/* inodes in the interval */
+	uint64_t		calls;		/* ioctls in the interval */
+	uint64_t		max_call_ns;	/* its longest ioctl */
+	struct xbulk_sample	delta;		/* counters (mono_ns: length) */
+};
+
+/* Everything --stats prints about one scan. */
+struct xb_report {
+	const char			*cmd;		/* "bulkstat" */
+	const char			*path;
+	enum xbulk_kind			kind;
+	uint32_t			batch;
+	const struct xbulk_scan_result	*res;
+	const struct xbulk_scan_lat	*lat;		/* ioctl latencies */
+	uint64_t			inodes;		/* inodes scanned */
+	bool				quiet;		/* no records written */
+	const struct xbulk_stats_src	*src;
+	struct xbulk_sample		delta;		/* the whole scan */
+	uint64_t			interval_ns;	/* 0: no --interval */
+	const struct xb_interval	*timeline;
+	size_t				ntimeline;
+};
+
+/* The --stats=text report (several lines). */
+void xb_report_text(FILE *f, const struct xb_report *r);
+/* The --stats=json report: one JSON object (docs/formats.md). */
+void xb_report_json(FILE *f, const struct xb_report *r);
+/* One --interval line. */
+void xb_report_interval(FILE *f, const struct xb_report *r,
+			const struct xb_interval *iv);
+/*
+ * The --progress line ("\r" first, no newline): @done of @total inodes
+ * (@total 0: unknown) after @elapsed_ns.
+ */
+void xb_report_progress(FILE *f, const char *cmd, uint64_t done,
+			uint64_t total, uint64_t elapsed_ns);
+
+/* --- monitor.c: --progress and --interval ------------------------- */
+
+/*
+ * A thread that watches a running scan through its live counters: it
+ * redraws a progress line on a terminal (at most 4 times a second) and
+ * every interval samples the counters, prints a line and keeps it for
+ * the JSON timeline.  It never writes to stdout.
+ */
+struct xb_monitor {
+	/* Set before xb_monitor_start(). */
+	const struct xb_report		*report;	/* src, cmd, interval */
+	struct xbulk_scan_live		*live;		/* max_call_ns taken */
+	const uint64_t			*inodes;	/* inodes done; NULL:
+							   live->records */
+	uint64_t			total;		/* inodes to do, 0 if
+							   unknown */
+	bool				progress;	/* draw on stderr */
+	struct xbulk_sample		start;		/* when the scan began */
+	/* Kept by the monitor; read after xb_monitor_stop(). */
+	struct xb_interval		*timeline;
+	size_t				ntimeline;
+	/* Internal. */
+	size_t				cap;
+	pthread_t			thread;
+	pthread_mutex_t			lock;
+	pthread_cond_t			cond;
+	bool				stop;
+	bool				drawn;		/* a progress line is
+							   on the screen */
+	struct xbulk_sample		last;
+	uint64_t			last_records, last_inodes, last_calls;
+};
+
+/* Start the thread; returns 0 or a negative errno. */
+int xb_monitor_start(struct xb_monitor *m);
+/*
+ * Stop it (promptly: it is woken), record and print the last, partial
+ * interval and erase the progress line.
+ */
+void xb_monitor_stop(struct xb_monitor *m);
+void xb_monitor_free(struct xb_monitor *m);
+
+/* Parse --interval's SECONDS (0.1 to 3600, decimals allowed) into ns;
+ * XB_EXIT_OK or XB_EXIT_USAGE. */
+enum xb_exit xb_parse_interval(const char *cmd, const char *arg,
+			       uint64_t *ns);
+
+/* --- watch.c: --stats, --stats-file, --progress, --interval ------ */
+
+/* getopt_long codes of the long-only options. */
+enum {
+	XB_OPT_STATS = 256,	/* --stats[=text|json] */
+	XB_OPT_STATS_FILE,	/* --stats-file FILE */
+	XB_OPT_PROGRESS,	/* --progress */
+	XB_OPT_INTERVAL,	/* --interval SECONDS */
+};
+
+#define XB_WATCH_LONGOPTS						\
+	{ "stats", optional_argument, NULL, XB_OPT_STATS },		\
+	{ "stats-file", required_argument, NULL, XB_OPT_STATS_FILE },	\
+	{ "progress", no_argument, NULL, XB_OPT_PROGRESS },		\
+	{ "interval", required_argument, NULL, XB_OPT_INTERVAL }
+
+/* The --help lines of the XB_OPT_* options. */
+#define XB_WATCH_HELP							\
+"   --stats[=text|json]\n"						\
+"              After the scan, print its figures on stderr: inodes, wall\n" \
+"              time, inodes/s, CPU, peak RSS, reads of the block devices\n" \
+"              (IOPS, MB/s), inode cache hits and misses, memory reclaim.\n" \
+"   --stats-file <file>\n"						\
+"              Write the --stats figures to this file (implies --stats).\n" \
+"   --progress Show a progress line on stderr (only on a terminal).\n"	\
+"   --interval <seconds>\n"						\
+"              Print a timestamped line of figures on stderr every\n"	\
+"              interval (0.1 to 3600; also in --stats=json's timeline).\n"
+
+/* What to watch of a scan; zero-initialised means nothing. */
+struct xb_watch {
+	/* From the command line. */
+	enum { XB_STATS_NONE, XB_STATS_TEXT, XB_STATS_JSON } stats;
+	const char		*stats_file;	/* NULL: stderr */
+	bool			progress;
+	uint64_t		interval_ns;
+	/* From the command: no record goes to stdout (-q). */
+	bool			records_quiet;
+	/* Kept while the scan runs. */
+	uint64_t		inodes;		/* inumbers: inodes seen */
+	struct xbulk_scan_live	live;
+	struct xbulk_scan_lat	*lat;		/* with --stats */
+	struct xbulk_stats_src	*src;
+	struct xbulk_sample	start;
+	struct xb_report	report;
+	struct xb_monitor	mon;
+	bool			mon_running;
+	FILE			*out;
+};
+
+/* Take one of the XB_OPT_* options; XB_EXIT_OK or XB_EXIT_USAGE. */
+enum xb_exit xb_watch_option(struct xb_watch *w, const char *cmd, int opt,
+			     const char *arg);
+/*
+ * Before the scan: open --stats-file, find the counters, take the first
+ * sample, set @scan->live and start the monitor.  XB_EXIT_OK, or
+ * XB_EXIT_FAILURE with the message printed.
+ */
+enum xb_exit xb_watch_begin(struct xb_watch *w, const char *cmd,
+			    const char *path, struct xbulk_fs *fs,
+			    struct xbulk_scan *scan);
+/*
+ * After the scan: stop the monitor and print --stats.  Returns 0 or
+ * -EIO if the stats file could not be written (message printed).
+ */
+int xb_watch_end(struct xb_watch *w, const struct xbulk_scan_result *res);
+
+#endif /* XBULK_CLI_WATCH_H */
