@@ -149,6 +149,29 @@ only()
 	[[ $got == "$want" ]] || xb_die "$dir holds '$got', not '$want'"
 }
 
+# plant_old KIND DIR: "old" in each final file of KIND in DIR; NAMES=(their
+# names)
+plant_old()
+{
+	local f
+
+	NAMES=()
+	for f in $(finals "$1" "$2"); do
+		echo old >"$f"
+		NAMES+=("${f##*/}")
+	done
+}
+
+# old_kept KIND DIR WHAT: each final file still holds "old"
+old_kept()
+{
+	local f
+
+	for f in $(finals "$1" "$2"); do
+		[[ $(cat "$f") == old ]] || xb_die "$3: $f changed"
+	done
+}
+
 # fresh KIND: a new sticky world-writable directory for KIND, its name
 fresh()
 {
@@ -238,11 +261,7 @@ for kind in "${KINDS[@]}"; do
 	mkdir "$d"
 	mount -t tmpfs -o size=8k tmpfs "$d"
 	xb_at_exit "umount '$d' 2>/dev/null"
-	names=()
-	for f in $(finals "$kind" "$d"); do
-		echo old >"$f"
-		names+=("${f##*/}")
-	done
+	plant_old "$kind" "$d"
 	rc=0
 	write "$kind" "$d" 2>"$T/err" || rc=$?
 	((rc == $(trouble "$kind"))) ||
@@ -251,10 +270,8 @@ for kind in "${KINDS[@]}"; do
 		grep -Eq "No space left on device|database or disk is full" \
 		"$T/err" ||
 		xb_die "$kind: ENOSPC: $(cat "$T/err")"
-	for f in $(finals "$kind" "$d"); do
-		[[ $(cat "$f") == old ]] || xb_die "$kind: ENOSPC: $f changed"
-	done
-	only "$d" "${names[@]}"
+	old_kept "$kind" "$d" "$kind: ENOSPC"
+	only "$d" "${NAMES[@]}"
 	umount "$d"
 	ok
 done
@@ -264,11 +281,7 @@ done
 for kind in "${KINDS[@]}"; do
 	for sig in INT KILL; do
 		d=$(fresh "$kind")
-		names=()
-		for f in $(finals "$kind" "$d"); do
-			echo old >"$f"
-			names+=("${f##*/}")
-		done
+		plant_old "$kind" "$d"
 		rc=0
 		write "$kind" "$d" traced -f -o "$T/strace" \
 			-e trace=write,pwrite64 \
@@ -277,10 +290,7 @@ for kind in "${KINDS[@]}"; do
 		want=$((128 + $(kill -l "$sig")))
 		((rc == want)) ||
 			xb_die "$kind: SIG$sig: exit status $rc: $(cat "$T/err")"
-		for f in $(finals "$kind" "$d"); do
-			[[ $(cat "$f") == old ]] ||
-				xb_die "$kind: SIG$sig: $f changed"
-		done
+		old_kept "$kind" "$d" "$kind: SIG$sig"
 		left=$(ls -A "$d" | grep '^\.xbulk-tmp\.' || true)
 		if [[ $sig == KILL && $kind == sqlite ]]; then
 			# its private directory: root's, 0700; the next
@@ -292,7 +302,7 @@ for kind in "${KINDS[@]}"; do
 				xb_die "sqlite: after SIGKILL: $?"
 			results_ok "$kind" "$d" "sqlite after SIGKILL"
 		else
-			only "$d" "${names[@]}"
+			only "$d" "${NAMES[@]}"
 		fi
 		ok
 	done
