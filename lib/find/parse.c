@@ -433,8 +433,11 @@ xbulk_find_parse(int argc, char **argv, const struct xbulk_find_opts *opts,
 	*status = 0;
 	if (errlen)
 		errbuf[0] = 0;
-	if (!f)
+	if (!f) {
+		*status = XBULK_FIND_EXIT_BAD;
+		snprintf(errbuf, errlen, "%s", strerror(ENOMEM));
 		return -ENOMEM;
+	}
 	err = xbl_sized_in(&f->opts, sizeof(f->opts), opts, OPTS_SIZE_1);
 	if (err) {
 		*status = XBULK_FIND_EXIT_BAD;
