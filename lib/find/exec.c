@@ -398,7 +398,7 @@ wait_child(struct xbulk_find *f, pid_t pid, int *status)
 		p.fd = (int)syscall(SYS_pidfd_open, pid, 0);
 	for (;;) {
 		if (p.fd >= 0) {
-			if (__atomic_load_n(cancel, __ATOMIC_RELAXED)) {
+			if (xbl_cancelled(cancel)) {
 				close(p.fd);
 				return -EINTR;
 			}
@@ -575,8 +575,7 @@ ask(struct xbulk_find *f, const struct xf_exec *x, const char *path)
 	yes = f->opts.ask && f->opts.ask(f->opts.arg, prompt);
 	free(prompt);
 	/* a signal ended the wait for the answer: find dies of it */
-	if (f->opts.cancel && __atomic_load_n(f->opts.cancel,
-					      __ATOMIC_RELAXED))
+	if (xbl_cancelled(f->opts.cancel))
 		f->fatal = true;
 	return yes && !f->fatal;
 }

@@ -132,7 +132,7 @@ xbs_live_add(struct xbulk_scan_live *live, uint64_t records, uint64_t calls)
 static inline bool
 xbs_cancelled(const struct xbulk_scan *scan)
 {
-	return scan->cancel && __atomic_load_n(scan->cancel, __ATOMIC_RELAXED);
+	return xbl_cancelled(scan->cancel);
 }
 
 /* --- badinode.c: what a loop does when a call fails --------- */

@@ -456,8 +456,8 @@ xbulk_snap_diff_next(struct xbulk_snap_diff *d,
 		d->took = 0;
 		if (!d->a && !d->b)
 			return 0;
-		if ((++d->steps % CANCEL_EVERY) == 0 && d->cancel &&
-		    __atomic_load_n(d->cancel, __ATOMIC_RELAXED))
+		if ((++d->steps % CANCEL_EVERY) == 0 &&
+		    xbl_cancelled(d->cancel))
 			return -EINTR;
 		ret = step(d);
 		if (ret < 0)
