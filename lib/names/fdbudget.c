@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * How many more fds this process may open: the soft RLIMIT_NOFILE less
- * the fds open now (/proc/self/fd).  The directory readers and the walk
- * size what they keep open from it, so that a walk fits any limit find
+ * the fds open now (/proc/self/fd).  The directory readers (travel.c)
+ * size what they keep open from it, so that a build fits any limit find
  * fits (find needs a handful), only with fewer directories opened ahead.
  */
 #include <dirent.h>
