@@ -83,10 +83,15 @@ xb_snap_write_all(const char *cmd, const char *file, struct xbulk_snap *s,
 			return xb_signal_exit_status();
 		err = xbulk_snap_writer_add(w, s, rec);
 		if (err)
-			break;
+			return xb_snap_write_error(cmd, file, err);
 	}
-	if (!err)
-		err = xbulk_snap_writer_finish(w);
+	if (err) {			/* the source's: not the writer's */
+		xb_error(cmd, "%s: cannot read what was scanned: %s", file,
+			 xbulk_snap_error(s) ? xbulk_snap_error(s) :
+					       strerror(-err));
+		return XB_EXIT_TROUBLE;
+	}
+	err = xbulk_snap_writer_finish(w);
 	return err ? xb_snap_write_error(cmd, file, err) : XB_EXIT_OK;
 }
 
