@@ -831,11 +831,12 @@ static int
 opt_depth(struct xf_parser *ps, const struct xf_primary *p,
 	  struct xf_node **out)
 {
+	/* find's order: the option's place first, then -d's age */
+	global_option(ps, p->name);
 	if (p->arg)
 		xf_warn(ps, "warning: the -d option is deprecated; please use "
 			"-depth instead, because the latter is a "
 			"POSIX-compliant feature.");
-	global_option(ps, p->name);
 	ps->find->post = ps->find->explicit_depth = true;
 	return option_true(ps, out);
 }

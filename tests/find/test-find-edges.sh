@@ -139,6 +139,20 @@ for XOPT in "-j 1" "-j 2"; do
 	done
 done
 
+# find's warnings (-warn), in find's words and order: a global option
+# after a test, -d's deprecation, a -name with a '/', a -path ending in
+# '/', -perm /000
+for e in "-used 1 -d" "-name a -maxdepth 1" "-name a/b" "-path x/" \
+	 "-perm /000 -depth"; do
+	# shellcheck disable=SC2086
+	find "$T/fo" -warn $e >/dev/null 2>"$tmp/want" && wrc=0 || wrc=$?
+	# shellcheck disable=SC2086
+	"$XBULK" find "$T/fo" -warn $e 2>&1 >/dev/null |
+		sed 's/^xbulk find:/find:/' >"$tmp/got"
+	grc=${PIPESTATUS[0]}
+	check "find -warn $e: the warnings"
+done
+
 # A PATH on another filesystem: named with the PATH whose filesystem is
 # walked (not a missing one, not "." under -files0-from); the missing
 # ones before a filesystem that cannot be opened are said too
