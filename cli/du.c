@@ -487,7 +487,17 @@ on_problem(void *arg, const struct xbulk_names_problem *p)
 	 * Unreadable directories and inodes are named when a walk reaches
 	 * them, as du names what it cannot read or stat: damage outside
 	 * the PATHs does not change their figures (du -s exits 0 there).
+	 * --unreachable walks nothing: what lies below a directory it
+	 * cannot read is no path's as far as it can tell, so it says so.
 	 */
+	if (r->unreachable && p->kind == XBULK_PROBLEM_UNREADABLE) {
+		r->failed = true;
+		xb_error("du", "cannot read directory '%s': %s%s; what lies "
+			 "below it is listed as unreachable",
+			 p->path ? p->path : "?", strerror(-p->err),
+			 xb_dir_open_hint(p->err));
+		return;
+	}
 	if (p->kind == XBULK_PROBLEM_UNREADABLE ||
 	    p->kind == XBULK_PROBLEM_BAD_INODE)
 		return;

@@ -62,6 +62,10 @@ xb_cmd_export(int argc, char **argv)
 	if (argc - optind != 1)
 		return xb_usage_error("export", argc - optind < 1 ?
 				      "needs SNAPSHOT" : "too many arguments");
+	/* "" is no directory (not "/", where "%s/inodes.csv" would lead) */
+	if ((db && !*db) || (dir && !*dir))
+		return xb_usage_error("export", "%s: empty name",
+				      db ? "--sqlite" : "--csv");
 	ret = xb_snap_open("export", argv[optind], &s);
 	if (ret)
 		return ret;

@@ -177,10 +177,15 @@ xb_export_sqlite(struct xbulk_snap *s, const char *path,
 	int err;
 
 	err = xbulk_replace_open(path, 0600, XBULK_REPLACE_NAMED, &file);
-	if (err) {
+	if (err == -EPERM)
+		xb_error("export", "%s: its directory is writable by anyone and "
+			 "not sticky: SQLite opens its file by name, which "
+			 "another user could swap there; write it elsewhere",
+			 path);
+	else if (err)
 		xb_create_error("export", path, err);
+	if (err)
 		return XB_EXIT_TROUBLE;
-	}
 	if (sqlite3_open_v2(xbulk_replace_name(file), &d.db,
 			    SQLITE_OPEN_READWRITE, NULL)) {
 		snprintf(msg, sizeof(msg), "%s", d.db ? sqlite3_errmsg(d.db) :

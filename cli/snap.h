@@ -22,7 +22,8 @@ struct xb_exclude {
 	size_t		n;
 };
 
-/* Leave @path (if it is on the device @dev) out of the scan. */
+/* Leave the regular file at @path (if it is on the device @dev; never
+ * what a symbolic link there leads to) out of the scan. */
 void xb_exclude_path(struct xb_exclude *x, dev_t dev, const char *path);
 /* Leave the file @w writes out of the scan. */
 void xb_exclude_writer(struct xb_exclude *x, dev_t dev,

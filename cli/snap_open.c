@@ -44,7 +44,9 @@ xb_exclude_path(struct xb_exclude *x, dev_t dev, const char *path)
 {
 	struct stat st;
 
-	if (x->n < sizeof(x->ino) / sizeof(x->ino[0]) && !stat(path, &st) &&
+	/* lstat(): a symbolic link planted there must not take its
+	 * target (any file) out of the scan */
+	if (x->n < sizeof(x->ino) / sizeof(x->ino[0]) && !lstat(path, &st) &&
 	    S_ISREG(st.st_mode) && st.st_dev == dev)
 		x->ino[x->n++] = st.st_ino;
 }

@@ -18,12 +18,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "base.h"
@@ -58,28 +60,40 @@ writer_pid(const char *name)
 		p = name + strlen(OLD_PREFIX);
 	if (!p)
 		return 0;
+	/* as hidden_name() writes it: digits, no sign, no leading 0 */
+	if (*p < '1' || *p > '9')
+		return 0;
 	pid = strtol(p, &end, 10);
-	return end != p && *end == '.' && pid > 0 ? pid : 0;
+	return *end == '.' && pid > 0 ? pid : 0;
 }
 
 /* Remove every entry of directory @fd (a file left by SQLite beside
- * ours, a journal...); @fd stays open. */
+ * ours, a journal...); @fd stays open.  getdents64() on @fd itself: no
+ * other fd is needed (EMFILE must not leave the directory behind). */
 static void
 empty_dir(int fd)
 {
-	int copy = dup(fd);
-	DIR *d = copy >= 0 ? fdopendir(copy) : NULL;
-	struct dirent *e;
+	char buf[4096];
+	bool removed = true;
+	long len, pos;
 
-	if (!d) {
-		if (copy >= 0)
-			close(copy);
-		return;
+	while (removed) {		/* until a pass removes nothing */
+		removed = false;
+		if (lseek(fd, 0, SEEK_SET) < 0)
+			return;
+		while ((len = syscall(SYS_getdents64, fd, buf,
+				      sizeof(buf))) > 0) {
+			for (pos = 0; pos < len;) {
+				const struct dirent64 *e = (void *)(buf + pos);
+
+				pos += e->d_reclen;
+				if (strcmp(e->d_name, ".") &&
+				    strcmp(e->d_name, "..") &&
+				    !unlinkat(fd, e->d_name, 0))
+					removed = true;
+			}
+		}
 	}
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			unlinkat(fd, e->d_name, 0);
-	closedir(d);
 }
 
 /* Remove the hidden directory @name of dirfd @dirfd and what it holds. */
@@ -145,6 +159,14 @@ make_named(struct xbulk_replace *r, const char *path)
 	int len = slash ? (int)(slash - path) + 1 : 0;
 	struct stat st;
 	int i;
+
+	/* The file is opened by name (a library's open()); where anyone
+	 * may rename what is in the directory (world-writable, no sticky
+	 * bit) they could swap our directory for theirs in between. */
+	if (fstat(r->dirfd, &st))
+		return -errno;
+	if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
+		return -EPERM;
 
 	for (i = 0; i < TRIES; i++) {
 		hidden_name(r->tmpdir, sizeof(r->tmpdir));
@@ -228,8 +250,12 @@ xbulk_replace_open(const char *path, mode_t mode, unsigned int flags,
 	}
 	free(dir);
 	/* only a regular file is replaced: never a directory, a device
-	 * (/dev/null), a FIFO or a socket, nor a symlink to one */
-	if (!ret && !fstatat(r->dirfd, r->base, &st, 0) && !S_ISREG(st.st_mode))
+	 * (/dev/null), a FIFO, a socket, nor a symbolic link, wherever it
+	 * leads (/dev/stdout: replacing it would take it from everyone) */
+	if (!ret && strlen(r->base) > NAME_MAX)
+		ret = -ENAMETOOLONG;
+	if (!ret && !fstatat(r->dirfd, r->base, &st, AT_SYMLINK_NOFOLLOW) &&
+	    !S_ISREG(st.st_mode))
 		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST;
 	if (!ret) {
 		sweep(r->dirfd);

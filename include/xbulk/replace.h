@@ -39,9 +39,8 @@ struct xbulk_replace;
  * xbulk_replace_open() - start writing the file that will replace @path
  *
  * @path: the destination: a name (not "" and not ending in '/') whose
- *        directory exists.  Only a regular file there, or a symbolic link
- *        to one (the link is replaced, never what it points to), will be
- *        replaced.
+ *        directory exists.  Only a regular file there will be replaced:
+ *        never a symbolic link, wherever it leads.
  * @mode: the file's permission bits, set exactly (not masked by the
  *        umask): 0600 for a file that lists names.
  * @flags: 0 or XBULK_REPLACE_NAMED.
@@ -53,9 +52,12 @@ struct xbulk_replace;
  *
  * Return: 0 and *@out, or -EINVAL (@flags, @mode), -ENOENT (@path ""),
  * -EISDIR (@path is a directory or ends in '/'), -EEXIST (something
- * other than a regular file is at @path: a FIFO, a device, a socket, a
- * symbolic link to one; left as it is), -ENOMEM, or the negative errno
- * of opening the directory or making the file (-EACCES, -EROFS...).
+ * other than a regular file is at @path: a symbolic link, a FIFO, a
+ * device, a socket; left as it is), -ENAMETOOLONG (the name), -EPERM
+ * (a named file, in a directory anyone may write without the sticky
+ * bit: they could rename our directory and put theirs in its place
+ * before the library opens the name), -ENOMEM, or the negative errno of
+ * opening the directory or making the file (-EACCES, -EROFS...).
  */
 int xbulk_replace_open(const char *path, mode_t mode, unsigned int flags,
 		       struct xbulk_replace **out);

@@ -211,11 +211,11 @@ struct xbulk_snap_write_opts {
  * @path's directory, mode 0600, never through a name someone else could
  * have planted; nothing is at @path until xbulk_snap_writer_commit()
  * puts it there, so an interrupted or failed write never replaces a
- * good snapshot.  Only a regular file at @path (or a symlink to one: the
- * link is replaced) is replaced.
+ * good snapshot.  Only a regular file at @path is replaced (never a
+ * symbolic link).
  * Return: 0, -EISDIR (@path is or ends as a directory), -EEXIST (what
- * is at @path, or what its symlink leads to, is no regular file), or
- * the negative errno of creating it.
+ * is at @path is no regular file: a symbolic link, a FIFO...), or the
+ * negative errno of creating it.
  */
 int xbulk_snap_writer_new(const char *path,
 			  const struct xbulk_snap_write_opts *o,

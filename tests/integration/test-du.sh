@@ -23,9 +23,9 @@
 # - --top, --unreachable as CSV: the columns;
 # - bad input: unknown options, values and --by, depth out of range,
 #   options that cannot go together, PATH not on XFS or empty, --svg on
-#   the scanned filesystem, missing directory, a directory, a device or
-#   a FIFO (refused before the scan), a symlink at FILE (replaced, not
-#   followed), the old picture kept when du fails; stdout full (exit 1),
+#   the scanned filesystem, missing directory, a directory, a device,
+#   a FIFO or a symlink (refused before the scan), the old picture kept
+#   when du fails; stdout full (exit 1),
 #   closed (1) or gone (141);
 #   a directory gone between the scan and its reading (strace -e inject);
 # - messages: the capability missing (CAP_FOWNER: du goes on, naming each
@@ -567,17 +567,18 @@ test_svg_file()
 	expect 1 "--svg: $T: Is a directory" --svg "$T" "$XB_MNT"
 	expect 1 "--svg: $T/none/x.svg: No such file" --svg "$T/none/x.svg" \
 		"$XB_MNT"
-	# A symlink at FILE is replaced, never followed (here into the
-	# scanned fs).
+	# A symlink at FILE is refused, never followed (here into the
+	# scanned fs) nor replaced (/dev/stdout is one).
 	ln -s "$XB_MNT/via-link.svg" "$T/link.svg"
-	"$XBULK" du -s --svg "$T/link.svg" "$XB_MNT" >/dev/null ||
-		rel_fail "--svg over a symlink failed"
-	rel_ok "--svg over a symlink: nothing on the scanned fs" \
+	expect 1 "--svg: $T/link.svg: not a regular file: left as it is" \
+		--svg "$T/link.svg" "$XB_MNT"
+	rel_ok "--svg at a symlink: nothing on the scanned fs" \
 		test ! -e "$XB_MNT/via-link.svg"
-	rel_ok "--svg over a symlink: replaced by the picture" \
-		test -f "$T/link.svg" -a ! -L "$T/link.svg"
+	rel_ok "--svg at a symlink: the link left" test -L "$T/link.svg"
+	"$XBULK" du -s --svg "$T/new.svg" "$XB_MNT" >/dev/null ||
+		rel_fail "--svg failed"
 	rel_check "--svg: mode 0600 (it names every file)" 600 \
-		"$(stat -c %a "$T/link.svg")"
+		"$(stat -c %a "$T/new.svg")"
 	# A run that ends early leaves the old picture, not a part.
 	echo old >"$T/early.svg"
 	"$XBULK" du -a --svg "$T/early.svg" "$XB_MNT" | head -c 10 \

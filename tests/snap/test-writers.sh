@@ -5,11 +5,14 @@
 # (issue 23): snapshot, diff --save, export --sqlite, export --csv and
 # du --svg, each into a sticky world-writable directory (as /tmp), each
 # against the same attacks:
-#   - a symbolic link planted at the final name and at every temporary
-#     name xbulk 0.3 used, each leading to a file of root's (the victim);
-#     then hard links to the victim at those temporary names: the victim
-#     keeps its content and mode, the result is a regular file of root's,
-#     mode 0600, whole;
+#   - a symbolic link planted at every temporary name xbulk 0.3 used,
+#     each leading to a file of root's (the victim), then hard links to
+#     the victim there: the victim keeps its content and mode, the result
+#     is a regular file of root's, mode 0600, whole;
+#   - a symbolic link at the final name (as /dev/stdout is one): refused,
+#     one line, the link and the victim as they were;
+#   - a world-writable directory without the sticky bit: the SQLite
+#     export, which opens its file by name, refuses it;
 #   - an existing FILE of another user, which that user also holds under
 #     a second name: replaced by root's file, theirs never written to;
 #   - hidden names that look like a dead writer's but are another user's
@@ -145,7 +148,10 @@ only()
 
 	shift
 	got=$(ls -A "$dir" | sort | tr '\n' ' ')
-	want=$(printf '%s\n' "$@" | sort | tr '\n' ' ')
+	want=
+	if (($#)); then
+		want=$(printf '%s\n' "$@" | sort | tr '\n' ' ')
+	fi
 	[[ $got == "$want" ]] || xb_die "$dir holds '$got', not '$want'"
 }
 
@@ -187,10 +193,10 @@ fresh()
 sh -c 'echo $$ >"$1"' sh "$T/pid"
 DEAD=$(cat "$T/pid")
 
-# --- planted symbolic links, then hard links
+# --- planted symbolic links at the temporary names, then hard links
 for kind in "${KINDS[@]}"; do
 	d=$(fresh "$kind")
-	for f in $(finals "$kind" "$d") $(temps "$kind" "$d"); do
+	for f in $(temps "$kind" "$d"); do
 		ln -s "$VICTIM" "$f"
 	done
 	# look like leftovers of a dead writer; the sweep leaves them
@@ -213,6 +219,46 @@ for kind in "${KINDS[@]}"; do
 		xb_die "$kind: hard links planted: exit status $?"
 	victim_ok "$kind, hard links planted"
 	results_ok "$kind" "$d" "$kind, hard links planted"
+	ok
+done
+
+# --- a symbolic link at the final name (to a file of root's, as
+# /dev/stdout leads to one): refused at once, one line, left as it is
+for kind in "${KINDS[@]}"; do
+	d=$(fresh "$kind")
+	f=$(finals "$kind" "$d")
+	f=${f%% *}
+	ln -s "$VICTIM" "$f"
+	rc=0
+	write "$kind" "$d" 2>"$T/err" || rc=$?
+	((rc == $(trouble "$kind"))) ||
+		xb_die "$kind: a symlink at FILE: exit status $rc: $(cat "$T/err")"
+	[[ $(wc -l <"$T/err") == 1 ]] &&
+		grep -q "$f: not a regular file: left as it is" "$T/err" ||
+		xb_die "$kind: a symlink at FILE: $(cat "$T/err")"
+	[[ $(readlink "$f") == "$VICTIM" ]] ||
+		xb_die "$kind: the symlink at FILE was replaced"
+	victim_ok "$kind, a symlink at FILE"
+	only "$d" "${f##*/}"
+	ok
+done
+
+# --- a directory anyone may write, without the sticky bit: where a
+# name can be swapped, the SQLite export (which opens its file by name)
+# refuses; the unnamed files of the others are safe there too
+for kind in "${KINDS[@]}"; do
+	d=$(fresh "$kind")
+	chmod 0777 "$d"
+	rc=0
+	write "$kind" "$d" 2>"$T/err" || rc=$?
+	if [[ $kind == sqlite ]]; then
+		((rc == 2)) && grep -q "writable by anyone and not sticky" \
+			"$T/err" || xb_die "sqlite in 0777: $rc $(cat "$T/err")"
+		only "$d"
+	else
+		((rc == 0)) || xb_die "$kind in 0777: $rc $(cat "$T/err")"
+		results_ok "$kind" "$d" "$kind in 0777"
+	fi
 	ok
 done
 
