@@ -710,9 +710,15 @@ own_options(int argc, char **argv, int *i, struct own_opts *o)
 static enum xb_exit
 parse_error(char *msg, int status)
 {
-	bool late = strstr(msg, "predicate `-j") ||
-		    strstr(msg, "predicate `--format") ||
-		    strstr(msg, "predicate `--no-sync");
+	const char *name = strstr(msg, "predicate `");
+	size_t len = name ? strcspn(name += 11, "'") : 0;
+	/* xbulk's own options after a PATH: -j, -jN, --format[=F],
+	 * --no-sync (not -jtime, a typo of find's) */
+	bool late = name && ((len >= 2 && !strncmp(name, "-j", 2) &&
+			      strspn(name + 2, "0123456789") == len - 2) ||
+			     (len >= 8 && !strncmp(name, "--format", 8) &&
+			      (len == 8 || name[8] == '=')) ||
+			     (len == 9 && !strncmp(name, "--no-sync", 9)));
 	char *line;
 
 	for (line = strtok(msg, "\n"); line; line = strtok(NULL, "\n"))
