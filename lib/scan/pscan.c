@@ -771,11 +771,12 @@ xbs_pscan_run(struct xbulk_fs *fs, const struct xbulk_scan *scan,
 		write_all_units(&ps, res);
 	}
 	nthreads = i;
-	for (i = 0; i < nthreads; i++) {
+	for (i = 0; i < nthreads; i++)
 		pthread_join(tids[i], NULL);
-		if (ps.lats)
-			xbs_scan_lat_merge(scan->lat, &ps.lats[i]);
-	}
+	/* A worker's slot is the order it started in, not its thread's:
+	 * read the slots once every worker has ended. */
+	for (i = 0; ps.lats && i < nthreads; i++)
+		xbs_scan_lat_merge(scan->lat, &ps.lats[i]);
 	if (scan->lat)
 		scan->lat->writer_wait_ns += ps.writer_wait_ns;
 	res->threads = nthreads;
