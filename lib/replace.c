@@ -347,10 +347,9 @@ xbulk_replace_abort(struct xbulk_replace *r)
 		/* the file if it was not renamed, and what else is there */
 		empty_dir(r->tmpfd);
 		close(r->tmpfd);
-		unlinkat(r->dirfd, r->tmpdir, AT_REMOVEDIR);
-	} else if (*r->tmpdir) {
-		unlinkat(r->dirfd, r->tmpdir, AT_REMOVEDIR);
 	}
+	if (*r->tmpdir)
+		unlinkat(r->dirfd, r->tmpdir, AT_REMOVEDIR);
 	if (r->fd >= 0)
 		close(r->fd);
 	if (r->dirfd >= 0)
