@@ -156,6 +156,26 @@ struct xbulk_names_opts {
 	 * before walking again.
 	 */
 	const volatile int *cancel;
+	/*
+	 * Since 0.4: a memory budget, bytes (0: none).  What grows with the
+	 * inode count (the kept inodes' fields, the directory listings, a
+	 * snapshot's inode-order cursor) is held in memory up to about
+	 * three quarters of it; past that it goes to one spill file in
+	 * @tmpdir, mapped, whose pages are let go whenever the resident
+	 * set has grown by more than @memory since the build began, so the
+	 * kernel's page cache (reclaimable) holds them instead.  Walks give
+	 * the same entries in the same order at any budget.  Fixed costs
+	 * (threads, buffers, the directory table, the chunk index) are not
+	 * counted: docs/performance.md, "Memory".
+	 */
+	uint64_t	memory;
+	/*
+	 * The spill file's directory (NULL: $TMPDIR, then /var/tmp).  The
+	 * file is unnamed (O_TMPFILE: nothing is left behind, even after
+	 * SIGKILL), its space reserved before use (fallocate), and never
+	 * made on the scanned filesystem.  Read only once a spill is needed.
+	 */
+	const char	*tmpdir;
 };
 
 /* Where xbulk_names_build() failed. */
@@ -177,6 +197,11 @@ enum xbulk_names_fail {
 	XBULK_NAMES_FAIL_SETUP,		/* memory, threads (as
 					   XBULK_SCAN_FAIL_SETUP) */
 	XBULK_NAMES_CANCELLED,		/* *cancel was set */
+	XBULK_NAMES_FAIL_SPILL,		/* since 0.4: the spill file:
+					   -EXDEV (@tmpdir is on the
+					   scanned filesystem), -ENOSPC (no
+					   room: spill_bytes were placed),
+					   or open()'s error in @tmpdir */
 };
 
 /* Set @size to sizeof(struct xbulk_names_result); the library writes
@@ -220,6 +245,10 @@ struct xbulk_names_result {
 	double		scan_s;		/* the bulkstat scan */
 	double		read_s;		/* reading the directories */
 	double		link_s;		/* linking and checking the tree */
+	/* Since 0.4: the memory budget (xbulk_names_memory() says the same
+	 * later, with what walks and cursors spilled since) */
+	uint64_t	spill_bytes;	/* placed in the spill file */
+	uint64_t	spill_trims;	/* times its pages were let go */
 };
 
 struct xbulk_names;	/* opaque: inode store and directory tree */
@@ -252,6 +281,24 @@ struct xbulk_names;	/* opaque: inode store and directory tree */
  */
 int xbulk_names_build(struct xbulk_fs *fs, const struct xbulk_names_opts *o,
 		      struct xbulk_names **names, struct xbulk_names_result *r);
+
+/* What a budget (xbulk_names_opts .memory) did, so far. */
+struct xbulk_memory_stats {
+	size_t		size;		/* sizeof(struct xbulk_memory_stats) */
+	uint64_t	budget;		/* bytes; 0: none */
+	uint64_t	held_bytes;	/* blocks in memory (anonymous) */
+	uint64_t	spill_bytes;	/* blocks placed in the spill file */
+	uint64_t	spill_trims;	/* times its pages were let go */
+	char		tmpdir[256];	/* where it is ("": no spill yet) */
+};
+
+/**
+ * xbulk_names_memory() - what @names holds and spilled so far
+ * @m: filled up to @m->size (set it to sizeof)
+ * Return: 0, or -EINVAL if @m->size is too small.
+ */
+int xbulk_names_memory(const struct xbulk_names *names,
+		       struct xbulk_memory_stats *m);
 
 /** xbulk_names_free() - free what xbulk_names_build() made; NULL is fine */
 void xbulk_names_free(struct xbulk_names *names);

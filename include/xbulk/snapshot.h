@@ -31,6 +31,7 @@
 struct xbulk_fs;
 struct xbulk_names_result;
 struct xbulk_names_problem;
+struct xbulk_memory_stats;
 
 /* The snapshot file format this library writes (and the only one it reads). */
 #define XBULK_SNAP_VERSION	1
@@ -111,6 +112,9 @@ struct xbulk_snap_scan_opts {
 				   const struct xbulk_names_problem *p);
 	void		*arg;
 	const volatile int *cancel;	/* as struct xbulk_names_opts */
+	/* Since 0.4: as struct xbulk_names_opts (0, NULL: no budget) */
+	uint64_t	memory;
+	const char	*tmpdir;
 };
 
 /**
@@ -189,6 +193,15 @@ int xbulk_snap_rewind(struct xbulk_snap *s);
  */
 long xbulk_snap_path(const struct xbulk_snap *s,
 		     const struct xbulk_snap_link *l, char **buf, size_t *cap);
+
+/**
+ * xbulk_snap_memory() - what the live scan behind @s holds and spilled
+ * so far (xbulk_names_memory()); a snapshot file holds nothing that grows
+ * with its inodes: @m says budget 0, nothing spilled
+ * Return: 0, or -EINVAL if @m->size is too small.
+ */
+int xbulk_snap_memory(const struct xbulk_snap *s,
+		      struct xbulk_memory_stats *m);
 
 /** xbulk_snap_close() - free @s (NULL is fine) */
 void xbulk_snap_close(struct xbulk_snap *s);

@@ -425,3 +425,15 @@ xbn_mountpoint(const struct xbulk_names *nm)
 {
 	return nm->mountpoint;
 }
+
+int
+xbulk_names_memory(const struct xbulk_names *nm, struct xbulk_memory_stats *um)
+{
+	struct xbulk_memory_stats m = { .size = sizeof(m) };
+
+	if (um->size < XBL_SIZE_TO(struct xbulk_memory_stats, tmpdir))
+		return -EINVAL;
+	(void)nm;
+	xbl_sized_out(um, &m, sizeof(m), XBL_SIZE_TO(struct xbulk_memory_stats, tmpdir));
+	return 0;
+}

@@ -234,13 +234,15 @@ xbulk_snap_scan(struct xbulk_fs *fs, const struct xbulk_snap_scan_opts *opts,
 	no = (struct xbulk_names_opts){
 		.size = sizeof(no), .threads = o.threads, .fields = SNAP_FIELDS,
 		.keep = l->nexclude ? keep : NULL, .problem = problem,
-		.arg = l, .cancel = o.cancel,
+		.arg = l, .cancel = o.cancel, .memory = o.memory,
+		.tmpdir = o.tmpdir,
 	};
 	l->problem = o.problem;
 	l->arg = o.arg;
 	ret = xbulk_names_build(fs, &no, &l->nm, res);
 	if (ret)
 		goto fail;
+	l->s.names = l->nm;
 	clock_gettime(CLOCK_REALTIME, &t);
 	l->s.info.end_sec = t.tv_sec;
 	l->s.info.end_nsec = (uint32_t)t.tv_nsec;

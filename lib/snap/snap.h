@@ -286,6 +286,8 @@ struct xbulk_snap {
 	/* The last failure of next() or of a decode, in one line
 	 * (xbulk_snap_error()); empty: none. */
 	char			why[160];
+	/* A live scan's names (xbulk_snap_memory()); NULL for a file */
+	const struct xbulk_names *names;
 };
 
 /* source.c: @s's next record (ops->next()) and, on failure, s->why set

@@ -109,6 +109,20 @@ xbulk_snap_path(const struct xbulk_snap *s, const struct xbulk_snap_link *l,
 	return snap_dirtab_path(&s->dirs, l, buf, cap);
 }
 
+int
+xbulk_snap_memory(const struct xbulk_snap *s, struct xbulk_memory_stats *m)
+{
+	struct xbulk_memory_stats none = { .size = sizeof(none) };
+
+	if (s->names)
+		return xbulk_names_memory(s->names, m);
+	if (m->size < XBL_SIZE_TO(struct xbulk_memory_stats, tmpdir))
+		return -EINVAL;
+	xbl_sized_out(m, &none, sizeof(none),
+		      XBL_SIZE_TO(struct xbulk_memory_stats, tmpdir));
+	return 0;
+}
+
 void
 xbulk_snap_close(struct xbulk_snap *s)
 {
