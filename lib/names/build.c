@@ -13,6 +13,7 @@
  * 4. Problems are reported with their paths.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -74,7 +75,7 @@ store_batch(void *arg, struct xbulk_out *out, const struct xfs_bulk_ireq *hdr,
 		}
 		slot = xbn_arena_add(&nm->store, a);
 		if (!slot) {
-			ret = -ENOMEM;
+			ret = nm->spill.err ? nm->spill.err : -ENOMEM;
 			break;
 		}
 		slot->ino = bs[i].bs_ino;
@@ -320,18 +321,24 @@ build(struct xbulk_fs *fs, const struct xbulk_names_opts *o,
 	};
 	struct xbn_mountinfo mi = { .mnt_id = 0 };
 	struct xfs_bulkstat root;
+	struct stat st;
 	int ret;
 
 	r->fail = XBULK_NAMES_FAIL_SETUP;
 	if (!nm)
 		return r->err = -ENOMEM;
+	if (fstat(fs->fd, &st) ||
+	    xbn_spill_init(&nm->spill, o->memory, o->tmpdir, st.st_dev)) {
+		free(nm);
+		return r->err = -ENOMEM;
+	}
 	nm->fs = fs;
 	nm->mfd = fs->fd;
 	nm->fields = o->fields;
 	nm->filtered = o->keep != NULL;
 	nm->cancel = o->cancel;
 	nm->dir_fd = -1;
-	ret = xbn_store_init(&nm->store, o->fields);
+	ret = xbn_store_init(&nm->store, o->fields, &nm->spill);
 	if (!ret)
 		ret = xbn_dirs_init(&nm->dirs);
 	if (!ret)
@@ -352,6 +359,12 @@ fail:
 	r->store_bytes = nm->store.bytes;
 	r->names_bytes = nm->list_bytes + nm->dirs.bytes;
 	r->slot_bytes = nm->store.lay.slot;
+	r->spill_bytes = nm->spill.placed;
+	r->spill_trims = nm->spill.trims;
+	if (nm->spill.err && ret != -EINTR) {
+		r->fail = XBULK_NAMES_FAIL_SPILL;
+		ret = nm->spill.err;
+	}
 	r->err = ret;
 	if (ret) {
 		xbulk_names_free(nm);
@@ -393,12 +406,7 @@ xbulk_names_free(struct xbulk_names *nm)
 		return;
 	xbn_store_free(&nm->store);
 	xbn_dirs_free(&nm->dirs);
-	while (nm->lists) {
-		struct xbn_lblock *next = nm->lists->next;
-
-		free(nm->lists);
-		nm->lists = next;
-	}
+	xbn_lblocks_free(&nm->spill, nm->lists);
 	for (i = 0; i < nm->nmounts; i++)
 		free(nm->mounts[i].path);
 	free(nm->mounts);
@@ -409,14 +417,10 @@ xbulk_names_free(struct xbulk_names *nm)
 	free(nm->path);
 	free(nm->stack);
 	if (nm->live_ready) {
-		while (nm->live_reader.blocks) {
-			struct xbn_lblock *next = nm->live_reader.blocks->next;
-
-			free(nm->live_reader.blocks);
-			nm->live_reader.blocks = next;
-		}
+		xbn_lblocks_free(&nm->spill, nm->live_reader.blocks);
 		xbn_reader_fini(&nm->live_reader);
 	}
+	xbn_spill_fini(&nm->spill);
 	free(nm);
 }
 
@@ -433,7 +437,13 @@ xbulk_names_memory(const struct xbulk_names *nm, struct xbulk_memory_stats *um)
 
 	if (um->size < XBL_SIZE_TO(struct xbulk_memory_stats, tmpdir))
 		return -EINVAL;
-	(void)nm;
-	xbl_sized_out(um, &m, sizeof(m), XBL_SIZE_TO(struct xbulk_memory_stats, tmpdir));
+	m.budget = nm->spill.budget;
+	m.held_bytes = nm->spill.held;
+	m.spill_bytes = nm->spill.placed;
+	m.spill_trims = nm->spill.trims;
+	if (nm->spill.fd >= 0)
+		snprintf(m.tmpdir, sizeof(m.tmpdir), "%s", nm->spill.dir);
+	xbl_sized_out(um, &m, sizeof(m),
+		      XBL_SIZE_TO(struct xbulk_memory_stats, tmpdir));
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include "dirs.h"
 #include "listing.h"
+#include "spill.h"
 #include "store.h"
 
 /* A large buffer: fewer calls for big directories, and XFS reads ahead
@@ -19,9 +20,11 @@
 #define NAME_MAX_XFS	255
 
 int
-xbn_reader_init(struct xbn_reader *r, const volatile int *cancel)
+xbn_reader_init(struct xbn_reader *r, struct xbn_spill *mem,
+		const volatile int *cancel)
 {
 	memset(r, 0, sizeof(*r));
+	r->mem = mem;
 	r->cancel = cancel;
 	r->dbuf_size = DBUF_SIZE;
 	r->dbuf = malloc(r->dbuf_size);
@@ -39,6 +42,17 @@ xbn_reader_fini(struct xbn_reader *r)
 	r->order = NULL;
 }
 
+void
+xbn_lblocks_free(struct xbn_spill *mem, struct xbn_lblock *b)
+{
+	while (b) {
+		struct xbn_lblock *next = b->next;
+
+		xbn_free_block(mem, b, sizeof(*b) + b->cap);
+		b = next;
+	}
+}
+
 /* @len bytes of listing memory in the reader's blocks (and
  * XBN_LIST_SLACK readable after them), or NULL. */
 static uint8_t *
@@ -51,8 +65,8 @@ listing_alloc(struct xbn_reader *r, size_t len)
 		bool big = len > LBLOCK_SIZE / 4;
 		size_t got = sizeof(*b) + len;
 
-		b = big ? malloc(got) :
-			  xbn_alloc_block(LBLOCK_SIZE, &got);
+		b = xbn_alloc_block(r->mem, big ? got : LBLOCK_SIZE, &got,
+				    !big);
 		if (!b)
 			return NULL;
 		b->used = 0;
@@ -214,8 +228,11 @@ xbn_read_fd(struct xbn_reader *r, int fd, struct xbn_dir *d)
 	if (!n)
 		return 0;
 	list = listing_alloc(r, used);
-	if (!list || xbn_order_listing(r, list, r->scratch, used, n))
+	if (!list)
+		return r->mem->err ? r->mem->err : -ENOMEM;
+	if (xbn_order_listing(r, list, r->scratch, used, n))
 		return -ENOMEM;
+	xbn_spill_tick(r->mem, (unsigned int)(n > 4096 ? 4096 : n));
 	d->list = list;
 	d->listlen = used;
 	d->nentries = n;

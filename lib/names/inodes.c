@@ -35,13 +35,20 @@ struct item {
 	uint32_t	off;		/* the entry in its listing */
 };
 
-/* Memory for @n items, in huge pages, faulted in at once. */
+/* Memory for @n items, from the budget (xbn_alloc_block()). */
 static struct item *
-items_alloc(size_t n)
+items_alloc(struct xbn_spill *mem, size_t n)
 {
 	size_t got;
 
-	return xbn_alloc_block((n ? n : 1) * sizeof(struct item), &got);
+	return xbn_alloc_block(mem, (n ? n : 1) * sizeof(struct item), &got,
+			       true);
+}
+
+static void
+items_free(struct xbn_spill *mem, struct item *v, size_t n)
+{
+	xbn_free_block(mem, v, (n ? n : 1) * sizeof(struct item));
 }
 
 struct xbn_inodes {
@@ -102,6 +109,7 @@ gather_dir(struct xbn_inodes *it, uint32_t p, uint32_t mark,
 		}
 		if (add_item(it, ino, p, off))
 			return -EOVERFLOW;
+		xbn_spill_tick(&nm->spill, 1);
 	}
 	return 0;
 }
@@ -121,11 +129,11 @@ gather(struct xbn_inodes *it)
 	for (i = 0; i < nm->dirs.n; i++)
 		total += xbn_dir(&nm->dirs, i)->nentries;
 	it->icap = (size_t)total;
-	it->items = items_alloc(it->icap);
+	it->items = items_alloc(&nm->spill, it->icap);
 	stack = malloc(((size_t)nm->dirs.n + 1) * sizeof(*stack));
 	if (!stack || !it->items) {
 		free(stack);
-		return -ENOMEM;
+		return nm->spill.err ? nm->spill.err : -ENOMEM;
 	}
 	xbn_dir(&nm->dirs, nm->top)->mark = mark;
 	stack[sp++] = nm->top;
@@ -141,7 +149,8 @@ gather(struct xbn_inodes *it)
 /* Sort @n items of @v by inode number; stable, so names of one inode
  * keep the order the gathering met them in. */
 static int
-sort_items(struct item **v, size_t n, size_t cap, uint64_t maxkey)
+sort_items(struct xbn_spill *mem, struct item **v, size_t n, size_t cap,
+	   uint64_t maxkey)
 {
 	struct item *src = *v, *dst, *t;
 	unsigned int shift;
@@ -149,12 +158,12 @@ sort_items(struct item **v, size_t n, size_t cap, uint64_t maxkey)
 
 	if (n < 2)
 		return 0;
-	dst = items_alloc(cap);
+	dst = items_alloc(mem, cap);
 	count = malloc(RADIX_SIZE * sizeof(*count));
 	if (!dst || !count) {
-		free(dst);
+		items_free(mem, dst, cap);
 		free(count);
-		return -ENOMEM;
+		return mem->err ? mem->err : -ENOMEM;
 	}
 	for (shift = 0; shift < 64 && (maxkey >> shift); shift += RADIX_BITS) {
 		size_t sum = 0, c;
@@ -167,15 +176,17 @@ sort_items(struct item **v, size_t n, size_t cap, uint64_t maxkey)
 			count[i] = sum;
 			sum += c;
 		}
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
 			dst[count[(src[i].ino >> shift) & (RADIX_SIZE - 1)]++] =
 				src[i];
+			xbn_spill_tick(mem, 1);
+		}
 		t = src;
 		src = dst;
 		dst = t;
 	}
 	free(count);
-	free(dst);
+	items_free(mem, dst, cap);
 	*v = src;
 	return 0;
 }
@@ -223,7 +234,8 @@ xbn_inodes_open(struct xbulk_names *nm, struct xbn_inodes **out)
 		if (it->items[i].ino > maxino)
 			maxino = it->items[i].ino;
 	if (!ret)
-		ret = sort_items(&it->items, it->nitems, it->icap, maxino);
+		ret = sort_items(&it->nm->spill, &it->items, it->nitems,
+				 it->icap, maxino);
 	if (!ret)
 		ret = sort_runs(it);
 	if (ret) {
@@ -276,6 +288,7 @@ xbn_inodes_next(struct xbn_inodes *it, const struct xbn_inode **out)
 
 	if (!slot)
 		return 0;
+	xbn_spill_tick(&nm->spill, 1);
 	if (it->started && slot->ino <= it->last)
 		return -EPROTO;		/* runs out of order: a bug */
 	it->started = true;
@@ -322,7 +335,7 @@ xbn_inodes_free(struct xbn_inodes *it)
 {
 	if (!it)
 		return;
-	free(it->items);
+	items_free(&it->nm->spill, it->items, it->icap);
 	free(it->runs);
 	free(it->links);
 	free(it);

@@ -104,20 +104,27 @@ struct xbn_reader {
 	size_t			order_cap;
 	struct xbn_lblock	*blocks;	/* listings made */
 	uint64_t		bytes;		/* of blocks */
+	struct xbn_spill	*mem;		/* where blocks come from */
 	const volatile int	*cancel;
 };
 
 struct xbn_dir;
+struct xbn_spill;
 
-int xbn_reader_init(struct xbn_reader *r, const volatile int *cancel);
+/* A reader whose listing blocks come from @mem.  Return 0 or -ENOMEM. */
+int xbn_reader_init(struct xbn_reader *r, struct xbn_spill *mem,
+		    const volatile int *cancel);
 /* Free the buffers; the listing blocks stay (hand them on first). */
 void xbn_reader_fini(struct xbn_reader *r);
+/* Free the listing blocks from @b on. */
+void xbn_lblocks_free(struct xbn_spill *mem, struct xbn_lblock *b);
 /*
  * Read the open directory @fd, which must be @d (its "." says so), into a
  * listing: sets list, listlen, nentries, dotdot and the READ or
  * UNREADABLE flag.  Return 0 (also when the kernel could not read it:
  * UNREADABLE), -ESTALE if @fd is another directory, -ENOENT if it was
- * removed meanwhile, -EINTR if cancelled, -ENOMEM.
+ * removed meanwhile, -EINTR if cancelled, -ENOMEM or the spill's error
+ * (r->mem->err).
  */
 int xbn_read_fd(struct xbn_reader *r, int fd, struct xbn_dir *d);
 /* Sort a listing's batches as fts does; @buf holds @n entries. */

@@ -144,7 +144,8 @@ xbn_live_read(struct xbulk_names *nm, const struct xbulk_entry *e,
 	int at, fd, err, g = 0;
 
 	if (!nm->live_ready) {
-		err = xbn_reader_init(&nm->live_reader, nm->cancel);
+		err = xbn_reader_init(&nm->live_reader, &nm->spill,
+				      nm->cancel);
 		if (err)
 			return err;
 		nm->live_ready = true;

@@ -18,6 +18,7 @@
 #include "../base.h"
 #include "dirs.h"
 #include "listing.h"
+#include "spill.h"
 #include "store.h"
 
 struct xbn_walk;
@@ -31,6 +32,8 @@ struct xbn_bad {
 };
 
 struct xbulk_names {
+	struct xbn_spill	spill;		/* the budget: first, freed
+						   last */
 	struct xbulk_fs		*fs;
 	int			mfd;		/* fs->fd */
 	uint64_t		mnt_id;

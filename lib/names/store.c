@@ -12,8 +12,6 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "store.h"
 
@@ -66,38 +64,6 @@ struct xbn_block {
 	uint64_t		data[];		/* slots */
 };
 
-/*
- * Fault in the pages of @len bytes at @p at once (MADV_POPULATE_WRITE):
- * the first write to each page of fresh memory otherwise traps one by
- * one, which costs more than the scan's own work on a 128-byte slot (most
- * in a VM).  Best effort.
- */
-static void
-populate(void *p, size_t len)
-{
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1);
-	uintptr_t hi = ((uintptr_t)p + len) & ~(page - 1);
-
-	/* an older kernel says EINVAL: the pages then fault one by one */
-	if (hi > lo)
-		madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
-}
-
-void *
-xbn_alloc_block(size_t len, size_t *got)
-{
-	size_t bytes = (len + XBN_BLOCK_ALIGN - 1) & ~(size_t)(XBN_BLOCK_ALIGN - 1);
-	void *p = aligned_alloc(XBN_BLOCK_ALIGN, bytes);
-
-	if (!p)
-		return NULL;
-	madvise(p, bytes, MADV_HUGEPAGE);	/* best effort */
-	populate(p, bytes);
-	*got = bytes;
-	return p;
-}
-
 void
 xbn_layout_init(struct xbn_layout *l, uint32_t fields)
 {
@@ -124,31 +90,33 @@ xbn_layout_init(struct xbn_layout *l, uint32_t fields)
 }
 
 int
-xbn_store_init(struct xbn_store *s, uint32_t fields)
+xbn_store_init(struct xbn_store *s, uint32_t fields, struct xbn_spill *mem)
 {
 	memset(s, 0, sizeof(*s));
+	s->mem = mem;
 	xbn_layout_init(&s->lay, fields);
 	return -pthread_mutex_init(&s->lock, NULL);
 }
 
 static void
-free_blocks(struct xbn_block *b)
+free_blocks(struct xbn_store *s, struct xbn_block *b)
 {
 	while (b) {
 		struct xbn_block *next = b->next;
 
-		free(b);
+		xbn_free_block(s->mem, b,
+			       sizeof(*b) + (size_t)b->cap * s->lay.slot);
 		b = next;
 	}
 }
 
 static void
-free_arenas(struct xbn_arena *a)
+free_arenas(struct xbn_store *s, struct xbn_arena *a)
 {
 	while (a) {
 		struct xbn_arena *next = a->next;
 
-		free_blocks(a->blocks);
+		free_blocks(s, a->blocks);
 		free(a);
 		a = next;
 	}
@@ -157,8 +125,8 @@ free_arenas(struct xbn_arena *a)
 void
 xbn_store_free(struct xbn_store *s)
 {
-	free_arenas(s->pool);
-	free_arenas(s->all);
+	free_arenas(s, s->pool);
+	free_arenas(s, s->all);
 	free(s->runs);
 	pthread_mutex_destroy(&s->lock);
 	memset(s, 0, sizeof(*s));
@@ -205,8 +173,9 @@ xbn_arena_add(struct xbn_store *s, struct xbn_arena *a)
 
 		if (cap < BLOCK_MIN_SLOTS)
 			cap = BLOCK_MIN_SLOTS;
-		b = xbn_alloc_block(sizeof(*b) + (size_t)cap * s->lay.slot,
-				    &bytes);
+		b = xbn_alloc_block(s->mem,
+				    sizeof(*b) + (size_t)cap * s->lay.slot,
+				    &bytes, true);
 		if (!b)
 			return NULL;
 		cap = (uint32_t)((bytes - sizeof(*b)) / s->lay.slot);

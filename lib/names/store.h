@@ -4,8 +4,8 @@
  *
  * The inode store (store.c): one packed slot per kept inode, with the
  * bulkstat fields the caller asked for; arenas the scan's batches fill;
- * the chunk index lookups go through.  And the huge-page blocks the
- * store and the listings (dirread.c) are made of.
+ * the chunk index lookups go through.  Its blocks come from the budget
+ * (spill.h).
  */
 #ifndef XBULK_NAMES_STORE_H
 #define XBULK_NAMES_STORE_H
@@ -15,18 +15,7 @@
 #include <string.h>
 
 #include "../base.h"
-
-/* Blocks of xbn_alloc_block() come in multiples of this (a huge page). */
-#define XBN_BLOCK_ALIGN		(2U << 20)
-
-/*
- * @len bytes (rounded up to XBN_BLOCK_ALIGN) for a store or listing
- * block, aligned to a huge page, asked to be backed by huge pages
- * (MADV_HUGEPAGE: one fault per 2 MiB instead of 512) and faulted in
- * (MADV_POPULATE_WRITE); free() frees it.  NULL without memory.  *@got: the
- * bytes allocated.
- */
-void *xbn_alloc_block(size_t len, size_t *got);
+#include "spill.h"
 
 /* Every slot starts with this; the asked-for fields follow, packed. */
 struct xbn_slot {
@@ -123,6 +112,7 @@ struct xbn_run {
 
 struct xbn_store {
 	struct xbn_layout	lay;
+	struct xbn_spill	*mem;		/* where blocks come from */
 	pthread_mutex_t		lock;		/* pool */
 	struct xbn_arena	*pool;		/* free arenas */
 	struct xbn_arena	*all;		/* once the scan is over */
@@ -132,12 +122,14 @@ struct xbn_store {
 	uint64_t		bytes;		/* blocks allocated */
 };
 
-int xbn_store_init(struct xbn_store *s, uint32_t fields);
+/* An empty store of the XBULK_F_* in @fields, its blocks from @mem. */
+int xbn_store_init(struct xbn_store *s, uint32_t fields,
+		   struct xbn_spill *mem);
 void xbn_store_free(struct xbn_store *s);
 /* Take an arena for one batch (NULL: out of memory) and give it back. */
 struct xbn_arena *xbn_arena_get(struct xbn_store *s);
 void xbn_arena_put(struct xbn_store *s, struct xbn_arena *a);
-/* Room for one more slot (NULL: out of memory). */
+/* Room for one more slot (NULL: out of memory, or s->mem->err). */
 struct xbn_slot *xbn_arena_add(struct xbn_store *s, struct xbn_arena *a);
 /* After the scan: gather the arenas and build the chunk index. */
 int xbn_store_index(struct xbn_store *s, uint64_t *kept, uint64_t *dropped);

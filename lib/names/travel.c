@@ -469,7 +469,7 @@ xbn_travel(struct xbulk_names *nm, unsigned int threads,
 	pthread_cond_init(&t.cond, NULL);
 	for (ninit = 0; ninit < threads; ninit++) {
 		w[ninit].t = &t;
-		if (xbn_reader_init(&w[ninit].r, nm->cancel)) {
+		if (xbn_reader_init(&w[ninit].r, &nm->spill, nm->cancel)) {
 			ret = -ENOMEM;
 			break;
 		}

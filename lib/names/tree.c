@@ -159,6 +159,7 @@ check_all(struct xbulk_names *nm, struct xbulk_names_result *r,
 			x++;
 		if (c % CANCEL_EVERY == 0 && xbl_cancelled(nm->cancel))
 			return -EINTR;
+		xbn_spill_tick(&nm->spill, 1);
 		if (d->flags & XBN_DIR_GONE) {
 			d->parent = XBN_NONE;
 			continue;

@@ -59,6 +59,7 @@ visit(struct xbn_walk *w, struct xbulk_entry *e, enum xbulk_visit v)
 	if (((++w->count % CANCEL_EVERY) == 0 || w->nm->live) &&
 	    xbl_cancelled(w->nm->cancel))
 		return -EINTR;
+	xbn_spill_tick(&w->nm->spill, 1);
 	e->start = w->start;
 	e->startlen = w->startlen;
 	if (!(e->flags & XBULK_ENTRY_MOUNT)) {
@@ -631,6 +632,7 @@ xbulk_names_unreached(struct xbulk_names *nm,
 			ret = -EINTR;
 		else
 			ret = fn(arg, fill(&w, u.v[i], d));
+		xbn_spill_tick(&nm->spill, 1);
 	}
 	free(u.v);
 	return ret;

@@ -118,15 +118,18 @@ add(struct xbn_store *s, struct xbn_arena *a, uint64_t ino)
 	return slot;
 }
 
+/* The store's runs and lookups, its blocks in memory or (@budget 1)
+ * all in the spill file, let go after every block. */
 static void
-test_store(void **state)
+store_case(uint64_t budget)
 {
+	struct xbn_spill mem;
 	struct xbn_store s;
 	struct xbn_arena *a, *b;
 	uint64_t ino, kept, dropped;
 
-	(void)state;
-	assert_int_equal(xbn_store_init(&s, XBULK_F_SIZE), 0);
+	assert_int_equal(xbn_spill_init(&mem, budget, "/tmp", 0), 0);
+	assert_int_equal(xbn_store_init(&s, XBULK_F_SIZE, &mem), 0);
 	a = xbn_arena_get(&s);
 	b = xbn_arena_get(&s);
 	assert_ptr_not_equal(a, b);
@@ -157,7 +160,77 @@ test_store(void **state)
 	}
 	assert_non_null(xbn_lookup(&s, 1ULL << 40));
 	assert_null(xbn_lookup(&s, (1ULL << 40) + 1));
+	assert_int_equal(mem.placed ? 1 : 0, budget ? 1 : 0);
 	xbn_store_free(&s);
+	xbn_spill_fini(&mem);
+}
+
+static void
+test_store(void **state)
+{
+	(void)state;
+	store_case(0);
+}
+
+static void
+test_store_spilled(void **state)
+{
+	(void)state;
+	store_case(1);
+}
+
+/*
+ * Spilled blocks keep what was written through their pages being let
+ * go; the spill file is refused on the scanned filesystem and reports
+ * a directory that is not there.
+ */
+static void
+test_spill(void **state)
+{
+	struct xbn_spill mem;
+	struct stat st;
+	uint64_t *v[3];
+	size_t got, i, j;
+
+	(void)state;
+	assert_int_equal(xbn_spill_init(&mem, 1, "/tmp", 0), 0);
+	for (i = 0; i < 3; i++) {
+		v[i] = xbn_alloc_block(&mem, (i + 1) << 20, &got, i != 1);
+		assert_non_null(v[i]);
+		assert_true(got >= (i + 1) << 20);
+		for (j = 0; j < got / 8; j++)
+			v[i][j] = i << 32 | j;
+	}
+	assert_true(mem.placed >= (6U << 20));
+	assert_int_equal(mem.held, 0);
+	xbn_spill_check(&mem);
+	assert_true(mem.trims >= 1);
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < ((i + 1) << 20) / 8; j++)
+			assert_true(v[i][j] == (i << 32 | j));
+	xbn_free_block(&mem, v[0], 1U << 20);
+	xbn_spill_fini(&mem);
+
+	assert_int_equal(stat("/tmp", &st), 0);
+	assert_int_equal(xbn_spill_init(&mem, 1, "/tmp", st.st_dev), 0);
+	assert_null(xbn_alloc_block(&mem, 10, &got, false));
+	assert_int_equal(mem.err, -EXDEV);
+	assert_null(xbn_alloc_block(&mem, 10, &got, false));
+	xbn_spill_fini(&mem);
+
+	assert_int_equal(xbn_spill_init(&mem, 1, "/nonexistent.xbulk", 0), 0);
+	assert_null(xbn_alloc_block(&mem, 10, &got, false));
+	assert_int_equal(mem.err, -ENOENT);
+	xbn_spill_fini(&mem);
+
+	/* no budget: anonymous memory, whatever the size */
+	assert_int_equal(xbn_spill_init(&mem, 0, "/nonexistent.xbulk", 0), 0);
+	v[0] = xbn_alloc_block(&mem, 3U << 20, &got, true);
+	assert_non_null(v[0]);
+	assert_int_equal(mem.held, 4U << 20);
+	xbn_free_block(&mem, v[0], got);
+	assert_int_equal(mem.held, 0);
+	xbn_spill_fini(&mem);
 }
 
 /* Append an entry to @buf at *@len. */
@@ -186,7 +259,7 @@ ordered(uint64_t n)
 	size_t len = 0;
 	char name[16];
 
-	assert_int_equal(xbn_reader_init(&r, NULL), 0);
+	assert_int_equal(xbn_reader_init(&r, NULL, NULL), 0);
 	for (i = 0; i < n; i++) {
 		/* i and i ^ 1 share an inode: ties keep readdir order */
 		snprintf(name, sizeof(name), "%llu", (unsigned long long)i);
@@ -262,7 +335,7 @@ test_order_ties(void **state)
 	int i;
 
 	(void)state;
-	assert_int_equal(xbn_reader_init(&r, NULL), 0);
+	assert_int_equal(xbn_reader_init(&r, NULL, NULL), 0);
 	/* hard links of one inode, names in readdir order z..., a... */
 	for (i = 0; i < 20000; i++) {
 		snprintf(name, sizeof(name), "%c%05d", i < 10000 ? 'z' : 'a',
@@ -338,7 +411,8 @@ fake_fs(void)
 	size_t len[4] = { 0 };
 	uint32_t first, i;
 
-	assert_int_equal(xbn_store_init(&nm->store, 0), 0);
+	assert_int_equal(xbn_spill_init(&nm->spill, 0, NULL, 0), 0);
+	assert_int_equal(xbn_store_init(&nm->store, 0, &nm->spill), 0);
 	assert_int_equal(xbn_dirs_init(&nm->dirs), 0);
 	memset(bs, 0, sizeof(bs));
 	for (i = 0; i < 5; i++) {
@@ -383,6 +457,7 @@ fake_free(struct fake *f)
 	free(f->nm.problems);
 	xbn_store_free(&f->nm.store);
 	xbn_dirs_free(&f->nm.dirs);
+	xbn_spill_fini(&f->nm.spill);
 	free(f);
 }
 
@@ -488,6 +563,8 @@ main(void)
 		cmocka_unit_test(test_popcount),
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_store),
+		cmocka_unit_test(test_store_spilled),
+		cmocka_unit_test(test_spill),
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_order_ties),
 		cmocka_unit_test(test_mountinfo),
