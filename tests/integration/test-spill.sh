@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# A memory budget changes nothing but where the names engine keeps what
+# grows with the inode count (issue 25): find, du, snapshot and diff
+# against a mount print byte for byte what they print in memory, at -j 1
+# and -j 2, when every block goes to the spill file and its pages are let
+# go every 1024 entries (XBULK_MEMORY=1M, or --memory 1M once per
+# command); --stats=json says bytes were spilled; the spill file is never
+# seen and its space is given back after SIGTERM, SIGINT, a closed stdout
+# and a full --tmpdir (a small tmpfs), which is one line and exit status 1.
+#
+# Environment: XBULK, POPULATE (bench/populate).
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/tests/integration/lib.sh"
+. "$TOP/tests/find/lib-find.sh"
+command -v jq >/dev/null || xb_skip "jq not installed (scripts/deps)"
+
+XBULK=$(realpath "${XBULK:?}")
+xb_require_root_loop
+xb_mkfs_mount 1G "-d agcount=4"
+M=$XB_MNT
+T=$XB_TMP
+SPILL=$T/spill			# --tmpdir: off the scanned filesystem
+mkdir "$SPILL"
+export TMPDIR=$SPILL
+pass=0 fail=0
+
+XF_NOW=$(date +%s)
+(xf_make_tree "$M/odd")
+"${POPULATE:?}" -n 30000 --empty-files "$M/pop" >/dev/null
+ln "$M/odd/lower.txt" "$M/pop/hardlink"
+sync
+
+# spilled NAME CMD...: CMD in memory, then with every block spilled;
+# outputs and statuses must match
+spilled()
+{
+	local name=$1 wrc grc
+
+	shift
+	XBULK_MEMORY=4G "$@" >"$T/want" 2>&1 && wrc=0 || wrc=$?
+	XBULK_MEMORY=1M "$@" >"$T/got" 2>&1 && grc=0 || grc=$?
+	if cmp -s "$T/want" "$T/got" && ((wrc == grc)) && [[ -s $T/want ]]
+	then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: $name (status $wrc, spilled $grc)"
+		diff "$T/want" "$T/got" | head -6 | cut -c1-160
+	fi
+}
+
+# snap_csv TAG SNAPSHOT: SNAPSHOT's rows, as export --csv writes them
+snap_csv()
+{
+	rm -rf "$T/csv.$1"
+	"$XBULK" export --csv "$T/csv.$1" "$2" >/dev/null
+	cat "$T/csv.$1"/*.csv
+}
+
+for j in 1 2; do
+	spilled "find -j $j %p..." "$XBULK" find -j "$j" "$M" \
+		-printf '%p %i %s %n %u %g %m %y %TY %d\n'
+	spilled "find -j $j -ls" "$XBULK" find -j "$j" "$M/odd" -ls
+	spilled "find -j $j two operands -depth" "$XBULK" find -j "$j" \
+		"$M/pop" "$M/odd" -depth -name '*1*' -print
+	spilled "find -j $j -empty -type d" "$XBULK" find -j "$j" "$M" \
+		-type d -empty
+	spilled "find -j $j -samefile" "$XBULK" find -j "$j" "$M" \
+		-samefile "$M/odd/lower.txt"
+	spilled "du -j $j -a" "$XBULK" du -j "$j" -a "$M"
+	spilled "du -j $j --by uid" "$XBULK" du -j "$j" -s --by uid "$M"
+	spilled "du -j $j --inodes -d 2" "$XBULK" du -j "$j" --inodes -d 2 \
+		"$M/pop" "$M/odd"
+	rm -f "$T/s.mem" "$T/s.spill"
+	XBULK_MEMORY=4G "$XBULK" snapshot -j "$j" "$M" "$T/s.mem"
+	XBULK_MEMORY=1M "$XBULK" snapshot -j "$j" "$M" "$T/s.spill"
+	snap_csv "$j" "$T/s.spill" >"$T/got"
+	snap_csv "$j" "$T/s.mem" >"$T/want"
+	if cmp -s "$T/want" "$T/got" && [[ -s $T/want ]]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: snapshot -j $j spilled: other rows"
+	fi
+done
+
+# diff against the mount after changes, both ways
+"$XBULK" snapshot "$M" "$T/old"
+mv "$M/pop/d0" "$M/odd/moved" 2>/dev/null || mv "$M/odd/d1" "$M/moved"
+rm -f "$M/odd/size1"*
+echo new >"$M/odd/newfile"
+ln "$M/odd/newfile" "$M/odd/newlink"
+sync
+for j in 1 2; do
+	spilled "diff -j $j" "$XBULK" diff -j "$j" "$T/old" "$M"
+	spilled "diff -j $j -o jsonl" "$XBULK" diff -j "$j" -o jsonl \
+		"$T/old" "$M"
+done
+
+# --memory itself, and --stats=json saying what was spilled
+"$XBULK" find -j 2 --memory 1M --stats=json "$M" -printf '%p\n' \
+	>"$T/got" 2>"$T/stats"
+XBULK_MEMORY=4G "$XBULK" find -j 2 "$M" -printf '%p\n' >"$T/want"
+if cmp -s "$T/want" "$T/got" &&
+   jq -e '.spill_bytes > 0 and .memory_budget_bytes == 1048576' \
+	"$T/stats" >/dev/null; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+	echo "FAIL: find --memory 1M --stats=json"
+	head -c 600 "$T/stats"
+fi
+for c in "du -s" "snapshot" "diff $T/old"; do
+	rm -f "$T/s.x"
+	# shellcheck disable=SC2086
+	case $c in
+	snapshot) set -- snapshot --memory 1M --stats=json "$M" "$T/s.x" ;;
+	diff*) set -- diff --memory 1M --stats=json "$T/old" "$M" ;;
+	*) set -- du -s --memory 1M --stats=json "$M" ;;
+	esac
+	"$XBULK" "$@" >/dev/null 2>"$T/stats" || true
+	if jq -e '.spill_bytes > 0' "$T/stats" >/dev/null; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: $c --memory 1M --stats=json: nothing spilled"
+		head -c 600 "$T/stats"
+	fi
+done
+
+# Spill hygiene: the file is unnamed, and its space comes back at exit
+# whatever the exit.  A 4 MiB tmpfs as --tmpdir.
+SMALL=$T/small
+mkdir "$SMALL"
+mount -t tmpfs -o size=4m xbulk-spill "$SMALL"
+xb_at_exit "umount $SMALL"
+used()
+{
+	df -k --output=used "$SMALL" | tail -1 | tr -d ' '
+}
+clean()
+{
+	local what=$1
+
+	if [[ -z $(ls -A "$SMALL") ]] && (($(used) == 0)); then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: $what left spill data ($(used) KiB, $(ls -A "$SMALL"))"
+	fi
+}
+XBULK_MEMORY=1M "$XBULK" find --tmpdir "$SMALL" "$M" >/dev/null \
+	2>"$T/err" && rc=0 || rc=$?
+if ((rc == 1)) && (($(wc -l <"$T/err") == 1)) &&
+   grep -q "no room in $SMALL" "$T/err"; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+	echo "FAIL: a full --tmpdir: status $rc, $(head -c 300 "$T/err")"
+fi
+clean "a full --tmpdir"
+umount "$SMALL"
+mount -t tmpfs -o size=64m xbulk-spill "$SMALL"
+XBULK_MEMORY=1M "$XBULK" find --tmpdir "$SMALL" "$M" | head -1 >/dev/null
+clean "a closed stdout"
+for sig in TERM INT; do
+	# stopped once the spill file exists, then signalled
+	XBULK_MEMORY=1M "$XBULK" du -a --tmpdir "$SMALL" "$M" >/dev/null &
+	pid=$!
+	for _ in $(seq 1 200); do
+		(($(used) > 0)) && break
+		sleep 0.01
+	done
+	kill -s "$sig" "$pid" 2>/dev/null || true
+	wait "$pid" || true
+	clean "SIG$sig"
+done
+
+echo "spill: $pass passed, $fail failed"
+((fail == 0))
