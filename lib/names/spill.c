@@ -8,9 +8,10 @@
  * behind), its space reserved with fallocate() before use (a full disk is
  * an error here, not a SIGBUS later), mapped shared at its own offset in
  * one range of addresses reserved at the first spill (adjacent mappings
- * merge: one mapping, whatever the file's size).  Whenever the resident
- * set (/proc/self/statm) has grown by more than the budget since the
- * start, the spilled pages are let go with MADV_DONTNEED: a shared file
+ * merge: one mapping, whatever the file's size).  Whenever the anonymous
+ * blocks and the spilled pages mapped (/proc/self/statm's file pages,
+ * less those at the start) exceed the budget, the spilled pages are let
+ * go with MADV_DONTNEED: a shared file
  * mapping keeps its data in the page cache, which the kernel writes out
  * and reclaims as it needs, and the next touch faults the page back.
  */
@@ -30,11 +31,15 @@
 #define RESERVE_MAX	(8ULL << 40)
 #define RESERVE_MIN	(1ULL << 30)
 
-/* Resident bytes of this process, or 0 if unknown. */
+/*
+ * Resident bytes of files mapped by this process (statm's third field,
+ * RssFile + RssShmem: the program, its libraries and the spilled
+ * pages), or 0 if unknown.
+ */
 static uint64_t
 resident(struct xbn_spill *s)
 {
-	unsigned long long size, pages;
+	unsigned long long size, rss, pages;
 	char buf[128];
 	ssize_t n;
 
@@ -44,7 +49,7 @@ resident(struct xbn_spill *s)
 	if (n <= 0)
 		return 0;
 	buf[n] = '\0';
-	if (sscanf(buf, "%llu %llu", &size, &pages) != 2)
+	if (sscanf(buf, "%llu %llu %llu", &size, &rss, &pages) != 3)
 		return 0;
 	return (uint64_t)pages * (uint64_t)sysconf(_SC_PAGESIZE);
 }
@@ -245,8 +250,11 @@ xbn_spill_check(struct xbn_spill *s)
 	if (__atomic_load_n(&s->fd, __ATOMIC_ACQUIRE) < 0)
 		return;
 	pthread_mutex_lock(&s->lock);
+	/* the anonymous blocks and the spilled pages mapped since the
+	 * start: the fixed costs (buffers, threads, zstd) do not count */
 	rss = resident(s);
-	if (rss > s->rss_base + s->budget && s->placed) {
+	rss = rss > s->rss_base ? rss - s->rss_base : 0;
+	if (s->held + rss > s->budget && s->placed) {
 		madvise(s->base, s->placed, MADV_DONTNEED);
 		s->trims++;
 	}

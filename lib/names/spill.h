@@ -6,8 +6,8 @@
  * slots, the directory listings, a snapshot's inode-order cursor.  Blocks
  * come from anonymous memory (huge pages) while the budget allows, then
  * from one unnamed spill file mapped into a reserved range of addresses;
- * whenever the resident set has grown by more than the budget, the
- * spilled pages are let go (the page cache keeps them, and the kernel
+ * whenever the anonymous blocks and the spilled pages mapped exceed the
+ * budget, the spilled pages are let go (the page cache keeps them, and the kernel
  * may write them out and drop them).  Pointers stay valid: every caller
  * works on the blocks as on memory, at any budget.
  */
@@ -40,7 +40,7 @@ struct xbn_spill {
 	uint64_t	reserved;	/* bytes of them */
 	uint64_t	placed;		/* bytes of the file in use */
 	uint64_t	trims;
-	uint64_t	rss_base;	/* resident bytes at the start */
+	uint64_t	rss_base;	/* file pages resident at the start */
 	uint64_t	ticks;		/* xbn_spill_tick() */
 	int		err;		/* the first failure to spill */
 	char		dir[256];	/* where the file is */
@@ -72,8 +72,8 @@ void *xbn_alloc_block(struct xbn_spill *s, size_t len, size_t *got,
  * space goes with the file. */
 void xbn_free_block(struct xbn_spill *s, void *p, size_t len);
 
-/* Let the spilled pages go if the resident set has grown past the
- * budget since xbn_spill_init().  Thread-safe. */
+/* Let the spilled pages go if they and the anonymous blocks exceed the
+ * budget.  Thread-safe. */
 void xbn_spill_check(struct xbn_spill *s);
 
 /* @n items done: every XBN_SPILL_TICKS, xbn_spill_check(); nothing
