@@ -25,7 +25,14 @@
 #include "inodes.h"
 #include "tree.h"
 
+/*
+ * Bits per pass of the radix sort: 2048 buckets in memory; 256 once the
+ * items are spilled, so that the pages a pass writes to at once (one per
+ * bucket) fit in what the budget leaves for spilled pages: with 2048, a
+ * snapshot of 600k inodes at --memory 8M took 700k page faults.
+ */
 #define RADIX_BITS	11
+#define RADIX_BITS_SPILLED 8
 #define RADIX_SIZE	(1u << RADIX_BITS)
 
 /* One name of an inode. */
@@ -153,7 +160,7 @@ sort_items(struct xbn_spill *mem, struct item **v, size_t n, size_t cap,
 	   uint64_t maxkey)
 {
 	struct item *src = *v, *dst, *t;
-	unsigned int shift;
+	unsigned int shift, bits, size;
 	size_t *count, i;
 
 	if (n < 2)
@@ -165,19 +172,21 @@ sort_items(struct xbn_spill *mem, struct item **v, size_t n, size_t cap,
 		free(count);
 		return mem->err ? mem->err : -ENOMEM;
 	}
-	for (shift = 0; shift < 64 && (maxkey >> shift); shift += RADIX_BITS) {
+	bits = xbn_spilled(mem, src) ? RADIX_BITS_SPILLED : RADIX_BITS;
+	size = 1u << bits;
+	for (shift = 0; shift < 64 && (maxkey >> shift); shift += bits) {
 		size_t sum = 0, c;
 
-		memset(count, 0, RADIX_SIZE * sizeof(*count));
+		memset(count, 0, size * sizeof(*count));
 		for (i = 0; i < n; i++)
-			count[(src[i].ino >> shift) & (RADIX_SIZE - 1)]++;
-		for (i = 0; i < RADIX_SIZE; i++) {
+			count[(src[i].ino >> shift) & (size - 1)]++;
+		for (i = 0; i < size; i++) {
 			c = count[i];
 			count[i] = sum;
 			sum += c;
 		}
 		for (i = 0; i < n; i++) {
-			dst[count[(src[i].ino >> shift) & (RADIX_SIZE - 1)]++] =
+			dst[count[(src[i].ino >> shift) & (size - 1)]++] =
 				src[i];
 			xbn_spill_tick(mem, 1);
 		}

@@ -10,8 +10,8 @@
  * one range of addresses reserved at the first spill (adjacent mappings
  * merge: one mapping, whatever the file's size).  Whenever the anonymous
  * blocks and the spilled pages mapped (/proc/self/statm's file pages,
- * less those at the start) exceed the budget, the spilled pages are let
- * go with MADV_DONTNEED: a shared file
+ * less those mapped when no spilled page was) exceed the budget, the
+ * spilled pages are let go with MADV_DONTNEED: a shared file
  * mapping keeps its data in the page cache, which the kernel writes out
  * and reclaims as it needs, and the next touch faults the page back.
  */
@@ -65,7 +65,6 @@ xbn_spill_init(struct xbn_spill *s, uint64_t budget, const char *tmpdir,
 	s->scanned = scanned;
 	s->fd = -1;
 	s->statm = budget ? open("/proc/self/statm", O_RDONLY | O_CLOEXEC) : -1;
-	s->rss_base = resident(s);
 	return -pthread_mutex_init(&s->lock, NULL);
 }
 
@@ -127,6 +126,7 @@ open_file(struct xbn_spill *s)
 		close(fd);
 		return -ENOMEM;
 	}
+	s->rss_base = resident(s);	/* no spilled page mapped yet */
 	__atomic_store_n(&s->fd, fd, __ATOMIC_RELEASE);
 	return 0;
 }
@@ -232,9 +232,8 @@ void
 xbn_free_block(struct xbn_spill *s, void *p, size_t len)
 {
 	size_t unit = (size_t)sysconf(_SC_PAGESIZE);
-	char *c = p;
 
-	if (!p || (s->base && c >= s->base && c < s->base + s->reserved))
+	if (!p || xbn_spilled(s, p))
 		return;
 	free(p);
 	pthread_mutex_lock(&s->lock);
@@ -250,13 +249,18 @@ xbn_spill_check(struct xbn_spill *s)
 	if (__atomic_load_n(&s->fd, __ATOMIC_ACQUIRE) < 0)
 		return;
 	pthread_mutex_lock(&s->lock);
-	/* the anonymous blocks and the spilled pages mapped since the
-	 * start: the fixed costs (buffers, threads, zstd) do not count */
+	/*
+	 * The anonymous blocks and the file pages mapped since no spilled
+	 * page was: the fixed costs (buffers, threads, zstd) do not count,
+	 * nor do pages of the program and its libraries first run since
+	 * (the base is taken again after each trim).
+	 */
 	rss = resident(s);
 	rss = rss > s->rss_base ? rss - s->rss_base : 0;
 	if (s->held + rss > s->budget && s->placed) {
 		madvise(s->base, s->placed, MADV_DONTNEED);
 		s->trims++;
+		s->rss_base = resident(s);
 	}
 	pthread_mutex_unlock(&s->lock);
 }

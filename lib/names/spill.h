@@ -40,7 +40,8 @@ struct xbn_spill {
 	uint64_t	reserved;	/* bytes of them */
 	uint64_t	placed;		/* bytes of the file in use */
 	uint64_t	trims;
-	uint64_t	rss_base;	/* file pages resident at the start */
+	uint64_t	rss_base;	/* file pages mapped when no spilled
+					   page was (the last trim) */
 	uint64_t	ticks;		/* xbn_spill_tick() */
 	int		err;		/* the first failure to spill */
 	char		dir[256];	/* where the file is */
@@ -71,6 +72,15 @@ void *xbn_alloc_block(struct xbn_spill *s, size_t len, size_t *got,
  * (the length asked or what it got): anonymous memory is freed, spilled
  * space goes with the file. */
 void xbn_free_block(struct xbn_spill *s, void *p, size_t len);
+
+/* Is @p in the spill file? */
+static inline bool
+xbn_spilled(const struct xbn_spill *s, const void *p)
+{
+	const char *c = p;
+
+	return s->base && c >= s->base && c < s->base + s->reserved;
+}
 
 /* Let the spilled pages go if they and the anonymous blocks exceed the
  * budget.  Thread-safe. */

@@ -210,6 +210,7 @@ each_run(struct xbn_store *s, void (*fn)(struct xbn_store *s,
 				struct xbn_slot *sl = block_slot(s, b, i);
 				uint64_t chunk = sl->ino >> 6;
 
+				xbn_spill_tick(s->mem, 1);
 				if (!run.mask || chunk != run.chunk ||
 				    sl->ino <= prev) {
 					if (run.mask)
@@ -286,6 +287,7 @@ xbn_store_each(const struct xbn_store *s,
 				ret = fn(arg, block_slot(s, b, i));
 				if (ret)
 					return ret;
+				xbn_spill_tick(s->mem, 1);
 			}
 		}
 	}

@@ -221,6 +221,7 @@ claim_kids(struct worker *w, uint32_t c)
 		const struct xbn_slot *slot;
 		struct xbn_dir *kd;
 
+		xbn_spill_tick(&nm->spill, 1);
 		if (dt != DT_DIR && dt != DT_UNKNOWN)
 			continue;
 		slot = xbn_lookup(&nm->store, xbn_ent_ino(e));

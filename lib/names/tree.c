@@ -73,6 +73,7 @@ xbn_link_listing(struct xbulk_names *nm, uint32_t p, struct xbn_links *links)
 		struct xbn_dir *cd;
 		uint32_t c;
 
+		xbn_spill_tick(&nm->spill, 1);
 		cd = entry_dir(nm, e, &c);
 		if (!cd) {
 			if (xbn_ent_dtype(e) == DT_DIR)
@@ -210,6 +211,7 @@ xbn_reach(struct xbulk_names *nm, uint32_t mark, uint32_t *stack)
 			struct xbn_dir *cd;
 			uint32_t c;
 
+			xbn_spill_tick(&nm->spill, 1);
 			if (xbn_ent_dtype(e) != DT_DIR) {
 				slot = xbn_lookup(&nm->store, xbn_ent_ino(e));
 				if (slot && !S_ISDIR(slot->mode))
