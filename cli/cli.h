@@ -181,6 +181,20 @@ bool xb_sync_fs(const char *cmd, const struct xbulk_fs *fs,
  */
 const char *xb_dir_open_hint(int err);
 
+/* --- figures.c: numbers with their units, for --stats ------------ */
+
+/* Seconds in @buf with a unit: "850 us", "12.976 ms", "3.250 s"; "n/a"
+ * if negative. */
+const char *xb_fig_dur(char *buf, size_t size, double s);
+/* Bytes in @buf with a binary unit: "512 B", "1.5 MiB"; "n/a" if
+ * negative. */
+const char *xb_fig_iec(char *buf, size_t size, double v);
+/* JSON: a string, escaped; "KEY": N (null if XBULK_STAT_NA); "KEY": a
+ * real (null if negative); each followed by @sep. */
+void xb_json_str(FILE *f, const char *s);
+void xb_json_u64(FILE *f, const char *key, uint64_t v, const char *sep);
+void xb_json_num(FILE *f, const char *key, double v, const char *sep);
+
 /* --- hint.c: how to find the paths of an unreadable inode ------- */
 
 /* @s quoted for a POSIX shell: itself if it has only characters that need

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * --stats: the figures of a scan, for people (text, a unit on every
- * figure, fio-like) and for scripts (JSON, the same figures unscaled).
+ * figure, fio-like) and for scripts (JSON, the same figures unscaled;
+ * the helpers both share with cli/memory.c's report: cli/figures.c).
  * The counters are sampled by libxbulk (lib/scan/stats.c); this file only
  * prints them.  A counter the kernel does not offer prints as "n/a" or
  * null, never as 0.  Both schemas are in docs/formats.md.
@@ -55,21 +56,6 @@ si(char *buf, size_t size, double v)
 	return buf;
 }
 
-/* A duration with its unit: "850 us", "12.976 ms", "3.250 s". */
-static const char *
-dur(char *buf, size_t size, double s)
-{
-	if (s < 0)
-		return "n/a";
-	if (s < 0.001)
-		snprintf(buf, size, "%.0f us", s * 1e6);
-	else if (s < 1)
-		snprintf(buf, size, "%.3f ms", s * 1e3);
-	else
-		snprintf(buf, size, "%.3f s", s);
-	return buf;
-}
-
 /* A latency with its unit: "850 ns", "4.21 us", "812.5 us", "12.34 ms". */
 static const char *
 lat(char *buf, size_t size, uint64_t ns)
@@ -100,23 +86,6 @@ static const struct {
 	{ 99, "p99", "p99" },
 	{ 99.9, "p99.9", "p99_9" },
 };
-
-/* A byte count with a binary unit: "512 B", "24.0 KiB", "1.5 MiB". */
-static const char *
-iec(char *buf, size_t size, double v)
-{
-	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	int i = 0;
-
-	if (v < 0)
-		return "n/a";
-	while (v >= 1024 && i < 4) {
-		v /= 1024;
-		i++;
-	}
-	snprintf(buf, size, i ? "%.1f %s" : "%.0f %s", v, unit[i]);
-	return buf;
-}
 
 /* Busy time over wall time, capped at 100% (the ms ticks are coarse). */
 static double
@@ -188,7 +157,7 @@ text_device(FILE *f, const struct xb_report *r, int i)
 			bytes / seconds(ns) / 1e6);
 	fprintf(f, ", %s IOs, %s, util=%s\n",
 		num(b[1], sizeof(b[1]), d->read_ios),
-		iec(b[2], sizeof(b[2]), bytes),
+		xb_fig_iec(b[2], sizeof(b[2]), bytes),
 		pct(b[3], sizeof(b[3]), util(d->io_ticks_ms, ns), 100));
 }
 
@@ -237,10 +206,12 @@ text_reclaim(FILE *f, const struct xb_report *r)
 		num(b[6], sizeof(b[6]), vm[XBULK_VM_ALLOCSTALL]),
 		num(b[7], sizeof(b[7]), vm[XBULK_VM_SLABS_SCANNED]));
 	fprintf(f, "  pressure: memory stalls (PSI) some=%s, full=%s\n",
-		dur(b[0], sizeof(b[0]), xbulk_stat_ok(r->delta.psi_some_us) ?
-		    (double)r->delta.psi_some_us / 1e6 : -1),
-		dur(b[1], sizeof(b[1]), xbulk_stat_ok(r->delta.psi_full_us) ?
-		    (double)r->delta.psi_full_us / 1e6 : -1));
+		xb_fig_dur(b[0], sizeof(b[0]),
+			   xbulk_stat_ok(r->delta.psi_some_us) ?
+			   (double)r->delta.psi_some_us / 1e6 : -1),
+		xb_fig_dur(b[1], sizeof(b[1]),
+			   xbulk_stat_ok(r->delta.psi_full_us) ?
+			   (double)r->delta.psi_full_us / 1e6 : -1));
 }
 
 /* One line of latencies: "min=..., p50=..., ..., max=... (N what)". */
@@ -299,10 +270,10 @@ text_workers(FILE *f, const struct xb_report *r)
 		fprintf(f, "%s#%u %s: kernel %s (%s), waited %s (%s), "
 			"%s records, %" PRIu64 " calls",
 			i ? "            " : "  threads : ", i + 1,
-			dur(b[0], sizeof(b[0]), run),
-			dur(b[1], sizeof(b[1]), seconds(w->kernel_ns)),
+			xb_fig_dur(b[0], sizeof(b[0]), run),
+			xb_fig_dur(b[1], sizeof(b[1]), seconds(w->kernel_ns)),
 			pct(b[2], sizeof(b[2]), seconds(w->kernel_ns), run),
-			dur(b[3], sizeof(b[3]), seconds(w->wait_ns)),
+			xb_fig_dur(b[3], sizeof(b[3]), seconds(w->wait_ns)),
 			pct(b[4], sizeof(b[4]), seconds(w->wait_ns), run),
 			num(b[5], sizeof(b[5]), w->records), w->calls);
 		if (w->units)
@@ -311,7 +282,7 @@ text_workers(FILE *f, const struct xb_report *r)
 	}
 	if (n > 1 && !r->quiet)
 		fprintf(f, "            writer waited %s for records\n",
-			dur(b[0], sizeof(b[0]),
+			xb_fig_dur(b[0], sizeof(b[0]),
 			    seconds(xbulk_scan_lat_writer_wait_ns(r->lat))));
 }
 
@@ -331,7 +302,7 @@ xb_report_text(FILE *f, const struct xb_report *r)
 	else
 		fprintf(f, "%" PRIu64 " inodes", r->inodes);
 	fprintf(f, " in %s, %" PRIu64 " ioctl calls, %u thread%s, "
-		"batch %u records%s\n", dur(b[0], sizeof(b[0]), wall), r->res->calls,
+		"batch %u records%s\n", xb_fig_dur(b[0], sizeof(b[0]), wall), r->res->calls,
 		r->res->threads,
 		r->res->threads == 1 ? "" : "s", r->batch,
 		r->res->fail == XBULK_SCAN_OK ? "" : " (stopped early)");
@@ -344,8 +315,10 @@ xb_report_text(FILE *f, const struct xb_report *r)
 	if (xbulk_stat_ok(d->utime_us) && xbulk_stat_ok(d->stime_us)) {
 		cpu = (double)(d->utime_us + d->stime_us) / 1e6;
 		fprintf(f, "usr=%s, sys=%s (%s of one CPU)",
-			dur(b[2], sizeof(b[2]), (double)d->utime_us / 1e6),
-			dur(b[3], sizeof(b[3]), (double)d->stime_us / 1e6),
+			xb_fig_dur(b[2], sizeof(b[2]),
+				   (double)d->utime_us / 1e6),
+			xb_fig_dur(b[3], sizeof(b[3]),
+				   (double)d->stime_us / 1e6),
 			pct(b[1], sizeof(b[1]), cpu, wall));
 	} else {
 		fputs("usr=n/a, sys=n/a", f);
@@ -476,43 +449,6 @@ xb_report_progress(FILE *f, const char *cmd, uint64_t done, uint64_t total,
 /* JSON                                                                */
 /* ------------------------------------------------------------------ */
 
-/* A JSON string, escaped. */
-static void
-json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-static void
-json_u64(FILE *f, const char *key, uint64_t v, const char *sep)
-{
-	if (xbulk_stat_ok(v))
-		fprintf(f, "\"%s\": %" PRIu64 "%s", key, v, sep);
-	else
-		fprintf(f, "\"%s\": null%s", key, sep);
-}
-
-/* A real number; negative means unknown. */
-static void
-json_num(FILE *f, const char *key, double v, const char *sep)
-{
-	if (v >= 0)
-		fprintf(f, "\"%s\": %.6g%s", key, v, sep);
-	else
-		fprintf(f, "\"%s\": null%s", key, sep);
-}
-
 static double
 ratio(uint64_t part, uint64_t whole, double scale)
 {
@@ -542,18 +478,18 @@ json_devices(FILE *f, const struct xb_report *r)
 		snprintf(dev, sizeof(dev), "%u:%u", major, minor);
 		fprintf(f, "%s\n    {\"role\": \"%s\", \"name\": ", sep,
 			dev_roles[i]);
-		json_str(f, name);
+		xb_json_str(f, name);
 		fprintf(f, ", \"dev\": \"%s\", ", dev);
-		json_u64(f, "read_ios", d->read_ios, ", ");
-		json_u64(f, "read_bytes", bytes, ", ");
-		json_num(f, "read_iops", per_sec(d->read_ios, ns), ", ");
-		json_num(f, "read_bytes_per_s", per_sec(bytes, ns), ", ");
-		json_num(f, "read_mb_per_s",
+		xb_json_u64(f, "read_ios", d->read_ios, ", ");
+		xb_json_u64(f, "read_bytes", bytes, ", ");
+		xb_json_num(f, "read_iops", per_sec(d->read_ios, ns), ", ");
+		xb_json_num(f, "read_bytes_per_s", per_sec(bytes, ns), ", ");
+		xb_json_num(f, "read_mb_per_s",
 			 xbulk_stat_ok(bytes) ? per_sec(bytes, ns) / 1e6 : -1,
 			 ", ");
-		json_u64(f, "read_ticks_ms", d->read_ticks_ms, ", ");
-		json_u64(f, "busy_ms", d->io_ticks_ms, ", ");
-		json_num(f, "util_pct", util(d->io_ticks_ms, ns), "}");
+		xb_json_u64(f, "read_ticks_ms", d->read_ticks_ms, ", ");
+		xb_json_u64(f, "busy_ms", d->io_ticks_ms, ", ");
+		xb_json_num(f, "util_pct", util(d->io_ticks_ms, ns), "}");
 		sep = ",";
 	}
 	fputs("\n  ],\n", f);
@@ -576,24 +512,24 @@ json_timeline(FILE *f, const struct xb_report *r)
 		fprintf(f, "%s\n    {\"time\": \"%s\", \"t_s\": %.6f, "
 			"\"dt_s\": %.6f, ", i ? "," : "", stamp,
 			seconds(iv->t_ns), seconds(ns));
-		json_u64(f, "records", iv->records, ", ");
-		json_u64(f, "inodes", iv->inodes, ", ");
-		json_u64(f, "ioctl_calls", iv->calls, ", ");
-		json_u64(f, "max_call_ns", iv->max_call_ns, ", ");
-		json_num(f, "inodes_per_s", per_sec(iv->inodes, ns), ", ");
-		json_num(f, "read_iops", per_sec(ios, ns), ", ");
-		json_num(f, "read_mb_per_s",
+		xb_json_u64(f, "records", iv->records, ", ");
+		xb_json_u64(f, "inodes", iv->inodes, ", ");
+		xb_json_u64(f, "ioctl_calls", iv->calls, ", ");
+		xb_json_u64(f, "max_call_ns", iv->max_call_ns, ", ");
+		xb_json_num(f, "inodes_per_s", per_sec(iv->inodes, ns), ", ");
+		xb_json_num(f, "read_iops", per_sec(ios, ns), ", ");
+		xb_json_num(f, "read_mb_per_s",
 			 xbulk_stat_ok(bytes) ? per_sec(bytes, ns) / 1e6 : -1,
 			 ", ");
-		json_u64(f, "pgscan_kswapd", d->vm[XBULK_VM_PGSCAN_KSWAPD],
+		xb_json_u64(f, "pgscan_kswapd", d->vm[XBULK_VM_PGSCAN_KSWAPD],
 			 ", ");
-		json_u64(f, "pgscan_direct", d->vm[XBULK_VM_PGSCAN_DIRECT],
+		xb_json_u64(f, "pgscan_direct", d->vm[XBULK_VM_PGSCAN_DIRECT],
 			 ", ");
-		json_u64(f, "pgsteal_kswapd", d->vm[XBULK_VM_PGSTEAL_KSWAPD],
+		xb_json_u64(f, "pgsteal_kswapd", d->vm[XBULK_VM_PGSTEAL_KSWAPD],
 			 ", ");
-		json_u64(f, "pgsteal_direct", d->vm[XBULK_VM_PGSTEAL_DIRECT],
+		xb_json_u64(f, "pgsteal_direct", d->vm[XBULK_VM_PGSTEAL_DIRECT],
 			 ", ");
-		json_u64(f, "icache_misses", d->ig[XBULK_IG_MISSED], "}");
+		xb_json_u64(f, "icache_misses", d->ig[XBULK_IG_MISSED], "}");
 	}
 	fputs(r->ntimeline ? "\n  ]\n" : "]\n", f);
 }
@@ -654,7 +590,7 @@ xb_report_json(FILE *f, const struct xb_report *r)
 
 	fprintf(f, "{\n  \"xbulk_version\": \"%s\",\n  \"command\": \"%s\",\n"
 		"  \"path\": ", XBULK_VERSION_STRING, r->cmd);
-	json_str(f, r->path);
+	xb_json_str(f, r->path);
 	fprintf(f, ",\n  \"completed\": %s,\n  \"threads\": %u,\n"
 		"  \"batch\": %u,\n", r->res->fail == XBULK_SCAN_OK ?
 		"true" : "false", r->res->threads, r->batch);
@@ -663,13 +599,13 @@ xb_report_json(FILE *f, const struct xb_report *r)
 		PRIu64 ",\n", r->res->records, r->inodes, r->res->calls,
 		r->res->bad_inodes);
 	fprintf(f, "  \"wall_s\": %.6f,\n  ", seconds(ns));
-	json_num(f, "inodes_per_s", per_sec(r->inodes, ns), ",\n");
+	xb_json_num(f, "inodes_per_s", per_sec(r->inodes, ns), ",\n");
 	fputs("  \"cpu\": {", f);
-	json_num(f, "user_s", xbulk_stat_ok(d->utime_us) ?
+	xb_json_num(f, "user_s", xbulk_stat_ok(d->utime_us) ?
 		 (double)d->utime_us / 1e6 : -1, ", ");
-	json_num(f, "sys_s", xbulk_stat_ok(d->stime_us) ?
+	xb_json_num(f, "sys_s", xbulk_stat_ok(d->stime_us) ?
 		 (double)d->stime_us / 1e6 : -1, ", ");
-	json_u64(f, "peak_rss_kib", d->maxrss_kib, "},\n");
+	xb_json_u64(f, "peak_rss_kib", d->maxrss_kib, "},\n");
 	if (r->lat) {
 		fputs("  \"latency\": {", f);
 		json_lat(f, "call_ns", xbulk_scan_lat_call(r->lat), ", ");
@@ -682,28 +618,28 @@ xb_report_json(FILE *f, const struct xb_report *r)
 	json_devices(f, r);
 	fputs("  \"icache\": {\"source\": ", f);
 	if (xbulk_stats_xfs_path(r->src))
-		json_str(f, xbulk_stats_xfs_path(r->src));
+		xb_json_str(f, xbulk_stats_xfs_path(r->src));
 	else
 		fputs("null", f);
 	fputs(", ", f);
-	json_u64(f, "lookups", ig[XBULK_IG_ATTEMPTS], ", ");
-	json_u64(f, "hits", ig[XBULK_IG_FOUND], ", ");
-	json_u64(f, "misses", ig[XBULK_IG_MISSED], ", ");
-	json_u64(f, "busy_retries", ig[XBULK_IG_FRECYCLE], ", ");
-	json_u64(f, "dup", ig[XBULK_IG_DUP], ", ");
-	json_u64(f, "reclaims", ig[XBULK_IG_RECLAIMS], ", ");
-	json_num(f, "hit_pct", ratio(ig[XBULK_IG_FOUND],
+	xb_json_u64(f, "lookups", ig[XBULK_IG_ATTEMPTS], ", ");
+	xb_json_u64(f, "hits", ig[XBULK_IG_FOUND], ", ");
+	xb_json_u64(f, "misses", ig[XBULK_IG_MISSED], ", ");
+	xb_json_u64(f, "busy_retries", ig[XBULK_IG_FRECYCLE], ", ");
+	xb_json_u64(f, "dup", ig[XBULK_IG_DUP], ", ");
+	xb_json_u64(f, "reclaims", ig[XBULK_IG_RECLAIMS], ", ");
+	xb_json_num(f, "hit_pct", ratio(ig[XBULK_IG_FOUND],
 				     ig[XBULK_IG_ATTEMPTS], 100), "},\n");
 	fputs("  \"reclaim\": {", f);
-	json_u64(f, "pgscan_kswapd", vm[XBULK_VM_PGSCAN_KSWAPD], ", ");
-	json_u64(f, "pgscan_direct", vm[XBULK_VM_PGSCAN_DIRECT], ", ");
-	json_u64(f, "pgsteal_kswapd", vm[XBULK_VM_PGSTEAL_KSWAPD], ", ");
-	json_u64(f, "pgsteal_direct", vm[XBULK_VM_PGSTEAL_DIRECT], ", ");
-	json_u64(f, "allocstall", vm[XBULK_VM_ALLOCSTALL], ", ");
-	json_u64(f, "slabs_scanned", vm[XBULK_VM_SLABS_SCANNED], ", ");
-	json_num(f, "psi_some_s", xbulk_stat_ok(d->psi_some_us) ?
+	xb_json_u64(f, "pgscan_kswapd", vm[XBULK_VM_PGSCAN_KSWAPD], ", ");
+	xb_json_u64(f, "pgscan_direct", vm[XBULK_VM_PGSCAN_DIRECT], ", ");
+	xb_json_u64(f, "pgsteal_kswapd", vm[XBULK_VM_PGSTEAL_KSWAPD], ", ");
+	xb_json_u64(f, "pgsteal_direct", vm[XBULK_VM_PGSTEAL_DIRECT], ", ");
+	xb_json_u64(f, "allocstall", vm[XBULK_VM_ALLOCSTALL], ", ");
+	xb_json_u64(f, "slabs_scanned", vm[XBULK_VM_SLABS_SCANNED], ", ");
+	xb_json_num(f, "psi_some_s", xbulk_stat_ok(d->psi_some_us) ?
 		 (double)d->psi_some_us / 1e6 : -1, ", ");
-	json_num(f, "psi_full_s", xbulk_stat_ok(d->psi_full_us) ?
+	xb_json_num(f, "psi_full_s", xbulk_stat_ok(d->psi_full_us) ?
 		 (double)d->psi_full_us / 1e6 : -1, "},\n");
 	if (r->interval_ns)
 		fprintf(f, "  \"interval_s\": %.6g,\n", seconds(r->interval_ns));
