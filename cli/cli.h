@@ -136,10 +136,11 @@ const char *xb_thread_text(int err, char *buf, size_t size);
  * Report the failure @err of xbulk_names_build() on @path (@r its
  * result) and return XB_EXIT_FAILURE: the capability that is missing
  * (CAP_SYS_ADMIN for bulkstat, CAP_DAC_READ_SEARCH for handles), a
- * thread that could not start, the scan's setup, or the ioctl's error.
+ * thread that could not start, the scan's setup, the ioctl's error, or
+ * the spill file in @tmpdir (the build's xbulk_names_opts .tmpdir).
  */
 enum xb_exit xb_names_error(const char *cmd, const struct xbulk_fs *fs,
-			    const char *path,
+			    const char *path, const char *tmpdir,
 			    const struct xbulk_names_result *r, int err);
 
 /*

@@ -237,15 +237,29 @@ xb_thread_text(int err, char *buf, size_t size)
 
 enum xb_exit
 xb_names_error(const char *cmd, const struct xbulk_fs *fs, const char *path,
-	       const struct xbulk_names_result *r, int err)
+	       const char *tmpdir, const struct xbulk_names_result *r,
+	       int err)
 {
 	bool setup = r->fail == XBULK_NAMES_FAIL_SETUP ||
 		     (r->fail == XBULK_NAMES_FAIL_SCAN &&
 		      r->scan_fail == XBULK_SCAN_FAIL_SETUP);
 	char why[XB_THREAD_TEXT];
 
+	if (!tmpdir)
+		tmpdir = "the spill directory";
+	/* the memory budget's spill file (xbulk_names_opts .tmpdir) */
+	if (r->fail == XBULK_NAMES_FAIL_SPILL && err == -ENOSPC)
+		xb_error(cmd, "no room in %s for the spill file (%llu bytes "
+			 "placed; --tmpdir, --memory)", tmpdir,
+			 (unsigned long long)r->spill_bytes);
+	else if (r->fail == XBULK_NAMES_FAIL_SPILL && err == -EXDEV)
+		xb_error(cmd, "%s is on the scanned filesystem: no spill file "
+			 "there (--tmpdir elsewhere, --memory)", tmpdir);
+	else if (r->fail == XBULK_NAMES_FAIL_SPILL)
+		xb_error(cmd, "%s: cannot make the spill file: %s", tmpdir,
+			 strerror(-err));
 	/* the setup's only EAGAIN is pthread_create()'s */
-	if (setup && err == -EAGAIN)
+	else if (setup && err == -EAGAIN)
 		xb_error(cmd, "%s: %s", path,
 			 xb_thread_text(err, why, sizeof(why)));
 	else if (r->fail == XBULK_NAMES_FAIL_SCAN &&

@@ -46,10 +46,13 @@ XB_SNAP_SCAN_HELP
 "   --layout   Changed blocks or extents alone are a change.\n"
 "   --force    Compare snapshots of two filesystems (UUIDs differ), or\n"
 "              of two directories of one (two mounts: tops differ).\n"
+XB_STATS_HELP
 "   -h, --help Show this help.\n"
 "\n"
-"Exit status: 0 no change, 1 changes, 2 trouble, 130/143 on a signal;\n"
-"with -0 or --deleted0: 0 unless trouble.\n";
+"-j, --no-sync, --memory and --tmpdir are for a NEW that is scanned now.\n"
+"Exit status: 0 no change, 1 changes, 2 trouble (no room for the spill\n"
+"file too), 130/143 on a signal; with -0 or --deleted0: 0 unless\n"
+"trouble.\n";
 
 enum {
 	OPT_SAVE = 256, OPT_NO_SYNC, OPT_DELETED0, OPT_SUMMARY, OPT_ONLY,
@@ -70,6 +73,8 @@ static const struct option longopts[] = {
 	{ "atime", no_argument, NULL, OPT_ATIME },
 	{ "layout", no_argument, NULL, OPT_LAYOUT },
 	{ "force", no_argument, NULL, OPT_FORCE },
+	XB_MEMORY_LONGOPTS,
+	XB_STATS_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -79,6 +84,8 @@ struct diff_cmd {
 	uint32_t		scan_flags;
 	uint32_t		diff_flags;
 	struct xb_diff_out	out;
+	struct xb_memory	mem;		/* --memory, --tmpdir */
+	struct xb_run_stats	stats;		/* --stats, --stats-file */
 	bool			fmt_given;
 	bool			help;		/* -h: print the help, done */
 };
@@ -178,6 +185,15 @@ parse(struct diff_cmd *d, int argc, char **argv)
 		case OPT_ATIME: d->diff_flags |= XBULK_DIFF_ATIME; break;
 		case OPT_LAYOUT: d->diff_flags |= XBULK_DIFF_LAYOUT; break;
 		case OPT_FORCE: d->diff_flags |= XBULK_DIFF_FORCE; break;
+		case XB_OPT_MEMORY:
+		case XB_OPT_TMPDIR:
+			ret = xb_memory_option(&d->mem, "diff", c, optarg);
+			break;
+		case XB_OPT_STATS:
+		case XB_OPT_STATS_FILE:
+			ret = xb_stats_option("diff", c, optarg,
+					      &d->stats.stats, &d->stats.file);
+			break;
 		default: return xb_snap_option("diff", c, argv);
 		}
 	}
@@ -192,7 +208,7 @@ parse(struct diff_cmd *d, int argc, char **argv)
 	/* the path lists: every name whose entry or path changed */
 	if (d->out.fmt == XB_DIFF_NUL || d->out.fmt == XB_DIFF_DELETED0)
 		d->diff_flags |= XBULK_DIFF_EVERY_NAME;
-	return XB_EXIT_OK;
+	return xb_memory_setup(&d->mem, "diff");
 }
 
 /*
@@ -315,6 +331,11 @@ live(struct diff_cmd *d, struct xbulk_snap *old, const volatile int *cancel)
 
 	if (xb_snap_open_fs("diff", d->new_path, &fs))
 		return XB_EXIT_TROUBLE;
+	ret = xb_memory_check_fs(&d->mem, "diff", fs);
+	if (ret) {
+		xbulk_fs_close(fs);
+		return ret;
+	}
 	if (fstat(xbulk_fs_fd(fs), &st)) {
 		xb_error("diff", "%s: %s", d->new_path, strerror(errno));
 		xbulk_fs_close(fs);
@@ -339,7 +360,8 @@ live(struct diff_cmd *d, struct xbulk_snap *old, const volatile int *cancel)
 	}
 	xb_exclude_path(&x, st.st_dev, d->old_path);
 	ret = xb_snap_live("diff", d->new_path, fs, d->threads,
-			   d->scan_flags, &x, cancel, &new);
+			   d->scan_flags, &x, &d->mem, &d->stats, cancel,
+			   &new);
 	/* The save file first, whole (unnamed yet), so that ENOSPC or an I/O
 	 * error stops the diff before its first line */
 	if (!ret && w)
@@ -355,6 +377,8 @@ live(struct diff_cmd *d, struct xbulk_snap *old, const volatile int *cancel)
 			ret = xb_snap_write_error("diff", d->save, err);
 	}
 	xbulk_snap_writer_abort(w);
+	/* what the budget did, the inode-order cursor's spill included */
+	xb_run_stats_snap_memory(&d->stats, &d->mem, new);
 	xbulk_snap_close(new);
 	xbulk_fs_close(fs);
 	return ret;
@@ -390,6 +414,10 @@ xb_cmd_diff(int argc, char **argv)
 	ret = xb_snap_open("diff", d.old_path, &old);
 	if (ret)
 		return ret;
+	if (xb_run_stats_begin(&d.stats, "diff", d.new_path)) {
+		xbulk_snap_close(old);
+		return XB_EXIT_TROUBLE;
+	}
 	cancel = xb_catch_signals();
 	if (S_ISDIR(st.st_mode)) {
 		ret = live(&d, old, cancel);
@@ -400,6 +428,10 @@ xb_cmd_diff(int argc, char **argv)
 		if (whole(ret) && *cancel)
 			ret = xb_signal_exit_status();
 	}
+	/* after the changes (flushed by run()) */
+	d.stats.completed = whole(ret);
+	if (xb_run_stats_end(&d.stats) && whole(ret))
+		ret = XB_EXIT_TROUBLE;
 	xbulk_snap_close(new);
 	xbulk_snap_close(old);
 	xb_diff_out_free(&d.out);

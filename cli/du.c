@@ -62,6 +62,8 @@ static const char help[] =
 "   -j, --threads <n>\n"
 "               Scan and read directories with N threads (default:\n"
 "               online CPUs).\n"
+XB_MEMORY_HELP
+XB_STATS_HELP
 "   --by <uid|gid|projid|type|ext|age|size-class>\n"
 "               Instead of du's lines, a table of disk usage, apparent\n"
 "               size and inodes per group, largest first: for each PATH,\n"
@@ -87,8 +89,9 @@ static const char help[] =
 "   --help      Show this help.\n"
 "\n"
 "Exit status: 0 success, 1 runtime failure (a PATH or a directory that\n"
-"could not be read), 2 usage error, 130/143 on SIGINT/SIGTERM, 141 when\n"
-"the reader of stdout goes away.  See xbulk(8).\n";
+"could not be read, no room for the spill file), 2 usage error, 130/143\n"
+"on SIGINT/SIGTERM, 141 when the reader of stdout goes away.  See\n"
+"xbulk(8).\n";
 
 enum {
 	OPT_APPARENT = 256, OPT_SI, OPT_INODES, OPT_BY, OPT_TIME, OPT_TOP,
@@ -126,6 +129,8 @@ static const struct option longopts[] = {
 	{ "color-by", required_argument, NULL, OPT_COLOR_BY },
 	{ "unreachable", no_argument, NULL, OPT_UNREACHABLE },
 	{ "help", no_argument, NULL, OPT_HELP },
+	XB_MEMORY_LONGOPTS,
+	XB_STATS_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -283,6 +288,15 @@ parse_options(struct du_run *r, int argc, char **argv)
 			r->color = (enum du_color_by)i;
 			break;
 		case OPT_UNREACHABLE: r->unreachable = true; break;
+		case XB_OPT_MEMORY:
+		case XB_OPT_TMPDIR:
+			ret = xb_memory_option(&r->mem, "du", c, optarg);
+			break;
+		case XB_OPT_STATS:
+		case XB_OPT_STATS_FILE:
+			ret = xb_stats_option("du", c, optarg, &r->stats.stats,
+					      &r->stats.file);
+			break;
 		case OPT_HELP:
 			fputs(help, stdout);
 			r->help = true;
@@ -316,6 +330,8 @@ parse_options(struct du_run *r, int argc, char **argv)
 	if (r->top_dirs && !r->top)
 		return xb_usage_error("du", "--top-dirs needs --top N");
 	ret = du_check_conflicts(r);
+	if (!ret)
+		ret = xb_memory_setup(&r->mem, "du");
 	if (ret)
 		return ret;
 	if (r->inodes && r->apparent)
@@ -523,9 +539,13 @@ build(struct du_run *r, struct xbulk_fs *fs, const char *path,
 		.problem = on_problem,
 		.arg = r,
 		.cancel = cancel,
+		.memory = r->mem.memory,
+		.tmpdir = r->mem.tmpdir,
 	};
 	struct xbulk_names_result res = { .size = sizeof(res) };
 	int err = xbulk_names_build(fs, &o, &r->names, &res);
+
+	xb_run_stats_names(&r->stats, &res);
 
 	/* Churn: what a removed or renamed directory held is not in the
 	 * figures, so they are not whole (find says the same). */
@@ -537,7 +557,7 @@ build(struct du_run *r, struct xbulk_fs *fs, const char *path,
 		return XB_EXIT_OK;
 	if (err == -EINTR)
 		return xb_signal_exit_status();
-	return xb_names_error("du", fs, path, &res, err);
+	return xb_names_error("du", fs, path, r->mem.tmpdir, &res, err);
 }
 
 enum xb_exit
@@ -576,6 +596,10 @@ xb_cmd_du(int argc, char **argv)
 	}
 	ret = open_fs(paths, npaths, &fs);
 	if (!ret)
+		ret = xb_memory_check_fs(&r.mem, "du", fs);
+	if (!ret && xb_run_stats_begin(&r.stats, "du", paths[0]))
+		ret = XB_EXIT_FAILURE;
+	if (!ret)
 		ret = open_svg(&r, fs);
 	/* names of owners, groups and projects: the walks' and
 	 * --unreachable's (--by) alike */
@@ -607,6 +631,11 @@ xb_cmd_du(int argc, char **argv)
 	if (!ret && r.failed)
 		ret = XB_EXIT_FAILURE;
 out:
+	/* after du's output; what the budget did, walks included */
+	r.stats.completed = !ret;
+	xb_run_stats_memory(&r.stats, &r.mem, r.names);
+	if (xb_run_stats_end(&r.stats) && !ret)
+		ret = XB_EXIT_FAILURE;
 	free(r.svg_title);
 	/* Not written (an error, a signal): the old picture stays. */
 	if (r.svg_out)

@@ -8,7 +8,7 @@
 #ifndef XBULK_CLI_DU_H
 #define XBULK_CLI_DU_H
 
-#include "cli.h"
+#include "memory.h"
 #include "du/agg.h"
 #include "du/top.h"
 #include "du/treemap.h"
@@ -40,6 +40,8 @@ struct du_run {
 	enum du_color_by	color;
 	bool			unreachable;
 	unsigned int		threads;
+	struct xb_memory	mem;		/* --memory, --tmpdir */
+	struct xb_run_stats	stats;		/* --stats, --stats-file */
 	bool			apparent;	/* --apparent-size, -b */
 	bool			no_sync;	/* --no-sync */
 	bool			count_links;	/* -l */

@@ -21,11 +21,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "memory.h"
 
 static const char help[] =
-"Usage: xbulk find [-j threads] [--format jsonl|csv] [--no-sync] [PATH...]\n"
-"                  [EXPRESSION]\n"
+"Usage: xbulk find [-j threads] [--format jsonl|csv] [--no-sync]\n"
+"                  [--memory size] [--tmpdir dir] [--stats[=text|json]]\n"
+"                  [--stats-file file] [PATH...] [EXPRESSION]\n"
 "\n"
 "GNU find's expressions, answered from one bulkstat scan and one read of\n"
 "every directory instead of a stat() per file.  Every PATH must be on one\n"
@@ -44,6 +45,8 @@ static const char help[] =
 "              csv, with the path (docs/formats.md).\n"
 "   --no-sync  Do not syncfs() the filesystem before a scan that reads\n"
 "              sizes: data not yet written back then has its size on disk.\n"
+XB_MEMORY_HELP
+XB_STATS_HELP
 "   -h, --help Show this help.\n"
 "\n"
 "Options, tests and actions of the expression (as GNU find's):\n";
@@ -537,21 +540,25 @@ keep(void *arg, const struct xfs_bulkstat *bs)
 
 static enum xb_exit
 build_names(struct find_ctx *c, struct xbulk_fs *fs, unsigned int threads,
-	    uint32_t fields)
+	    uint32_t fields, const struct xb_memory *mem,
+	    struct xb_run_stats *stats)
 {
 	struct xbulk_names_opts o = {
 		.size = sizeof(o), .threads = threads, .fields = fields,
 		.keep = keep, .problem = names_problem, .arg = c,
-		.cancel = c->cancel,
+		.cancel = c->cancel, .memory = mem->memory,
+		.tmpdir = mem->tmpdir,
 	};
 	struct xbulk_names_result r = { .size = sizeof(r) };
 	int err;
 
 	err = xbulk_names_build(fs, &o, &c->names, &r);
+	xb_run_stats_names(stats, &r);
 	if (err == -EINTR)
 		return xb_signal_exit_status();
 	if (err)	/* also idmapped, shut down */
-		return xb_names_error("find", fs, c->fs_path, &r, err);
+		return xb_names_error("find", fs, c->fs_path, mem->tmpdir,
+				      &r, err);
 	if (r.dirs_gone) {
 		xb_dirs_gone("find", r.dirs_gone);
 		c->status = XB_EXIT_FAILURE;
@@ -651,8 +658,59 @@ struct own_opts {
 	unsigned int		threads;	/* -j N */
 	enum xbulk_find_record	record;		/* --format FMT */
 	bool			no_sync;	/* --no-sync */
+	struct xb_memory	mem;		/* --memory, --tmpdir */
+	struct xb_run_stats	stats;		/* --stats, --stats-file */
 	bool			help;		/* --help printed: done */
 };
+
+/* The long options of xbulk's own that take a value (--NAME VALUE or
+ * --NAME=VALUE; --stats only the second), with their getopt codes. */
+static const struct {
+	const char	*name;
+	int		code;
+	bool		optional;	/* --stats: the value after '=' only */
+} own_long[] = {
+	{ "--memory", XB_OPT_MEMORY, false },
+	{ "--tmpdir", XB_OPT_TMPDIR, false },
+	{ "--stats", XB_OPT_STATS, true },
+	{ "--stats-file", XB_OPT_STATS_FILE, false },
+};
+
+/* Is @a (@len bytes) one of own_long's options, with or without its
+ * "=VALUE"?  Its index, or -1. */
+static int
+own_long_index(const char *a, size_t len)
+{
+	size_t i, n;
+
+	for (i = 0; i < sizeof(own_long) / sizeof(own_long[0]); i++) {
+		n = strlen(own_long[i].name);
+		if (len >= n && !strncmp(a, own_long[i].name, n) &&
+		    (len == n || a[n] == '='))
+			return (int)i;
+	}
+	return -1;
+}
+
+/* Take own_long[@k], given as argv[*@i] (@a); XB_EXIT_OK or the status
+ * of a usage error. */
+static enum xb_exit
+own_long_option(int argc, char **argv, int *i, const char *a, int k,
+		 struct own_opts *o)
+{
+	size_t n = strlen(own_long[k].name);
+	const char *val = a[n] ? a + n + 1 : NULL;
+	int code = own_long[k].code;
+
+	if (!val && !own_long[k].optional)
+		val = *i + 1 < argc ? argv[++*i] : NULL;
+	if (!val && !own_long[k].optional)
+		return missing_value(own_long[k].name);
+	if (code == XB_OPT_STATS || code == XB_OPT_STATS_FILE)
+		return xb_stats_option("find", code, val, &o->stats.stats,
+				       &o->stats.file);
+	return xb_memory_option(&o->mem, "find", code, val);
+}
 
 /* The options before find's, up to argv[*@i]: XB_EXIT_OK to go on (or,
  * with @o->help, to stop after --help), else the exit status of a usage
@@ -660,8 +718,9 @@ struct own_opts {
 static enum xb_exit
 own_options(int argc, char **argv, int *i, struct own_opts *o)
 {
+	enum xb_exit ret;
 	uint64_t v;
-	int err;
+	int err, k;
 
 	for (*i = 1; *i < argc; (*i)++) {
 		const char *a = argv[*i], *val = NULL;
@@ -683,6 +742,10 @@ own_options(int argc, char **argv, int *i, struct own_opts *o)
 			o->threads = (unsigned int)v;
 		} else if (!strcmp(a, "--no-sync")) {
 			o->no_sync = true;
+		} else if ((k = own_long_index(a, strlen(a))) >= 0) {
+			ret = own_long_option(argc, argv, i, a, k, o);
+			if (ret)
+				return ret;
 		} else if (!strncmp(a, "--format", 8) && (!a[8] || a[8] == '=')) {
 			val = a[8] ? a + 9 : *i + 1 < argc ? argv[++*i] : NULL;
 			if (!val)
@@ -699,7 +762,7 @@ own_options(int argc, char **argv, int *i, struct own_opts *o)
 			break;
 		}
 	}
-	return XB_EXIT_OK;
+	return xb_memory_setup(&o->mem, "find");
 }
 
 /*
@@ -713,19 +776,22 @@ parse_error(char *msg, int status)
 	const char *name = strstr(msg, "predicate `");
 	size_t len = name ? strcspn(name += 11, "'") : 0;
 	/* xbulk's own options after a PATH: -j, -jN, --format[=F],
-	 * --no-sync (not -jtime, a typo of find's) */
+	 * --no-sync, --memory, --tmpdir, --stats, --stats-file (not -jtime,
+	 * a typo of find's) */
 	bool late = name && ((len >= 2 && !strncmp(name, "-j", 2) &&
 			      strspn(name + 2, "0123456789") == len - 2) ||
 			     (len >= 8 && !strncmp(name, "--format", 8) &&
 			      (len == 8 || name[8] == '=')) ||
-			     (len == 9 && !strncmp(name, "--no-sync", 9)));
+			     (len == 9 && !strncmp(name, "--no-sync", 9)) ||
+			     own_long_index(name, len) >= 0);
 	char *line;
 
 	for (line = strtok(msg, "\n"); line; line = strtok(NULL, "\n"))
 		fprintf(stderr, "xbulk find: %s\n", line);
 	if (late)
-		fputs("xbulk find: -j, --format and --no-sync, xbulk "
-		      "find's own options, come before the PATHs\n", stderr);
+		fputs("xbulk find: -j, --format, --no-sync, --memory, "
+		      "--tmpdir and --stats, xbulk find's own options, come "
+		      "before the PATHs\n", stderr);
 	if (status == XBULK_FIND_EXIT_REFUSED)
 		return XB_EXIT_USAGE;
 	return status == XBULK_FIND_EXIT_BAD ? XB_EXIT_FAILURE : XB_EXIT_OK;
@@ -786,6 +852,10 @@ xb_cmd_find(int argc, char **argv)
 	}
 	if (!ret)
 		ret = open_fs(&c, &fs);
+	if (!ret)
+		ret = xb_memory_check_fs(&own.mem, "find", fs);
+	if (!ret && xb_run_stats_begin(&own.stats, "find", c.fs_path))
+		ret = XB_EXIT_FAILURE;
 	if (!ret && fstat(xbulk_fs_fd(fs), &st))
 		ret = XB_EXIT_FAILURE;
 	/* sizes as stat() gives them: delayed writes first */
@@ -796,7 +866,8 @@ xb_cmd_find(int argc, char **argv)
 	if (!ret) {
 		xbulk_find_set_fs(c.find, xbulk_fs_blocklog(fs), st.st_dev);
 		ret = build_names(&c, fs, own.threads,
-				  xbulk_find_fields(c.find));
+				  xbulk_find_fields(c.find), &own.mem,
+				  &own.stats);
 	}
 	if (!ret)
 		ret = walk_all(&c);
@@ -804,6 +875,12 @@ xb_cmd_find(int argc, char **argv)
 		ret = output_errors(c.find);
 out:
 	if (!ret && xbulk_find_problems(c.find))
+		ret = XB_EXIT_FAILURE;
+	/* after find's output (flushed by output_errors()); what the
+	 * budget did, walks included */
+	own.stats.completed = !ret;
+	xb_run_stats_memory(&own.stats, &own.mem, c.names);
+	if (xb_run_stats_end(&own.stats) && !ret)
 		ret = XB_EXIT_FAILURE;
 	free(c.paths);
 	free(c.files0);

@@ -21,7 +21,8 @@
 static const char cmd[] = "path";
 
 static const char help[] =
-"Usage: xbulk path [-0] [-j threads] [-w] PATH INUM[:GEN]...\n"
+"Usage: xbulk path [-0] [-j threads] [-w] [--memory size] [--tmpdir dir]\n"
+"                  PATH INUM[:GEN]...\n"
 "\n"
 "Prints every path of each inode (all of its hard links) under PATH, a\n"
 "directory of the XFS filesystem, as find PATH -inum INUM prints them: PATH\n"
@@ -36,6 +37,8 @@ static const char help[] =
 "   -0         End each path with a NUL instead of a newline.\n"
 "   -j <nr>    Threads for the walk (default: online CPUs).\n"
 "   -w         Walk the tree even if the filesystem has parent pointers.\n"
+XB_MEMORY_HELP
+"              (Both for the walk; parent pointers need no budget.)\n"
 "   -h, --help Show this help.\n";
 
 /* A generation: decimal, or hex after 0x (as bulkstat prints bs_gen).
@@ -172,6 +175,7 @@ struct path_opts {
 	char		end;		/* '\n' or '\0' */
 	bool		walk;		/* -w */
 	unsigned int	threads;
+	struct xb_memory mem;		/* --memory, --tmpdir: the walk's */
 	bool		help;		/* --help printed: done */
 };
 
@@ -182,8 +186,10 @@ parse_opts(int argc, char **argv, struct path_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		XB_MEMORY_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
+	enum xb_exit ret;
 	uint64_t v;
 	int c, err;
 
@@ -212,6 +218,12 @@ parse_opts(int argc, char **argv, struct path_opts *o)
 		case 'w':
 			o->walk = true;
 			break;
+		case XB_OPT_MEMORY:
+		case XB_OPT_TMPDIR:
+			ret = xb_memory_option(&o->mem, cmd, c, optarg);
+			if (ret)
+				return ret;
+			break;
 		default:
 			return xb_bad_option(cmd, c, argv);
 		}
@@ -221,7 +233,7 @@ parse_opts(int argc, char **argv, struct path_opts *o)
 	if (optind + 1 >= argc)
 		return xb_usage_error(cmd, "missing INUM");
 	o->path = argv[optind];
-	return XB_EXIT_OK;
+	return xb_memory_setup(&o->mem, cmd);
 }
 
 /* Look every target up, then find their paths; returns the status. */
@@ -245,8 +257,8 @@ run(struct xbulk_fs *fs, const struct path_opts *o, struct xb_path_target *t,
 	if (walk && !o->walk)
 		xb_error(cmd, "%s: no parent pointers (mkfs.xfs -n parent=1): walking the whole tree",
 			 o->path);
-	ret = walk ? xb_path_walk(fs, o->path, o->threads, t, n, cancel,
-				  &status) :
+	ret = walk ? xb_path_walk(fs, o->path, o->threads, &o->mem, t, n,
+				  cancel, &status) :
 		     xb_path_parents(fs, o->path, t, n, cancel);
 	if (ret)
 		return ret;
@@ -293,7 +305,7 @@ xb_cmd_path(int argc, char **argv)
 		if (fstat(xbulk_fs_fd(fs), &st) == 0 && !S_ISDIR(st.st_mode))
 			ret = xb_usage_error(cmd, "%s: PATH must be a directory",
 					     o.path);
-		else
+		else if (!(ret = xb_memory_check_fs(&o.mem, cmd, fs)))
 			ret = run(fs, &o, t, n);
 		xbulk_fs_close(fs);
 	}

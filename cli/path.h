@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "cli.h"
+#include "memory.h"
 
 /* One INUM[:GEN] of the command line. */
 struct xb_path_target {
@@ -35,7 +35,7 @@ void xb_path_free_targets(struct xb_path_target *t, int n);
 /*
  * Find the paths under directory @path of the @n targets not skipped,
  * with parent pointers or with a walk of the whole tree (@threads
- * threads).  Per-inode problems are printed and marked in t->reported;
+ * threads, in the budget @mem).  Per-inode problems are printed and marked in t->reported;
  * other damage seen on the way (the paths found may then be incomplete)
  * is printed and sets *@status to XB_EXIT_FAILURE.  Return XB_EXIT_OK, or
  * the exit status after a failure of the whole run (printed) or a signal.
@@ -44,7 +44,8 @@ enum xb_exit xb_path_parents(struct xbulk_fs *fs, const char *path,
 			     struct xb_path_target *t, int n,
 			     const volatile int *cancel);
 enum xb_exit xb_path_walk(struct xbulk_fs *fs, const char *path,
-			  unsigned int threads, struct xb_path_target *t, int n,
+			  unsigned int threads, const struct xb_memory *mem,
+			  struct xb_path_target *t, int n,
 			  const volatile int *cancel, enum xb_exit *status);
 
 /* The length of @path without one trailing '/' (find's joining: "/mnt/"

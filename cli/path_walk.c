@@ -91,13 +91,14 @@ visit(void *arg, const struct xbulk_entry *e, enum xbulk_visit v)
 
 enum xb_exit
 xb_path_walk(struct xbulk_fs *fs, const char *path, unsigned int threads,
-	     struct xb_path_target *t, int n, const volatile int *cancel,
-	     enum xb_exit *status)
+	     const struct xb_memory *mem, struct xb_path_target *t, int n,
+	     const volatile int *cancel, enum xb_exit *status)
 {
 	struct walk_ctx c = { .t = t, .n = n };
 	struct xbulk_names_opts o = {
 		.size = sizeof(o), .threads = threads, .keep = keep, .problem = names_problem,
-		.arg = &c, .cancel = cancel,
+		.arg = &c, .cancel = cancel, .memory = mem->memory,
+		.tmpdir = mem->tmpdir,
 	};
 	struct xbulk_names_result r = { .size = sizeof(r) };
 	struct xbulk_names *names = NULL;
@@ -123,7 +124,7 @@ xb_path_walk(struct xbulk_fs *fs, const char *path, unsigned int threads,
 	if (err == -EINTR || *cancel)
 		return xb_signal_exit_status();
 	if (err)
-		return xb_names_error("path", fs, path, &r, err);
+		return xb_names_error("path", fs, path, mem->tmpdir, &r, err);
 	if (c.status)
 		*status = c.status;
 	return XB_EXIT_OK;

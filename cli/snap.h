@@ -5,7 +5,7 @@
 #ifndef XBULK_CLI_SNAP_H
 #define XBULK_CLI_SNAP_H
 
-#include "cli.h"
+#include "memory.h"
 
 /* Default zstd level of a snapshot file. */
 #define XB_SNAP_LEVEL	1
@@ -45,14 +45,17 @@ enum xb_exit xb_snap_open(const char *cmd, const char *path,
 			  struct xbulk_snap **s);
 
 /*
- * Scan the XFS @fs (opened on @path) as a snapshot, leaving out @x, with
- * messages: every problem of the names build is named, and any makes
- * the scan fail (a snapshot missing inodes or names is no snapshot).
- * Returns XB_EXIT_OK, XB_EXIT_TROUBLE, or the exit status of a signal.
+ * Scan the XFS @fs (opened on @path) as a snapshot, leaving out @x, in
+ * the budget @mem, with messages: every problem of the names build is
+ * named, and any makes the scan fail (a snapshot missing inodes or names
+ * is no snapshot).  What the build did goes to @stats.  Returns
+ * XB_EXIT_OK, XB_EXIT_TROUBLE, or the exit status of a signal.
  */
 enum xb_exit xb_snap_live(const char *cmd, const char *path,
 			  struct xbulk_fs *fs, unsigned int threads,
 			  uint32_t flags, const struct xb_exclude *x,
+			  const struct xb_memory *mem,
+			  struct xb_run_stats *stats,
 			  const volatile int *cancel, struct xbulk_snap **s);
 
 /*
@@ -85,11 +88,13 @@ enum xb_exit xb_snap_option(const char *cmd, int c, char **argv);
 enum xb_exit xb_snap_count(const char *cmd, const char *opt, const char *arg,
 			   uint64_t min, uint64_t max, uint64_t *v);
 
-/* The -j, --no-sync and --level options' help lines. */
+/* The help lines of the options of a live scan: -j, --no-sync,
+ * --memory, --tmpdir. */
 #define XB_SNAP_SCAN_HELP						\
 "   -j <threads>\n"							\
 "              Scan and read directories with this many threads (default:\n" \
 "              online CPUs).\n"						\
-"   --no-sync  Do not syncfs() the filesystem before the scan.\n"
+"   --no-sync  Do not syncfs() the filesystem before the scan.\n"	\
+XB_MEMORY_HELP
 
 #endif /* XBULK_CLI_SNAP_H */

@@ -134,22 +134,25 @@ problem(void *arg, const struct xbulk_names_problem *p)
 enum xb_exit
 xb_snap_live(const char *cmd, const char *path, struct xbulk_fs *fs,
 	     unsigned int threads, uint32_t flags, const struct xb_exclude *x,
+	     const struct xb_memory *mem, struct xb_run_stats *stats,
 	     const volatile int *cancel, struct xbulk_snap **s)
 {
 	struct live_ctx c = { .cmd = cmd };
 	struct xbulk_snap_scan_opts o = {
 		.size = sizeof(o), .threads = threads, .flags = flags,
 		.exclude = x->ino, .nexclude = x->n, .problem = problem,
-		.arg = &c, .cancel = cancel,
+		.arg = &c, .cancel = cancel, .memory = mem->memory,
+		.tmpdir = mem->tmpdir,
 	};
 	struct xbulk_names_result r = { .size = sizeof(r) };
 	int err;
 
 	err = xbulk_snap_scan(fs, &o, s, &r);
+	xb_run_stats_names(stats, &r);
 	if (err == -EINTR)
 		return xb_signal_exit_status();
 	if (err) {
-		xb_names_error(cmd, fs, path, &r, err);
+		xb_names_error(cmd, fs, path, mem->tmpdir, &r, err);
 		return XB_EXIT_TROUBLE;
 	}
 	if (c.problems) {

@@ -15,7 +15,9 @@
 #include "snap.h"
 
 static const char help[] =
-"Usage: xbulk snapshot [-j <threads>] [--no-sync] [--level <n>] PATH FILE\n"
+"Usage: xbulk snapshot [-j <threads>] [--no-sync] [--level <n>]\n"
+"                      [--memory <size>] [--tmpdir <dir>]\n"
+"                      [--stats[=text|json]] [--stats-file <file>] PATH FILE\n"
 "\n"
 "Write every inode's identity and attributes and every directory entry of\n"
 "the XFS filesystem mounted at PATH (a mount point: paths start there) to\n"
@@ -28,9 +30,11 @@ XB_SNAP_SCAN_HELP
 "   --level <n>\n"
 "              zstd level of FILE's blocks, 1 to 19 (default 1), or 0:\n"
 "              stored as they are.\n"
+XB_STATS_HELP
 "   -h, --help Show this help.\n"
 "\n"
-"Exit status: 0 written, 2 trouble (nothing written), 130/143 on a signal.\n";
+"Exit status: 0 written, 2 trouble (nothing written; no room for the\n"
+"spill file too), 130/143 on a signal.\n";
 
 enum { OPT_NO_SYNC = 256, OPT_LEVEL };
 
@@ -39,6 +43,8 @@ static const struct option longopts[] = {
 	{ "threads", required_argument, NULL, 'j' },
 	{ "no-sync", no_argument, NULL, OPT_NO_SYNC },
 	{ "level", required_argument, NULL, OPT_LEVEL },
+	XB_MEMORY_LONGOPTS,
+	XB_STATS_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -106,6 +112,8 @@ xb_cmd_snapshot(int argc, char **argv)
 	struct xbulk_snap *s = NULL;
 	const volatile int *cancel;
 	struct xb_exclude x = { .n = 0 };
+	struct xb_memory mem = { .memory = 0 };
+	struct xb_run_stats stats = { .stats = XB_STATS_NONE };
 	const char *mnt, *file;
 	uint32_t flags = 0;
 	enum xb_exit ret;
@@ -136,6 +144,19 @@ xb_cmd_snapshot(int argc, char **argv)
 				return ret;
 			wo.level = (int)v;
 			break;
+		case XB_OPT_MEMORY:
+		case XB_OPT_TMPDIR:
+			ret = xb_memory_option(&mem, "snapshot", c, optarg);
+			if (ret)
+				return ret;
+			break;
+		case XB_OPT_STATS:
+		case XB_OPT_STATS_FILE:
+			ret = xb_stats_option("snapshot", c, optarg,
+					      &stats.stats, &stats.file);
+			if (ret)
+				return ret;
+			break;
 		default:
 			return xb_snap_option("snapshot", c, argv);
 		}
@@ -146,9 +167,19 @@ xb_cmd_snapshot(int argc, char **argv)
 				      "too many arguments");
 	mnt = argv[optind];
 	file = argv[optind + 1];
+	ret = xb_memory_setup(&mem, "snapshot");
+	if (ret)
+		return ret;
 	ret = xb_snap_open_fs("snapshot", mnt, &fs);
 	if (ret)
 		return ret;
+	ret = xb_memory_check_fs(&mem, "snapshot", fs);
+	if (!ret && xb_run_stats_begin(&stats, "snapshot", mnt))
+		ret = XB_EXIT_TROUBLE;
+	if (ret) {
+		xbulk_fs_close(fs);
+		return ret;
+	}
 	cancel = xb_catch_signals();
 	err = fstat(xbulk_fs_fd(fs), &st) ? -errno : 0;
 	if (!err)
@@ -156,12 +187,13 @@ xb_cmd_snapshot(int argc, char **argv)
 	if (err) {
 		xbulk_fs_close(fs);
 		xb_create_error("snapshot", file, err);
+		xb_run_stats_end(&stats);
 		return XB_EXIT_TROUBLE;
 	}
 	xb_exclude_writer(&x, st.st_dev, w);
 	xb_exclude_path(&x, st.st_dev, file);
-	ret = xb_snap_live("snapshot", mnt, fs, threads, flags, &x, cancel,
-			   &s);
+	ret = xb_snap_live("snapshot", mnt, fs, threads, flags, &x, &mem,
+			   &stats, cancel, &s);
 	if (!ret)
 		ret = xb_snap_write_all("snapshot", file, s, w, cancel);
 	if (!ret && cancel && *cancel)
@@ -173,6 +205,11 @@ xb_cmd_snapshot(int argc, char **argv)
 			ret = xb_snap_write_error("snapshot", file, err);
 	}
 	xbulk_snap_writer_abort(w);
+	/* what the budget did, the inode-order cursor's spill included */
+	stats.completed = !ret;
+	xb_run_stats_snap_memory(&stats, &mem, s);
+	if (xb_run_stats_end(&stats) && !ret)
+		ret = XB_EXIT_TROUBLE;
 	xbulk_snap_close(s);
 	xbulk_fs_close(fs);
 	return ret;

@@ -17,21 +17,9 @@ xb_watch_option(struct xb_watch *w, const char *cmd, int opt,
 {
 	switch (opt) {
 	case XB_OPT_STATS:
-		if (!arg || !strcmp(arg, "text")) {
-			w->stats = XB_STATS_TEXT;
-		} else if (!strcmp(arg, "json")) {
-			w->stats = XB_STATS_JSON;
-		} else {
-			return xb_usage_error(cmd,
-				"--stats: unknown format '%s' (text or json)",
-				arg);
-		}
-		return XB_EXIT_OK;
 	case XB_OPT_STATS_FILE:
-		if (!*arg)
-			return xb_usage_error(cmd, "--stats-file: empty FILE");
-		w->stats_file = arg;
-		return XB_EXIT_OK;
+		return xb_stats_option(cmd, opt, arg, &w->stats,
+				       &w->stats_file);
 	case XB_OPT_PROGRESS:
 		w->progress = true;
 		return XB_EXIT_OK;

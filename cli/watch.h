@@ -9,7 +9,7 @@
 #ifndef XBULK_CLI_WATCH_H
 #define XBULK_CLI_WATCH_H
 
-#include "cli.h"
+#include "memory.h"
 
 /* --- report.c: --stats and --interval lines ---------------------- */
 
@@ -103,17 +103,15 @@ enum xb_exit xb_parse_interval(const char *cmd, const char *arg,
 
 /* --- watch.c: --stats, --stats-file, --progress, --interval ------ */
 
-/* getopt_long codes of the long-only options. */
+/* getopt_long codes of the long-only options (--stats and --stats-file:
+ * memory.h's, shared with the other commands). */
 enum {
-	XB_OPT_STATS = 256,	/* --stats[=text|json] */
-	XB_OPT_STATS_FILE,	/* --stats-file FILE */
-	XB_OPT_PROGRESS,	/* --progress */
+	XB_OPT_PROGRESS = 256,	/* --progress */
 	XB_OPT_INTERVAL,	/* --interval SECONDS */
 };
 
 #define XB_WATCH_LONGOPTS						\
-	{ "stats", optional_argument, NULL, XB_OPT_STATS },		\
-	{ "stats-file", required_argument, NULL, XB_OPT_STATS_FILE },	\
+	XB_STATS_LONGOPTS,						\
 	{ "progress", no_argument, NULL, XB_OPT_PROGRESS },		\
 	{ "interval", required_argument, NULL, XB_OPT_INTERVAL }
 
@@ -133,7 +131,7 @@ enum {
 /* What to watch of a scan; zero-initialised means nothing. */
 struct xb_watch {
 	/* From the command line. */
-	enum { XB_STATS_NONE, XB_STATS_TEXT, XB_STATS_JSON } stats;
+	enum xb_stats		stats;
 	const char		*stats_file;	/* NULL: stderr */
 	bool			progress;
 	uint64_t		interval_ns;
