@@ -443,8 +443,8 @@ text_report(FILE *f, const struct xb_run_stats *s, const struct run_end *e)
 			n->inodes, n->dirs, n->names,
 			xb_fig_dur(b[0], sizeof(b[0]), n->read_s),
 			xb_fig_dur(b[1], sizeof(b[1]), n->link_s));
-		fprintf(f, "  held    : inodes %s, names %s (after the "
-			"build)\n",
+		fprintf(f, "  store   : inodes %s, names %s after the "
+			"build (held or spilled)\n",
 			xb_fig_iec(b[0], sizeof(b[0]), (double)n->store_bytes),
 			xb_fig_iec(b[1], sizeof(b[1]),
 				   (double)n->names_bytes));
@@ -467,11 +467,26 @@ text_report(FILE *f, const struct xb_run_stats *s, const struct run_end *e)
 		xb_fig_iec(b[2], sizeof(b[2]), (double)e->peak_rss));
 }
 
+/* @v if @have, else null */
+static uint64_t
+u64_if(bool have, uint64_t v)
+{
+	return have ? v : XBULK_STAT_NA;
+}
+
+static double
+num_if(bool have, double v)
+{
+	return have ? v : -1;
+}
+
+/* One flat object, as bulkstat's: what the command did not do is null. */
 static void
 json_report(FILE *f, const struct xb_run_stats *s, const struct run_end *e)
 {
 	const struct xbulk_names_result *n = &s->names;
 	const struct xbulk_memory_stats *m = &s->mem;
+	bool nb = s->has_names, mb = s->has_memory, eb = s->has_export;
 
 	fprintf(f, "{\n  \"xbulk_version\": \"%s\",\n  \"command\": \"%s\",\n"
 		"  \"path\": ", XBULK_VERSION_STRING, s->cmd);
@@ -481,43 +496,35 @@ json_report(FILE *f, const struct xb_run_stats *s, const struct run_end *e)
 	xb_json_num(f, "wall_s", e->wall_s, ",\n  ");
 	xb_json_num(f, "user_s", e->user_s, ",\n  ");
 	xb_json_num(f, "sys_s", e->sys_s, ",\n  ");
-	xb_json_u64(f, "peak_rss_bytes", e->peak_rss, ",\n");
-	if (s->has_names) {
-		fputs("  \"names\": {", f);
-		xb_json_u64(f, "scan_records", n->scan_records, ", ");
-		xb_json_u64(f, "ioctl_calls", n->scan_calls, ", ");
-		xb_json_u64(f, "threads", n->scan_threads, ", ");
-		xb_json_u64(f, "inodes", n->inodes, ", ");
-		xb_json_u64(f, "dirs", n->dirs, ", ");
-		xb_json_u64(f, "names", n->names, ", ");
-		xb_json_num(f, "scan_s", n->scan_s, ", ");
-		xb_json_num(f, "read_s", n->read_s, ", ");
-		xb_json_num(f, "link_s", n->link_s, ", ");
-		xb_json_u64(f, "store_bytes", n->store_bytes, ", ");
-		xb_json_u64(f, "names_bytes", n->names_bytes, "},\n");
-	} else {
-		fputs("  \"names\": null,\n", f);
-	}
-	if (s->has_memory) {
-		fputs("  \"memory\": {", f);
-		xb_json_u64(f, "budget_bytes", m->budget, ", ");
-		xb_json_u64(f, "held_bytes", m->held_bytes, ", ");
-		xb_json_u64(f, "spill_bytes", m->spill_bytes, ", ");
-		xb_json_u64(f, "spill_trims", m->spill_trims, ", ");
-		fputs("\"tmpdir\": ", f);
+	xb_json_u64(f, "peak_rss_bytes", e->peak_rss, ",\n  ");
+	/* the names build */
+	xb_json_u64(f, "scan_records", u64_if(nb, n->scan_records), ",\n  ");
+	xb_json_u64(f, "ioctl_calls", u64_if(nb, n->scan_calls), ",\n  ");
+	xb_json_u64(f, "threads", u64_if(nb, n->scan_threads), ",\n  ");
+	xb_json_u64(f, "inodes", u64_if(nb, n->inodes), ",\n  ");
+	xb_json_u64(f, "dirs", u64_if(nb, n->dirs), ",\n  ");
+	xb_json_u64(f, "names", u64_if(nb, n->names), ",\n  ");
+	xb_json_num(f, "scan_s", num_if(nb, n->scan_s), ",\n  ");
+	xb_json_num(f, "read_s", num_if(nb, n->read_s), ",\n  ");
+	xb_json_num(f, "link_s", num_if(nb, n->link_s), ",\n  ");
+	xb_json_u64(f, "store_bytes", u64_if(nb, n->store_bytes), ",\n  ");
+	xb_json_u64(f, "names_bytes", u64_if(nb, n->names_bytes), ",\n  ");
+	/* the budget */
+	xb_json_u64(f, "memory_budget_bytes", u64_if(mb, m->budget), ",\n  ");
+	xb_json_u64(f, "memory_held_bytes", u64_if(mb, m->held_bytes),
+		    ",\n  ");
+	xb_json_u64(f, "spill_bytes", u64_if(mb, m->spill_bytes), ",\n  ");
+	xb_json_u64(f, "spill_trims", u64_if(mb, m->spill_trims), ",\n");
+	fputs("  \"tmpdir\": ", f);
+	if (mb)
 		xb_json_str(f, m->tmpdir);
-		fputs("},\n", f);
-	} else {
-		fputs("  \"memory\": null,\n", f);
-	}
-	if (s->has_export) {
-		fputs("  \"export\": {", f);
-		xb_json_u64(f, "inodes", s->records, ", ");
-		xb_json_u64(f, "entries", s->links, ", ");
-		xb_json_u64(f, "written_bytes", s->written_bytes, "}\n");
-	} else {
-		fputs("  \"export\": null\n", f);
-	}
+	else
+		fputs("null", f);
+	fputs(",\n  ", f);
+	/* export */
+	xb_json_u64(f, "export_inodes", u64_if(eb, s->records), ",\n  ");
+	xb_json_u64(f, "export_entries", u64_if(eb, s->links), ",\n  ");
+	xb_json_u64(f, "written_bytes", u64_if(eb, s->written_bytes), "\n");
 	fputs("}\n", f);
 }
 

@@ -9,13 +9,15 @@
 #   - --stats=json of find, du, snapshot, diff (live and of two files)
 #     and export parses with jq and has its keys; --stats-file; the text
 #     report comes after the output; the output is the same with it;
+#   - the default directory ($TMPDIR) on the scanned filesystem: the
+#     library's refusal when it spills, one line, the runtime status;
 #   - the budget: --memory's suffixes, XBULK_MEMORY when no --memory (the
 #     option wins), TMPDIR and --tmpdir, a budget larger than RAM;
 #   - the default budget inside a memory cgroup (v1 or v2, whichever the
 #     machine has; skipped without one): an eighth of its limit, the
 #     smallest limit of its ancestors, at least 64 MiB.
-# What a spill does (identical output, messages of a full --tmpdir) is
-# tested with the engine behind the budget.  No time is asserted.
+# What a spill does (identical output, a full --tmpdir, signals) is
+# test-spill.sh's.  No time is asserted.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -106,6 +108,15 @@ for cmd in find du snapshot diff path; do
 2 - \"${P}--tmpdir: $MNT is on the filesystem being scanned; give a directory elsewhere\" $(args_of $cmd --tmpdir "'$MNT'")
 2 - \"${P}--tmpdir: $MNT/a is on the filesystem being scanned; give a directory elsewhere\" $(args_of $cmd --tmpdir "'$MNT/a'")"
 done
+# The default directory on the scanned filesystem: refused by the
+# library when a spill is needed (a budget of 1 byte: at once), the
+# command's runtime status
+XDEV="is on the scanned filesystem: no spill file there \\(--tmpdir elsewhere, --memory\\)"
+for cmd in find du snapshot diff path; do
+	case $cmd in snapshot|diff) st=2 ;; *) st=1 ;; esac
+	CASES+="
+$st TMPDIR=$MNT/a \"xbulk $cmd: $MNT/a $XDEV\" $(args_of $cmd --memory 1)"
+done
 # Not writable by the effective user (nobody; before anything else is
 # looked at, so that nobody's missing CAP_SYS_ADMIN is not what fails)
 CASES+="
@@ -184,20 +195,28 @@ done
 # ---------------------------------------------------------------------------
 # --stats
 
-# The JSON keys every report has, and those of a names build and a budget.
+# The JSON keys every report has, and those of a names build, a budget
+# and an export (null when the command did not do it).
 COMMON='has("xbulk_version") and has("command") and has("path") and
 	(.completed | type == "boolean") and (.wall_s | type == "number") and
 	(.user_s | type == "number") and (.sys_s | type == "number") and
-	(.peak_rss_bytes > 0) and has("names") and has("memory") and
-	has("export")'
-NAMES='(.names | (.scan_records > 0) and (.ioctl_calls > 0) and
-	(.threads > 0) and (.inodes > 0) and (.dirs > 0) and (.names > 0) and
+	(.peak_rss_bytes > 0) and (keys | length) == 27'
+NAMES='(.scan_records > 0) and (.ioctl_calls > 0) and (.threads > 0) and
+	(.inodes > 0) and (.dirs > 0) and (.names > 0) and
 	(.scan_s | type == "number") and (.read_s | type == "number") and
-	(.link_s | type == "number") and has("store_bytes") and
-	has("names_bytes"))'
-MEMORY='(.memory | (.budget_bytes > 0) and (.held_bytes | type == "number")
-	and (.spill_bytes | type == "number") and
-	(.spill_trims | type == "number") and (.tmpdir | type == "string"))'
+	(.link_s | type == "number") and (.store_bytes | type == "number") and
+	(.names_bytes | type == "number")'
+NO_NAMES='([.scan_records, .ioctl_calls, .threads, .inodes, .dirs, .names,
+	.scan_s, .read_s, .link_s, .store_bytes, .names_bytes] |
+	all(. == null))'
+MEMORY='(.memory_budget_bytes > 0) and
+	(.memory_held_bytes | type == "number") and
+	(.spill_bytes | type == "number") and
+	(.spill_trims | type == "number") and (.tmpdir | type == "string")'
+NO_MEMORY='([.memory_budget_bytes, .memory_held_bytes, .spill_bytes,
+	.spill_trims, .tmpdir] | all(. == null))'
+NO_EXPORT='([.export_inodes, .export_entries, .written_bytes] |
+	all(. == null))'
 
 # json_check WHAT FILE JQ: FILE is one JSON object for which JQ is true.
 json_check()
@@ -232,18 +251,20 @@ stats_run()
 rm -f "$T/new.snap"
 stats_run find 0 find --stats=json "$MNT" -name g
 json_check "find --stats=json" "$T/find.json" \
-	"$COMMON and $NAMES and $MEMORY and .command == \"find\" and
-	 .path == \"$MNT\" and .completed and .export == null"
+	"$COMMON and $NAMES and $MEMORY and $NO_EXPORT and
+	 .command == \"find\" and .path == \"$MNT\" and .completed"
 stats_run du 0 du -s --stats=json "$MNT"
 json_check "du --stats=json" "$T/du.json" \
-	"$COMMON and $NAMES and $MEMORY and .command == \"du\" and .completed"
+	"$COMMON and $NAMES and $MEMORY and $NO_EXPORT and .command == \"du\" and
+	 .completed"
 stats_run snapshot 0 snapshot --stats=json "$MNT" "$T/new.snap"
 json_check "snapshot --stats=json" "$T/snapshot.json" \
-	"$COMMON and $NAMES and $MEMORY and .command == \"snapshot\""
+	"$COMMON and $NAMES and $MEMORY and $NO_EXPORT and
+	 .command == \"snapshot\""
 stats_run diff 0 diff --stats=json "$T/base.snap" "$MNT"
 json_check "diff --stats=json (live)" "$T/diff.json" \
-	"$COMMON and $NAMES and $MEMORY and .command == \"diff\" and
-	 .completed"
+	"$COMMON and $NAMES and $MEMORY and $NO_EXPORT and
+	 .command == \"diff\" and .completed"
 touch "$MNT/c/new"
 stats_run diff1 1 diff --stats=json "$T/base.snap" "$MNT"
 json_check "diff --stats=json (changes)" "$T/diff1.json" \
@@ -251,13 +272,13 @@ json_check "diff --stats=json (changes)" "$T/diff1.json" \
 rm "$MNT/c/new"
 stats_run diff2 0 diff --stats=json "$T/base.snap" "$T/new.snap"
 json_check "diff --stats=json (two files)" "$T/diff2.json" \
-	"$COMMON and .names == null and .memory == null"
+	"$COMMON and $NO_NAMES and $NO_MEMORY and $NO_EXPORT"
 mkdir "$T/csv"
 stats_run export 0 export --stats=json --csv "$T/csv" "$T/new.snap"
 json_check "export --stats=json" "$T/export.json" \
-	"$COMMON and .names == null and .memory == null and
-	 .export.inodes > 0 and .export.entries > 0 and
-	 .export.written_bytes == $(cat "$T/csv/inodes.csv" "$T/csv/entries.csv" | wc -c)"
+	"$COMMON and $NO_NAMES and $NO_MEMORY and
+	 .export_inodes > 0 and .export_entries > 0 and
+	 .written_bytes == $(cat "$T/csv/inodes.csv" "$T/csv/entries.csv" | wc -c)"
 
 # --stats-file: the report there, nothing on stderr
 for c in "find --stats-file $T/sf.txt $MNT" "du --stats-file=$T/sf.txt $MNT" \
@@ -311,7 +332,7 @@ budget_is()
 	done
 	shift
 	got=$(env "${envs[@]}" "$XBULK" du -s --stats=json "$@" "$MNT" \
-		2>&1 >/dev/null | jq -r '"\(.memory.budget_bytes) \(.memory.tmpdir)"')
+		2>&1 >/dev/null | jq -r '"\(.memory_budget_bytes) \(.tmpdir)"')
 	if [[ $got == "$want ${dir:-${got#* }}" ]]; then
 		pass
 	else
@@ -333,7 +354,7 @@ budget_is "--memory wins over XBULK_MEMORY" $((2 << 30)) "" \
 	XBULK_MEMORY=100M -- --memory 2G
 budget_is "XBULK_MEMORY= (unset)" \
 	"$(env -u XBULK_MEMORY "$XBULK" du -s --stats=json "$MNT" 2>&1 \
-		>/dev/null | jq .memory.budget_bytes)" "" XBULK_MEMORY= --
+		>/dev/null | jq .memory_budget_bytes)" "" XBULK_MEMORY= --
 # (budgets the tree fits in: no spill file is made)
 budget_is "TMPDIR" $((1 << 30)) "$T/tmpd" TMPDIR="$T/tmpd" -- --memory 1G
 budget_is "TMPDIR empty" $((1 << 30)) /var/tmp TMPDIR= -- --memory 1G
@@ -350,7 +371,7 @@ for c in "find --memory 5M $MNT -name g" \
 	 "diff --memory 5M $T/base.snap $MNT"; do
 	read -r -a av <<<"$c"
 	if [[ $("$XBULK" "${av[@]:0:1}" --stats=json "${av[@]:1}" 2>&1 \
-		>/dev/null | jq .memory.budget_bytes) == $((5 << 20)) ]]; then
+		>/dev/null | jq .memory_budget_bytes) == $((5 << 20)) ]]; then
 		pass
 	else
 		fail "xbulk $c: budget not passed"
@@ -382,7 +403,7 @@ default_in()
 	local dir=$1 want=$2 what=$3 got
 
 	got=$(in_cgroup "$dir" env -u XBULK_MEMORY "$XBULK" du -s --stats=json \
-		"$MNT" 2>&1 >/dev/null | jq .memory.budget_bytes)
+		"$MNT" 2>&1 >/dev/null | jq .memory_budget_bytes)
 	if [[ $got == "$want" ]]; then
 		pass
 	else
