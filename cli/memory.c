@@ -4,11 +4,12 @@
  * snapshot, diff against a mount, path -w): --memory SIZE or
  * XBULK_MEMORY, else an eighth of what the process may use (the smaller
  * of MemTotal and its memory cgroup's limit, as systemd's MemoryMax or a
- * container sets it), at least 64 MiB; --tmpdir DIR, else $TMPDIR, else
- * /var/tmp, for the library's spill file (xbulk/names.h).  And --stats
- * of the whole run, for those commands and export: the names build's
- * figures, what the budget held and spilled (read at the end: walks and
- * cursors spill later than the build), peak RSS, wall and CPU time.
+ * container sets it), at least 64 MiB but at most a quarter; --tmpdir
+ * DIR, else $TMPDIR, else /var/tmp, for the library's spill file
+ * (xbulk/names.h).  And --stats of the whole run, for those commands and
+ * export: the names build's figures, what the budget held and spilled
+ * (read at the end: walks and cursors spill later than the build), peak
+ * RSS, wall and CPU time.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -222,8 +223,11 @@ xb_memory_default(void)
 	/* neither known: the floor (a budget is a ceiling, not a need) */
 	if (m == UINT64_MAX)
 		return DEFAULT_MIN;
-	m /= 8;
-	return m < DEFAULT_MIN ? DEFAULT_MIN : m;
+	/* an eighth, at least 64 MiB, but never more than a quarter: a
+	 * 128 MiB container gets 32 MiB */
+	if (m / 8 >= DEFAULT_MIN)
+		return m / 8;
+	return m / 4 < DEFAULT_MIN ? m / 4 : DEFAULT_MIN;
 }
 
 /* ------------------------------------------------------------------ */

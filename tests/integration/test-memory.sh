@@ -15,7 +15,7 @@
 #     option wins), TMPDIR and --tmpdir, a budget larger than RAM;
 #   - the default budget inside a memory cgroup (v1 or v2, whichever the
 #     machine has; skipped without one): an eighth of its limit, the
-#     smallest limit of its ancestors, at least 64 MiB.
+#     smallest limit of its ancestors, at least 64 MiB, at most a quarter.
 # What a spill does (identical output, a full --tmpdir, signals) is
 # test-spill.sh's.  No time is asserted.
 
@@ -386,7 +386,7 @@ fi
 
 # ---------------------------------------------------------------------------
 # The default budget inside a memory cgroup: an eighth of its limit (or of
-# an ancestor's smaller one), at least 64 MiB
+# an ancestor's smaller one), at least 64 MiB but at most a quarter of it
 
 # in_cgroup DIR CMD...: run CMD in the cgroup at DIR
 in_cgroup()
@@ -425,6 +425,8 @@ if [[ -n $cg ]] && mkdir "$cg" 2>/dev/null; then
 	xb_at_exit "rmdir '$cg/child' '$cg' 2>/dev/null"
 	echo $((256 << 20)) >"$cg/$limit"
 	default_in "$cg" $((64 << 20)) "in a 256 MiB cgroup (the floor)"
+	echo $((128 << 20)) >"$cg/$limit"
+	default_in "$cg" $((32 << 20)) "in a 128 MiB cgroup (a quarter)"
 	if ((ram > 2 << 30)); then
 		echo $((2 << 30)) >"$cg/$limit"
 		default_in "$cg" $((256 << 20)) "in a 2 GiB cgroup"
