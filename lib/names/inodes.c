@@ -443,6 +443,13 @@ xbn_inodes_fill(const struct xbn_inodes *it, struct xfs_bulkstat *bs)
 	xbn_unpack(&it->nm->store.lay, bs, it->slot);
 }
 
+int
+xbn_spill_error(const struct xbulk_names *nm, uint64_t *placed)
+{
+	*placed = nm->spill.placed;
+	return nm->spill.err;
+}
+
 void
 xbn_inodes_free(struct xbn_inodes *it)
 {

@@ -52,6 +52,9 @@ void xbn_inodes_fill(const struct xbn_inodes *it, struct xfs_bulkstat *bs);
 /* Back to the first inode. */
 void xbn_inodes_rewind(struct xbn_inodes *it);
 void xbn_inodes_free(struct xbn_inodes *it);
+/* Why @nm's memory could not spill (0: it could), and the bytes it had
+ * placed in the spill file. */
+int xbn_spill_error(const struct xbulk_names *nm, uint64_t *placed);
 
 /* build.c: where the filesystem was mounted (NULL: not known). */
 const char *xbn_mountpoint(const struct xbulk_names *nm);

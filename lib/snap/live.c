@@ -200,6 +200,7 @@ xbulk_snap_scan(struct xbulk_fs *fs, const struct xbulk_snap_scan_opts *opts,
 	struct xbulk_names_opts no;
 	struct timespec t;
 	struct live *l;
+	uint64_t placed;
 	int ret;
 
 	*out = NULL;
@@ -250,6 +251,14 @@ xbulk_snap_scan(struct xbulk_fs *fs, const struct xbulk_snap_scan_opts *opts,
 	ret = xbn_inodes_open(l->nm, &l->it);
 	if (!ret)
 		ret = gather_dirs(l);
+	if (ret && xbn_spill_error(l->nm, &placed)) {
+		/* the cursor spills too: its failure is the build's kind */
+		res->fail = XBULK_NAMES_FAIL_SPILL;
+		res->err = ret = xbn_spill_error(l->nm, &placed);
+		if (res->size >= XBL_SIZE_TO(struct xbulk_names_result,
+					     spill_bytes))
+			res->spill_bytes = placed;
+	}
 	if (ret)
 		goto fail;
 	*out = &l->s;
