@@ -375,6 +375,19 @@ budget_of(struct xb_run_stats *s, const struct xb_memory *m)
 			 m->tmpdir);
 }
 
+/* Without names (the build failed: a spill that could not go on is
+ * when the figures matter most), what the build's result says. */
+static void
+memory_of_result(struct xb_run_stats *s, const struct xb_memory *m)
+{
+	if (s->has_memory || !s->has_names)
+		return;
+	s->mem.spill_bytes = s->names.spill_bytes;
+	s->mem.spill_trims = s->names.spill_trims;
+	s->has_memory = true;
+	budget_of(s, m);
+}
+
 void
 xb_run_stats_memory(struct xb_run_stats *s, const struct xb_memory *m,
 		    const struct xbulk_names *names)
@@ -383,6 +396,7 @@ xb_run_stats_memory(struct xb_run_stats *s, const struct xb_memory *m,
 	s->has_memory = names && !xbulk_names_memory(names, &s->mem);
 	if (s->has_memory)
 		budget_of(s, m);
+	memory_of_result(s, m);
 }
 
 void
@@ -393,6 +407,7 @@ xb_run_stats_snap_memory(struct xb_run_stats *s, const struct xb_memory *m,
 	s->has_memory = snap && !xbulk_snap_memory(snap, &s->mem);
 	if (s->has_memory)
 		budget_of(s, m);
+	memory_of_result(s, m);
 }
 
 /* The peak resident set of the process, bytes: VmHWM of

@@ -38,7 +38,8 @@ enum {
 "              Hold at most about SIZE bytes of what grows with the inode\n" \
 "              count (K, M, G, T: KiB to TiB); past it, spill to a file\n" \
 "              in --tmpdir (default: $XBULK_MEMORY, else an eighth of RAM\n" \
-"              or of the memory cgroup's limit, at least 64M).\n"	\
+"              or of the memory cgroup's limit, at least 64M but at most\n" \
+"              a quarter).\n"						\
 "   --tmpdir <dir>\n"							\
 "              Where the spill file goes, never on the filesystem\n"	\
 "              scanned (default: $TMPDIR, else /var/tmp).\n"

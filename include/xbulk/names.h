@@ -161,9 +161,9 @@ struct xbulk_names_opts {
 	 * inode count (the kept inodes' fields, the directory listings, a
 	 * snapshot's inode-order cursor) is held in memory up to about
 	 * three quarters of it; past that it goes to one spill file in
-	 * @tmpdir, mapped, whose pages are let go whenever the resident
-	 * set has grown by more than @memory since the build began, so the
-	 * kernel's page cache (reclaimable) holds them instead.  Walks give
+	 * @tmpdir, mapped, whose pages are let go whenever they and the
+	 * blocks in memory exceed @memory, so the kernel's page cache
+	 * (reclaimable) holds them instead.  Walks give
 	 * the same entries in the same order at any budget.  Fixed costs
 	 * (threads, buffers, the directory table, the chunk index) are not
 	 * counted: docs/performance.md, "Memory".
@@ -201,7 +201,9 @@ enum xbulk_names_fail {
 					   -EXDEV (@tmpdir is on the
 					   scanned filesystem), -ENOSPC (no
 					   room: spill_bytes were placed),
-					   or open()'s error in @tmpdir */
+					   -ENOMEM (no addresses left to
+					   map it: ulimit -v), or open()'s
+					   error in @tmpdir */
 };
 
 /* Set @size to sizeof(struct xbulk_names_result); the library writes

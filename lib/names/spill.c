@@ -21,15 +21,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "spill.h"
 
 /* Addresses reserved at the first spill: the most a spill file may hold.
- * Reserving costs nothing but page tables as pages are touched. */
+ * Reserving costs nothing but page tables as pages are touched; under
+ * ulimit -v, half of what the limit leaves. */
 #define RESERVE_MAX	(8ULL << 40)
-#define RESERVE_MIN	(1ULL << 30)
+#define RESERVE_MIN	(64ULL << 20)
 
 /*
  * Resident bytes of files mapped by this process (statm's third field,
@@ -90,6 +92,7 @@ static int
 open_file(struct xbn_spill *s)
 {
 	const char *dir = s->tmpdir;
+	struct rlimit rl;
 	struct stat st;
 	uint64_t want;
 	int fd;
@@ -111,7 +114,11 @@ open_file(struct xbn_spill *s)
 		close(fd);
 		return -EXDEV;
 	}
-	for (want = RESERVE_MAX; want >= RESERVE_MIN; want /= 2) {
+	want = RESERVE_MAX;
+	if (!getrlimit(RLIMIT_AS, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur / 2 < want)
+		want = rl.rlim_cur / 2;
+	for (; want >= RESERVE_MIN; want /= 2) {
 		void *p = mmap(NULL, want, PROT_NONE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 			       -1, 0);
@@ -131,6 +138,36 @@ open_file(struct xbn_spill *s)
 	return 0;
 }
 
+/*
+ * Disk space for @bytes of the file at @off, so that a full disk is an
+ * error now, not a SIGBUS at a write through the mapping: fallocate(),
+ * or where the filesystem has none (ext2, some FUSE), zeros written.
+ * Return 0 or -errno.
+ */
+static int
+reserve(int fd, uint64_t off, size_t bytes)
+{
+	static const char zero[64 << 10];
+	size_t done = 0;
+
+	if (!fallocate(fd, 0, (off_t)off, (off_t)bytes))
+		return 0;
+	if (errno != EOPNOTSUPP)
+		return -errno;
+	while (done < bytes) {
+		size_t len = bytes - done < sizeof(zero) ? bytes - done :
+							     sizeof(zero);
+		ssize_t n = pwrite(fd, zero, len, (off_t)(off + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -ENOSPC;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
 /* @bytes more of the spill file, mapped (s->lock held); NULL with
  * s->err set. */
 static void *
@@ -145,18 +182,13 @@ spill_block(struct xbn_spill *s, size_t bytes)
 		return NULL;
 	}
 	if (off + bytes > s->reserved) {
-		s->err = -ENOSPC;
+		s->err = -ENOMEM;	/* the addresses, not the disk */
 		return NULL;
 	}
-	ret = fallocate(s->fd, 0, (off_t)off, (off_t)bytes);
+	ret = reserve(s->fd, off, bytes);
 	if (ret) {
-		/* a filesystem without fallocate: grow the file, and a
-		 * full disk shows as SIGBUS on a write instead */
-		if (errno != EOPNOTSUPP ||
-		    ftruncate(s->fd, (off_t)(off + bytes))) {
-			s->err = -errno;
-			return NULL;
-		}
+		s->err = ret;
+		return NULL;
 	}
 	p = mmap(s->base + off, bytes, PROT_READ | PROT_WRITE,
 		 MAP_SHARED | MAP_FIXED, s->fd, (off_t)off);
