@@ -293,6 +293,9 @@ xb_cmd_path(int argc, char **argv)
 	ret = parse_opts(argc, argv, &o);
 	if (ret || o.help)
 		return ret;
+	/* the paths go there: with it closed, fail before any work */
+	if (xb_stdout_fd() < 0)
+		return xb_write_error(cmd, -EBADF);
 	n = argc - optind - 1;
 	t = calloc((size_t)n, sizeof(*t));
 	if (!t)

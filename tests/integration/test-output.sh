@@ -104,6 +104,9 @@ for j in 1 2; do
 	run_case "stdout closed, -q -j $j" 0 "" \
 		timeout 60 '"$XBULK"' bulkstat -q -j "$j" '"$M"' '>&-'
 done
+run_case "stdout closed, path" 1 \
+	"xbulk path: write to stdout: Bad file descriptor" \
+	timeout 60 '"$XBULK"' path '"$M"' 128 '>&-'
 
 # --- the reader goes away: | head -1
 first=$(head -n 1 "$T/ref.txt")
