@@ -50,8 +50,9 @@ struct xbn_spill {
 /*
  * A budget of @budget bytes (0: none, nothing ever spills) with its
  * spill file in @tmpdir (NULL: $TMPDIR, then /var/tmp), which must not
- * be on the filesystem whose st_dev is @scanned.  Nothing is opened
- * before the first spill.  Return 0 or -ENOMEM.
+ * be on the filesystem whose st_dev is @scanned.  Only /proc/self/statm
+ * is opened (with a budget) before the first spill.  Return 0 or
+ * -ENOMEM.
  */
 int xbn_spill_init(struct xbn_spill *s, uint64_t budget, const char *tmpdir,
 		   dev_t scanned);
