@@ -23,7 +23,7 @@ sys.dont_write_bytecode = True	# no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mutate import (Tree, arguments, check_lists, expected,  # noqa: E402
                     find_check, find_listing, fsxattr, getx, reported,
-                    run_diff, XFLAG_NODUMP)
+                    run_diff, settle, XFLAG_NODUMP)
 
 C = 'c'		# the cases' tree, below the mount
 
@@ -225,6 +225,7 @@ def main():
         subprocess.run(['rm', '-rf', at(args.mnt)], check=True)
     setup(args.mnt)
     state = os.path.join(args.dir, f'cases-j{args.j}')
+    settle()
     subprocess.run([args.xbulk, 'snapshot', '-j', str(args.j), args.mnt,
                     state], check=True)
     codes, facets = set(), set()
@@ -236,7 +237,7 @@ def main():
         made = act(args.mnt)
         new, fnew = Tree(args.mnt), find_listing(args.mnt)
         freed &= set(new.st)
-        time.sleep(0.05)	# past the clock tick of the last change
+        settle()
         got = reported(run_diff(args, state, state + '.new'))
         want = expected(old, new, freed)
         errs = [f'only in the diff: {x}' for x in sorted(
