@@ -73,12 +73,11 @@ store_batch(void *arg, struct xbulk_out *out, const struct xfs_bulk_ireq *hdr,
 			a->dropped++;
 			continue;
 		}
-		slot = xbn_arena_add(&nm->store, a);
+		slot = xbn_arena_add(&nm->store, a, bs[i].bs_ino);
 		if (!slot) {
 			ret = nm->spill.err ? nm->spill.err : -ENOMEM;
 			break;
 		}
-		slot->ino = bs[i].bs_ino;
 		slot->mode = bs[i].bs_mode;
 		slot->flags = 0;
 		slot->aux = isdir ? dir++ : bs[i].bs_gen;

@@ -304,32 +304,6 @@ sort_items(struct xbn_spill *mem, struct item **v, size_t n, size_t cap,
 	return ret;
 }
 
-static int
-cmp_run(const void *a, const void *b)
-{
-	const struct xbn_run *x = a, *y = b;
-
-	if (x->chunk != y->chunk)
-		return x->chunk < y->chunk ? -1 : 1;
-	return __builtin_ctzll(x->mask) < __builtin_ctzll(y->mask) ? -1 : 1;
-}
-
-static int
-sort_runs(struct xbn_inodes *it)
-{
-	const struct xbn_store *s = &it->nm->store;
-	uint64_t h;
-
-	it->runs = malloc((s->nruns ? s->nruns : 1) * sizeof(*it->runs));
-	if (!it->runs)
-		return -ENOMEM;
-	for (h = 0; s->runs && h <= s->runmask; h++)
-		if (s->runs[h].mask)
-			it->runs[it->nruns++] = s->runs[h];
-	qsort(it->runs, it->nruns, sizeof(*it->runs), cmp_run);
-	return 0;
-}
-
 int
 xbn_inodes_open(struct xbulk_names *nm, struct xbn_inodes **out)
 {
@@ -350,7 +324,7 @@ xbn_inodes_open(struct xbulk_names *nm, struct xbn_inodes **out)
 		ret = sort_items(&it->nm->spill, &it->items, it->nitems,
 				 it->icap, maxino);
 	if (!ret)
-		ret = sort_runs(it);
+		ret = xbn_store_runs(&nm->store, &it->runs, &it->nruns);
 	if (ret) {
 		xbn_inodes_free(it);
 		return ret;
@@ -370,12 +344,12 @@ xbn_inodes_rewind(struct xbn_inodes *it)
 	it->started = false;
 }
 
-/* The next slot in inode order, or NULL at the end. */
+/* The next slot in inode order and its inode in *@ino, or NULL at the
+ * end. */
 static const struct xbn_slot *
-next_slot(struct xbn_inodes *it)
+next_slot(struct xbn_inodes *it, uint64_t *ino)
 {
 	const struct xbn_run *r;
-	uint64_t below;
 	unsigned int bit;
 
 	while (it->run < it->nruns && !it->mask)
@@ -386,29 +360,29 @@ next_slot(struct xbn_inodes *it)
 	r = &it->runs[it->run];
 	bit = (unsigned int)__builtin_ctzll(it->mask);
 	it->mask &= it->mask - 1;
-	below = r->mask & ((1ULL << bit) - 1);
-	return (const struct xbn_slot *)(r->base + (size_t)xbn_popcount(below) *
-					 it->nm->store.lay.slot);
+	*ino = r->chunk << 6 | bit;
+	return xbn_run_slot(&it->nm->store, r, bit);
 }
 
 int
 xbn_inodes_next(struct xbn_inodes *it, const struct xbn_inode **out)
 {
 	struct xbulk_names *nm = it->nm;
-	const struct xbn_slot *slot = next_slot(it);
 	const struct xbn_dir *d;
+	uint64_t ino = 0;
+	const struct xbn_slot *slot = next_slot(it, &ino);
 	size_t n = 0;
 
 	if (!slot)
 		return 0;
 	xbn_spill_tick(&nm->spill, 1);
-	if (it->started && slot->ino <= it->last)
+	if (it->started && ino <= it->last)
 		return -EPROTO;		/* runs out of order: a bug */
 	it->started = true;
-	it->last = slot->ino;
-	while (it->item < it->nitems && it->items[it->item].ino < slot->ino)
+	it->last = ino;
+	while (it->item < it->nitems && it->items[it->item].ino < ino)
 		it->item++;
-	while (it->item < it->nitems && it->items[it->item].ino == slot->ino) {
+	while (it->item < it->nitems && it->items[it->item].ino == ino) {
 		const struct item *x = &it->items[it->item++];
 		const struct xbn_dir *pd = xbn_dir(&nm->dirs, x->pdir);
 		const uint8_t *de = pd->list + x->off;
@@ -423,7 +397,7 @@ xbn_inodes_next(struct xbn_inodes *it, const struct xbn_inode **out)
 	}
 	d = xbn_slot_dir(nm, slot);
 	it->slot = slot;
-	it->cur.ino = slot->ino;
+	it->cur.ino = ino;
 	it->cur.mode = slot->mode;
 	it->cur.gen = d ? d->gen : slot->aux;
 	it->cur.top = d && slot->aux == nm->top;

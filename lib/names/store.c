@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The inode store: one slot per kept inode, holding the slot header
- * (inode number, mode, generation or directory index) and only the
- * bulkstat fields the caller asked for, packed.  Slots go into blocks of
- * arenas during the scan (a batch takes an arena from a pool, so scan
- * threads never share one); afterwards a hash table on the inode chunk
- * number (ino >> 6) finds them: each entry is a run of slots of one chunk,
- * contiguous in a block, with a 64-bit mask of the inodes it holds, so a
- * lookup is one probe and a popcount.
+ * (mode, flags, generation or directory index) and only the bulkstat
+ * fields the caller asked for, packed.  Slots go into blocks of arenas
+ * during the scan (a batch takes an arena from a pool, so scan threads
+ * never share one), each arena noting its runs as they come: slots of one
+ * inode chunk, contiguous in a block, with a 64-bit mask of the inodes
+ * they hold.  Afterwards a hash table of the runs on the inode chunk
+ * number (ino >> 6) finds them: a lookup is one probe and a popcount, and
+ * no slot holds its inode number.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -71,7 +72,7 @@ xbn_layout_init(struct xbn_layout *l, uint32_t fields)
 	size_t i;
 
 	l->npieces = 0;
-	/* 8-byte pieces first, then 4: each lands on its own alignment. */
+	/* 8-byte pieces first, then 4 */
 	for (len = 8; len >= 4; len /= 2) {
 		for (i = 0; i < NFIELD_PIECES; i++) {
 			struct xbn_piece *p;
@@ -86,7 +87,9 @@ xbn_layout_init(struct xbn_layout *l, uint32_t fields)
 			dst += len;
 		}
 	}
-	l->slot = (dst + 7u) & ~7u;
+	/* the header's aux and the pieces are read with memcpy() or as
+	 * 32-bit values: 4-byte alignment is enough */
+	l->slot = (dst + 3u) & ~3u;
 }
 
 int
@@ -117,6 +120,7 @@ free_arenas(struct xbn_store *s, struct xbn_arena *a)
 		struct xbn_arena *next = a->next;
 
 		free_blocks(s, a->blocks);
+		free(a->runs);
 		free(a);
 		a = next;
 	}
@@ -162,10 +166,31 @@ block_slot(const struct xbn_store *s, const struct xbn_block *b, uint32_t i)
 	return (struct xbn_slot *)((char *)b->data + (size_t)i * s->lay.slot);
 }
 
+/* Note slot @sl of inode @ino in @a's runs: the last run goes on if @sl
+ * follows its last slot and @ino is above its inodes in the same chunk. */
+static int
+note_run(struct xbn_store *s, struct xbn_arena *a, char *sl, uint64_t ino)
+{
+	struct xbn_run *r = a->nruns ? &a->runs[a->nruns - 1] : NULL;
+	uint64_t chunk = ino >> 6, bit = ino & 63;
+
+	if (r && r->chunk == chunk && !(r->mask >> bit) &&
+	    sl == r->base + (size_t)xbn_popcount(r->mask) * s->lay.slot) {
+		r->mask |= 1ULL << bit;
+		return 0;
+	}
+	if (xbl_grow((void **)&a->runs, &a->runs_cap, a->nruns + 1,
+		     sizeof(*a->runs)))
+		return -ENOMEM;
+	a->runs[a->nruns++] = (struct xbn_run){ chunk, 1ULL << bit, sl };
+	return 0;
+}
+
 struct xbn_slot *
-xbn_arena_add(struct xbn_store *s, struct xbn_arena *a)
+xbn_arena_add(struct xbn_store *s, struct xbn_arena *a, uint64_t ino)
 {
 	struct xbn_block *b = a->blocks;
+	struct xbn_slot *sl;
 
 	if (!b || b->n == b->cap) {
 		uint32_t cap = BLOCK_BYTES / s->lay.slot;
@@ -185,54 +210,11 @@ xbn_arena_add(struct xbn_store *s, struct xbn_arena *a)
 		a->blocks = b;
 		__atomic_add_fetch(&s->bytes, bytes, __ATOMIC_RELAXED);
 	}
-	return block_slot(s, b, b->n++);
-}
-
-/*
- * Call @fn once per run: slots of one chunk side by side in a block, in
- * rising inode order (a chunk's inodes come from one unit of the scan,
- * batch after batch, so they rarely split).
- */
-static void
-each_run(struct xbn_store *s, void (*fn)(struct xbn_store *s,
-					 const struct xbn_run *r))
-{
-	const struct xbn_arena *a;
-	const struct xbn_block *b;
-
-	for (a = s->all; a; a = a->next) {
-		for (b = a->blocks; b; b = b->next) {
-			struct xbn_run run = { .mask = 0 };
-			uint64_t prev = 0;
-			uint32_t i;
-
-			for (i = 0; i < b->n; i++) {
-				struct xbn_slot *sl = block_slot(s, b, i);
-				uint64_t chunk = sl->ino >> 6;
-
-				xbn_spill_tick(s->mem, 1);
-				if (!run.mask || chunk != run.chunk ||
-				    sl->ino <= prev) {
-					if (run.mask)
-						fn(s, &run);
-					run.chunk = chunk;
-					run.mask = 0;
-					run.base = (char *)sl;
-				}
-				run.mask |= 1ULL << (sl->ino & 63);
-				prev = sl->ino;
-			}
-			if (run.mask)
-				fn(s, &run);
-		}
-	}
-}
-
-static void
-count_run(struct xbn_store *s, const struct xbn_run *r)
-{
-	(void)r;
-	s->nruns++;
+	sl = block_slot(s, b, b->n);
+	if (note_run(s, a, (char *)sl, ino))
+		return NULL;
+	b->n++;
+	return sl;
 }
 
 static void
@@ -250,17 +232,18 @@ xbn_store_index(struct xbn_store *s, uint64_t *kept, uint64_t *dropped)
 {
 	struct xbn_arena *a;
 	uint64_t size = 16;
+	size_t i;
 
 	/* Every batch is over: all arenas are back in the pool. */
 	s->all = s->pool;
 	s->pool = NULL;
 	*kept = *dropped = 0;
+	s->nruns = 0;
 	for (a = s->all; a; a = a->next) {
 		*kept += a->kept;
 		*dropped += a->dropped;
+		s->nruns += a->nruns;
 	}
-	s->nruns = 0;
-	each_run(s, count_run);
 	while (size < 2 * s->nruns)
 		size *= 2;
 	s->runs = calloc(size, sizeof(*s->runs));
@@ -268,28 +251,38 @@ xbn_store_index(struct xbn_store *s, uint64_t *kept, uint64_t *dropped)
 		return -ENOMEM;
 	s->bytes += size * sizeof(*s->runs);
 	s->runmask = size - 1;
-	each_run(s, insert_run);
+	for (a = s->all; a; a = a->next) {
+		for (i = 0; i < a->nruns; i++)
+			insert_run(s, &a->runs[i]);
+		free(a->runs);
+		a->runs = NULL;
+		a->nruns = a->runs_cap = 0;
+	}
 	return 0;
 }
 
-int
-xbn_store_each(const struct xbn_store *s,
-	       int (*fn)(void *arg, struct xbn_slot *slot), void *arg)
+static int
+cmp_run(const void *a, const void *b)
 {
-	const struct xbn_arena *a;
-	const struct xbn_block *b;
-	uint32_t i;
-	int ret;
+	const struct xbn_run *x = a, *y = b;
 
-	for (a = s->all; a; a = a->next) {
-		for (b = a->blocks; b; b = b->next) {
-			for (i = 0; i < b->n; i++) {
-				ret = fn(arg, block_slot(s, b, i));
-				if (ret)
-					return ret;
-				xbn_spill_tick(s->mem, 1);
-			}
-		}
-	}
+	if (x->chunk != y->chunk)
+		return x->chunk < y->chunk ? -1 : 1;
+	return __builtin_ctzll(x->mask) < __builtin_ctzll(y->mask) ? -1 : 1;
+}
+
+int
+xbn_store_runs(const struct xbn_store *s, struct xbn_run **runs, size_t *n)
+{
+	uint64_t h;
+
+	*n = 0;
+	*runs = malloc((s->nruns ? s->nruns : 1) * sizeof(**runs));
+	if (!*runs)
+		return -ENOMEM;
+	for (h = 0; s->runs && h <= s->runmask; h++)
+		if (s->runs[h].mask)
+			(*runs)[(*n)++] = s->runs[h];
+	qsort(*runs, *n, sizeof(**runs), cmp_run);
 	return 0;
 }

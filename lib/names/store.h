@@ -17,9 +17,12 @@
 #include "../base.h"
 #include "spill.h"
 
-/* Every slot starts with this; the asked-for fields follow, packed. */
+/*
+ * Every slot starts with this; the asked-for fields follow, packed.  The
+ * inode number is not kept: the run a slot is in (its chunk) and the
+ * slot's place in the run (a bit of the run's mask) give it.
+ */
 struct xbn_slot {
-	uint64_t	ino;
 	uint16_t	mode;
 	uint16_t	flags;		/* XBN_SLOT_* */
 	uint32_t	aux;		/* directories: index in the directory
@@ -41,7 +44,7 @@ struct xbn_piece {
 #define XBN_MAX_PIECES	24
 
 struct xbn_layout {
-	uint32_t	slot;		/* bytes per slot, a multiple of 8 */
+	uint32_t	slot;		/* bytes per slot, a multiple of 4 */
 	unsigned int	npieces;
 	struct xbn_piece piece[XBN_MAX_PIECES];
 };
@@ -92,22 +95,26 @@ xbn_unpack(const struct xbn_layout *l, struct xfs_bulkstat *bs,
 
 struct xbn_block;
 
-/*
- * Slots are appended to arenas; a batch of the scan takes an arena from
- * the pool and gives it back, so threads never share one.
- */
-struct xbn_arena {
-	struct xbn_arena	*next;		/* in the pool / all arenas */
-	struct xbn_block	*blocks;	/* newest first */
-	uint64_t		kept;
-	uint64_t		dropped;
-};
-
 /* One run of slots of one inode chunk, contiguous in a block. */
 struct xbn_run {
 	uint64_t	chunk;		/* ino >> 6 */
 	uint64_t	mask;		/* inodes of the chunk in the run */
 	char		*base;		/* slot of the run's first inode */
+};
+
+/*
+ * Slots are appended to arenas; a batch of the scan takes an arena from
+ * the pool and gives it back, so threads never share one.  The runs are
+ * noted as slots come (the slots do not hold their inode numbers).
+ */
+struct xbn_arena {
+	struct xbn_arena	*next;		/* in the pool / all arenas */
+	struct xbn_block	*blocks;	/* newest first */
+	struct xbn_run		*runs;		/* in the order made */
+	size_t			nruns;
+	size_t			runs_cap;
+	uint64_t		kept;
+	uint64_t		dropped;
 };
 
 struct xbn_store {
@@ -129,8 +136,10 @@ void xbn_store_free(struct xbn_store *s);
 /* Take an arena for one batch (NULL: out of memory) and give it back. */
 struct xbn_arena *xbn_arena_get(struct xbn_store *s);
 void xbn_arena_put(struct xbn_store *s, struct xbn_arena *a);
-/* Room for one more slot (NULL: out of memory, or s->mem->err). */
-struct xbn_slot *xbn_arena_add(struct xbn_store *s, struct xbn_arena *a);
+/* Room for the slot of inode @ino, above the arena's last inode (NULL:
+ * out of memory, or s->mem->err). */
+struct xbn_slot *xbn_arena_add(struct xbn_store *s, struct xbn_arena *a,
+			       uint64_t ino);
 /* After the scan: gather the arenas and build the chunk index. */
 int xbn_store_index(struct xbn_store *s, uint64_t *kept, uint64_t *dropped);
 
@@ -149,6 +158,17 @@ xbn_popcount(uint64_t v)
 	v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);
 	v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
 	return (unsigned int)((v * 0x0101010101010101ULL) >> 56);
+}
+
+/* The slot of bit @bit of run @r. */
+static inline struct xbn_slot *
+xbn_run_slot(const struct xbn_store *s, const struct xbn_run *r,
+	     unsigned int bit)
+{
+	uint64_t below = r->mask & ((1ULL << bit) - 1);
+
+	return (struct xbn_slot *)(r->base + (size_t)xbn_popcount(below) *
+				   s->lay.slot);
 }
 
 /*
@@ -173,18 +193,14 @@ xbn_lookup(const struct xbn_store *s, uint64_t ino)
 
 		if (!r->mask)
 			return NULL;
-		if (r->chunk == chunk && (r->mask >> bit & 1)) {
-			uint64_t below = r->mask & ((1ULL << bit) - 1);
-
-			return (struct xbn_slot *)(r->base +
-				(size_t)xbn_popcount(below) *
-				s->lay.slot);
-		}
+		if (r->chunk == chunk && (r->mask >> bit & 1))
+			return xbn_run_slot(s, r, (unsigned int)bit);
 	}
 }
 
-/* Call @fn on every slot (in no order); stops at its first nonzero. */
-int xbn_store_each(const struct xbn_store *s,
-		   int (*fn)(void *arg, struct xbn_slot *slot), void *arg);
+/* The store's runs in inode order, in *@runs (malloc()ed, the caller
+ * frees it) and *@n.  Return 0 or -ENOMEM. */
+int xbn_store_runs(const struct xbn_store *s, struct xbn_run **runs,
+		   size_t *n);
 
 #endif /* XBULK_NAMES_STORE_H */

@@ -39,11 +39,12 @@ bad_err(const struct xbulk_names *nm, uint64_t ino)
 	return lo < nm->nbad && nm->bad[lo].ino == ino ? nm->bad[lo].err : 0;
 }
 
-/* The fields of @slot in w->bs (the others stay 0). */
+/* The fields of inode @ino's @slot in w->bs (the others stay 0). */
 static const struct xfs_bulkstat *
-fill(struct xbn_walk *w, const struct xbn_slot *slot, const struct xbn_dir *d)
+fill(struct xbn_walk *w, uint64_t ino, const struct xbn_slot *slot,
+     const struct xbn_dir *d)
 {
-	w->bs.bs_ino = slot->ino;
+	w->bs.bs_ino = ino;
 	w->bs.bs_mode = slot->mode;
 	w->bs.bs_gen = d ? d->gen : slot->aux;
 	xbn_unpack(&w->nm->store.lay, &w->bs, slot);
@@ -216,7 +217,7 @@ dir_entry(struct xbn_walk *w, struct xbulk_entry *e,
 		mount_entry(e, &w->nm->mounts[d->mount]);
 		return;
 	}
-	e->bs = fill(w, slot, d);
+	e->bs = fill(w, d->ino, slot, d);
 	e->nentries = d->nentries;
 	if (d->flags & XBN_DIR_UNREADABLE) {
 		e->flags = XBULK_ENTRY_UNREADABLE;
@@ -285,7 +286,7 @@ child_entry(struct xbn_walk *w, struct xbulk_entry *e,
 	if (m) {
 		mount_entry(e, m);
 	} else {
-		e->bs = fill(w, slot, NULL);
+		e->bs = fill(w, ino, slot, NULL);
 	}
 	return true;
 }
@@ -385,10 +386,11 @@ run(struct xbn_walk *w)
 	return 0;
 }
 
-/* The slot of operand @start; -EXDEV, -ESTALE, or stat's error. */
+/* The slot of operand @start and its inode in *@ino; -EXDEV, -ESTALE,
+ * or stat's error. */
 static int
 find_start(struct xbulk_names *nm, const char *start, unsigned int flags,
-	   struct xbn_slot **slot)
+	   struct xbn_slot **slot, uint64_t *ino)
 {
 	struct statx stx;
 	int at = flags & XBULK_WALK_FOLLOW ? 0 : AT_SYMLINK_NOFOLLOW;
@@ -404,6 +406,7 @@ find_start(struct xbulk_names *nm, const char *start, unsigned int flags,
 	if (makedev(stx.stx_dev_major, stx.stx_dev_minor) != nm->dev ||
 	    ((stx.stx_mask & STATX_MNT_ID) && stx.stx_mnt_id != nm->mnt_id))
 		return -EXDEV;
+	*ino = stx.stx_ino;
 	*slot = xbn_lookup(&nm->store, stx.stx_ino);
 	if (!*slot)
 		/* A file keep dropped comes in no walk; other inodes the
@@ -510,14 +513,13 @@ walk(struct xbulk_names *nm, const char *start, unsigned int flags,
 	nm->walk = &w;
 	if (nm->live)
 		return walk_live(&w, &e);
-	ret = find_start(nm, start, flags, &slot);
+	ret = find_start(nm, start, flags, &slot, &e.dino);
 	if (ret || !slot)
 		return ret;
-	e.dino = slot->ino;
 	w.mark = ++nm->pass;
 	d = xbn_slot_dir(nm, slot);
 	if (!d) {
-		e.bs = fill(&w, slot, NULL);
+		e.bs = fill(&w, e.dino, slot, NULL);
 		ret = visit(&w, &e, XBULK_VISIT_PRE);
 		return ret == XBULK_WALK_STOP || ret < 0 ? ret : 0;
 	}
@@ -574,45 +576,15 @@ xbulk_names_readlink(struct xbulk_names *nm, const struct xfs_bulkstat *bs,
 	return (int)len;
 }
 
-struct unreached {
-	struct xbn_slot	**v;
-	size_t		n;
-	size_t		cap;
-};
-
-static int
-collect(void *arg, struct xbn_slot *slot)
-{
-	struct unreached *u = arg;
-
-	if (slot->flags & XBN_SLOT_REACHED) {
-		slot->flags &= (uint16_t)~XBN_SLOT_REACHED;
-		return 0;
-	}
-	if (xbl_grow((void **)&u->v, &u->cap, u->n + 1, sizeof(*u->v)))
-		return -ENOMEM;
-	u->v[u->n++] = slot;
-	return 0;
-}
-
-static int
-cmp_slot(const void *a, const void *b)
-{
-	const struct xbn_slot *x = *(struct xbn_slot *const *)a;
-	const struct xbn_slot *y = *(struct xbn_slot *const *)b;
-
-	return x->ino < y->ino ? -1 : x->ino > y->ino;
-}
-
 int
 xbulk_names_unreached(struct xbulk_names *nm,
 		      int (*fn)(void *arg, const struct xfs_bulkstat *bs),
 		      void *arg)
 {
 	struct xbn_walk w = { .nm = nm };
-	struct unreached u = { NULL, 0, 0 };
+	struct xbn_run *runs;
 	uint32_t *stack;
-	size_t i;
+	size_t i, n, k = 0;
 	int ret;
 
 	stack = malloc(((size_t)nm->dirs.n + 1) * sizeof(*stack));
@@ -620,20 +592,31 @@ xbulk_names_unreached(struct xbulk_names *nm,
 		return -ENOMEM;
 	xbn_reach(nm, ++nm->pass, stack);
 	free(stack);
-	ret = xbn_store_each(&nm->store, collect, &u);
-	if (!ret && u.n)
-		qsort(u.v, u.n, sizeof(*u.v), cmp_slot);
-	for (i = 0; i < u.n && !ret; i++) {
-		const struct xbn_dir *d = xbn_slot_dir(nm, u.v[i]);
+	ret = xbn_store_runs(&nm->store, &runs, &n);
+	for (i = 0; i < n && !ret; i++) {
+		uint64_t m;
 
-		if (d && (d->flags & XBN_DIR_GONE))
-			continue;
-		if (i % CANCEL_EVERY == 0 && xbl_cancelled(nm->cancel))
-			ret = -EINTR;
-		else
-			ret = fn(arg, fill(&w, u.v[i], d));
-		xbn_spill_tick(&nm->spill, 1);
+		for (m = runs[i].mask; m && !ret; m &= m - 1) {
+			unsigned int bit = (unsigned int)__builtin_ctzll(m);
+			struct xbn_slot *slot =
+				xbn_run_slot(&nm->store, &runs[i], bit);
+			const struct xbn_dir *d = xbn_slot_dir(nm, slot);
+
+			xbn_spill_tick(&nm->spill, 1);
+			if (slot->flags & XBN_SLOT_REACHED) {
+				slot->flags &= (uint16_t)~XBN_SLOT_REACHED;
+				continue;
+			}
+			if (d && (d->flags & XBN_DIR_GONE))
+				continue;
+			if (k++ % CANCEL_EVERY == 0 &&
+			    xbl_cancelled(nm->cancel))
+				ret = -EINTR;
+			else
+				ret = fn(arg, fill(&w, runs[i].chunk << 6 | bit,
+						   slot, d));
+		}
 	}
-	free(u.v);
+	free(runs);
 	return ret;
 }

@@ -67,13 +67,13 @@ test_layout(void **state)
 
 	(void)state;
 	xbn_layout_init(&l, XBULK_F_SIZE);
-	assert_int_equal(l.slot, 24);	/* ino, mode, flags, aux, size */
+	assert_int_equal(l.slot, 16);	/* mode, flags, aux, size */
 	xbn_layout_init(&l, 0);
-	assert_int_equal(l.slot, 16);
+	assert_int_equal(l.slot, 8);
 	xbn_layout_init(&l, XBULK_F_OWNER | XBULK_F_MTIME);
-	assert_int_equal(l.slot, 40);	/* 16 + 8 + 8 + 4, to 8 bytes */
+	assert_int_equal(l.slot, 28);	/* 8 + 8 + 8 + 4 */
 	xbn_layout_init(&l, XBULK_F_ALL);
-	assert_int_equal(l.slot, 16 + 11 * 8 + 9 * 4 + 4);	/* 144 */
+	assert_int_equal(l.slot, 8 + 11 * 8 + 9 * 4);	/* 132 */
 
 	/* only the fields asked for come back; the rest stays 0 */
 	fill_bs(&bs);
@@ -107,10 +107,9 @@ test_layout(void **state)
 static struct xbn_slot *
 add(struct xbn_store *s, struct xbn_arena *a, uint64_t ino)
 {
-	struct xbn_slot *slot = xbn_arena_add(s, a);
+	struct xbn_slot *slot = xbn_arena_add(s, a, ino);
 
 	assert_non_null(slot);
-	slot->ino = ino;
 	slot->mode = S_IFREG;
 	slot->flags = 0;
 	slot->aux = (uint32_t)ino;
@@ -156,9 +155,26 @@ store_case(uint64_t budget)
 			continue;
 		}
 		assert_non_null(slot);
-		assert_int_equal(slot->ino, ino);
+		assert_int_equal(slot->aux, (uint32_t)ino);
 	}
 	assert_non_null(xbn_lookup(&s, 1ULL << 40));
+	/* the runs in inode order: chunk 2 from a, chunk 2 from b (one
+	 * arena's runs stop at a chunk's end), chunk 3 from b, chunk 2^34 */
+	{
+		struct xbn_run *runs;
+		size_t n;
+
+		assert_int_equal(xbn_store_runs(&s, &runs, &n), 0);
+		assert_int_equal(n, 4);
+		assert_int_equal(runs[0].chunk, 2);
+		assert_int_equal(__builtin_ctzll(runs[0].mask), 0);
+		assert_int_equal(runs[1].chunk, 2);
+		assert_int_equal(__builtin_ctzll(runs[1].mask), 41);
+		assert_int_equal(runs[2].chunk, 3);
+		assert_int_equal(__builtin_ctzll(runs[2].mask), 1);
+		assert_int_equal(runs[3].chunk, 1ULL << 34);
+		free(runs);
+	}
 	assert_null(xbn_lookup(&s, (1ULL << 40) + 1));
 	assert_int_equal(mem.placed ? 1 : 0, budget ? 1 : 0);
 	xbn_store_free(&s);
@@ -422,9 +438,9 @@ fake_fs(void)
 	assert_int_equal(xbn_dirs_add(&nm->dirs, bs, 5, 4, &first), 0);
 	a = xbn_arena_get(&nm->store);
 	for (i = 0; i < 5; i++) {
-		struct xbn_slot *slot = xbn_arena_add(&nm->store, a);
+		struct xbn_slot *slot = xbn_arena_add(&nm->store, a,
+						      bs[i].bs_ino);
 
-		slot->ino = bs[i].bs_ino;
 		slot->mode = bs[i].bs_mode;
 		slot->flags = 0;
 		slot->aux = i < 4 ? first + i : 0;
