@@ -38,6 +38,13 @@ xb_full()
 	[[ $XB_TEST_DEPTH == full ]]
 }
 
+# Wait until a change just made cannot be flagged as changing by the
+# next snapshot (settle.py says why).
+xb_settle()
+{
+	python3 "$TOP/tests/integration/settle.py"
+}
+
 xb_skip()
 {
 	echo "SKIP: $*"

@@ -32,7 +32,10 @@ import subprocess
 import sys
 import time
 
-CLOCK_REALTIME_COARSE = getattr(time, 'CLOCK_REALTIME_COARSE', 5)
+sys.dont_write_bytecode = True	# no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'integration'))
+from settle import settle  # noqa: E402
 
 FSGETXATTR = 0x801c581f		# FS_IOC_FSGETXATTR, struct fsxattr (28)
 FSSETXATTR = 0x401c5820
@@ -535,21 +538,6 @@ def seed_tree(mnt, entries, links):
     for _ in range(links):
         plan.symlink()
         plan.link()
-
-
-def settle():
-    """Wait until the clock a scan's start is read from (the coarse
-    realtime clock: lib/snap/live.c) is past the fine-grained clock now,
-    so that no change made before is flagged as changing during the scan.
-    Since Linux 6.13 (multigrain timestamps) a change can carry a
-    fine-grained ctime up to a clock tick ahead of the coarse clock: a
-    snapshot taken within that tick flags it, rightly (it cannot tell it
-    from a change during the scan), but not what this test expects."""
-    now = time.clock_gettime_ns(time.CLOCK_REALTIME)
-    deadline = time.monotonic() + 10
-    while (time.clock_gettime_ns(CLOCK_REALTIME_COARSE) <= now and
-           time.monotonic() < deadline):
-        time.sleep(0.002)
 
 
 def main():

@@ -83,12 +83,14 @@ mkdir "$M/o"
 head -c 300 /dev/zero >"$M/o/gone"
 head -c 200 /dev/zero >"$M/o/grow"
 head -c 50 /dev/zero >"$M/o/ren"
+xb_settle
 "$XBULK" snapshot "$M" "$S/o1"
 rm "$M/o/gone"
 head -c 1000 /dev/zero >"$M/o/new"
 head -c 300 /dev/zero >>"$M/o/grow"
 mv "$M/o/ren" "$M/o/ren2"
 chmod 600 "$M/o/ren2"
+xb_settle
 "$XBULK" snapshot "$M" "$S/o2"
 "$XBULK" diff -o csv "$S/o1" "$S/o2" >"$T/csv" || true
 python3 - "$T/csv" "$(stat -c %i "$M/o/ren2")" <<'EOF' || xb_die "CSV: $(cat "$T/csv")"
@@ -147,12 +149,14 @@ ok
 mkdir "$M/t"
 echo x >"$M/t/x"
 echo y >"$M/t/y"
+xb_settle
 "$XBULK" snapshot "$M" "$S/t1"
 rm "$M/t/x"
 mkdir "$M/t/x"
 echo in >"$M/t/x/in"
 echo new >"$M/t/.y"
 mv "$M/t/.y" "$M/t/y"
+xb_settle
 "$XBULK" snapshot "$M" "$S/t2"
 for f in "--type f" "--only deleted" ""; do
 	# shellcheck disable=SC2086
@@ -170,12 +174,14 @@ ok
 # --- an inode no name reaches (open, never linked: O_TMPFILE) is
 # <inode N>, with no path in JSON Lines and none in -0
 "$XBULK" snapshot "$M" "$S/u1"
-python3 - "$XBULK" "$S/u1" "$M" <<'EOF' || xb_die "an unnamed inode"
+python3 - "$XBULK" "$S/u1" "$M" "$TOP/tests/integration/settle.py" <<'EOF' ||
+	xb_die "an unnamed inode"
 import json, os, subprocess, sys
-xbulk, old, mnt = sys.argv[1:]
+xbulk, old, mnt = sys.argv[1:4]
 fd = os.open(mnt, os.O_TMPFILE | os.O_WRONLY, 0o600)
 os.write(fd, b'x' * 100)
 ino = os.fstat(fd).st_ino
+subprocess.run(['python3', sys.argv[4]], check=True)
 
 
 def diff(*opts):
