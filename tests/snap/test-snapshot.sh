@@ -61,6 +61,7 @@ xb_mkfs_mount 1G "-d agcount=4"
 M=$XB_MNT
 T=$XB_TMP
 xb_populate "$M" 1500
+xb_settle
 S=$T/snaps
 mkdir "$S"
 
@@ -97,11 +98,13 @@ ok
 # --- a few changes, each kind once
 mkdir -p "$M/w/sub"
 echo x >"$M/w/f1"; echo y >"$M/w/f2"; echo z >"$M/w/sub/f3"
+xb_settle
 "$XBULK" snapshot "$M" "$S/b"
 mv "$M/w/f1" "$M/w/f1r"
 echo more >>"$M/w/f2"
 ln "$M/w/f2" "$M/w/f2l"
 mv "$M/w/sub" "$M/subm"
+xb_settle
 rc=0; "$XBULK" diff "$S/b" "$M" >"$T/out" || rc=$?
 ((rc == 1)) || xb_die "diff with changes: exit status $rc"
 grep -qx 'Rf\.\.\.\.\.\.\.\.\.\.\. w/f1 -> w/f1r' "$T/out" &&
