@@ -82,6 +82,12 @@ store_batch(void *arg, struct xbulk_out *out, const struct xfs_bulk_ireq *hdr,
 		slot->flags = 0;
 		slot->aux = isdir ? dir++ : bs[i].bs_gen;
 		xbn_pack(&nm->store.lay, slot, &bs[i]);
+		if (nm->store.lay.link)
+			memcpy((char *)slot + nm->store.lay.link,
+			       &(struct xbn_slot_link){ XBN_NONE, 0 },
+			       sizeof(struct xbn_slot_link));
+		if (!isdir && bs[i].bs_nlink > 1)
+			a->more_links += bs[i].bs_nlink - 1;
 		a->kept++;
 	}
 	xbn_arena_put(&nm->store, a);
@@ -378,6 +384,14 @@ int
 xbulk_names_build(struct xbulk_fs *fs, const struct xbulk_names_opts *uo,
 		  struct xbulk_names **names, struct xbulk_names_result *ur)
 {
+	return xbn_names_build(fs, uo, 0, names, ur);
+}
+
+int
+xbn_names_build(struct xbulk_fs *fs, const struct xbulk_names_opts *uo,
+		uint32_t internal, struct xbulk_names **names,
+		struct xbulk_names_result *ur)
+{
 	struct xbulk_names_result r = { .size = sizeof(r) };
 	struct xbulk_names_opts o;
 	int ret;
@@ -390,6 +404,7 @@ xbulk_names_build(struct xbulk_fs *fs, const struct xbulk_names_opts *uo,
 		r.fail = XBULK_NAMES_FAIL_SETUP;
 		r.err = ret;
 	} else {
+		o.fields = (o.fields & XBULK_F_ALL) | internal;
 		ret = build(fs, &o, names, &r);
 	}
 	xbl_sized_out(ur, &r, sizeof(r), RESULT_SIZE_1);

@@ -10,11 +10,14 @@
  * the mount's top enters (as xbn_reach() does) and gathers one item per
  * name a walk would show: a directory under its accepted parent only, a
  * mount point as the covered inode of this filesystem (the entry is
- * ours).  The items are then sorted by inode number (LSD radix sort, 11
- * bits a pass, only over the bits inode numbers use), and the store's
- * runs by chunk; the cursor merges the two.  Memory: 16 bytes per name
- * (twice while sorting), sized once from the listings' entry counts,
- * in huge pages faulted in at once (xbn_alloc_block(): first touches of
+ * ours).  The first name met of each inode goes into its slot (the
+ * store was built with XBN_F_LINK: 8 bytes per inode); only the other
+ * names of inodes with several (hard links) become items, which are then
+ * sorted by inode number (LSD radix sort, 11 bits a pass, only over the
+ * bits inode numbers use).  The cursor goes over the store's runs in
+ * inode order and merges the items in.  Memory: 16 bytes per extra name
+ * (twice while sorting), first sized from the scan's link counts, in
+ * huge pages faulted in at once (xbn_alloc_block(): first touches of
  * fresh memory are most of the cost otherwise), and 24 per run.
  */
 #include <dirent.h>
@@ -71,16 +74,55 @@ struct xbn_inodes {
 	size_t			lcap;
 };
 
+/* Room for @n items at least: a block twice as large if full. */
 static int
-add_item(struct xbn_inodes *it, uint64_t ino, uint32_t p, uint64_t off)
+grow_items(struct xbn_inodes *it, size_t n)
 {
-	if (it->nitems >= it->icap || off > UINT32_MAX)
-		return -EOVERFLOW;	/* a listing of more than 4 GiB */
-	it->items[it->nitems++] = (struct item){ ino, p, (uint32_t)off };
+	struct xbn_spill *mem = &it->nm->spill;
+	size_t cap = it->icap ? it->icap : 1024;
+	struct item *v;
+
+	if (n <= it->icap)
+		return 0;
+	while (cap < n)
+		cap *= 2;
+	v = items_alloc(mem, cap);
+	if (!v)
+		return mem->err ? mem->err : -ENOMEM;
+	if (it->nitems)
+		memcpy(v, it->items, it->nitems * sizeof(*v));
+	if (it->items)
+		items_free(mem, it->items, it->icap);
+	it->items = v;
+	it->icap = cap;
 	return 0;
 }
 
-/* The items of directory @p's listing; directories to enter on @stack. */
+/* Name @off of directory @p for inode @ino of @slot: into the slot if it
+ * is the first, else an item. */
+static int
+add_name(struct xbn_inodes *it, struct xbn_slot *slot, uint64_t ino,
+	 uint32_t p, uint64_t off)
+{
+	const struct xbn_layout *l = &it->nm->store.lay;
+	struct xbn_slot_link link;
+	int ret;
+
+	if (off > UINT32_MAX)
+		return -EOVERFLOW;	/* a listing of more than 4 GiB */
+	memcpy(&link, (char *)slot + l->link, sizeof(link));
+	if (link.pdir == XBN_NONE) {
+		link = (struct xbn_slot_link){ p, (uint32_t)off };
+		memcpy((char *)slot + l->link, &link, sizeof(link));
+		return 0;
+	}
+	ret = grow_items(it, it->nitems + 1);
+	if (!ret)
+		it->items[it->nitems++] = (struct item){ ino, p, (uint32_t)off };
+	return ret;
+}
+
+/* The names of directory @p's listing; directories to enter on @stack. */
 static int
 gather_dir(struct xbn_inodes *it, uint32_t p, uint32_t mark,
 	   uint32_t *stack, size_t *sp)
@@ -88,11 +130,12 @@ gather_dir(struct xbn_inodes *it, uint32_t p, uint32_t mark,
 	struct xbulk_names *nm = it->nm;
 	const struct xbn_dir *pd = xbn_dir(&nm->dirs, p);
 	const uint8_t *e, *end = pd->list + pd->listlen;
+	int ret;
 
 	for (e = pd->list; e && e < end; e = xbn_ent_next(e)) {
 		uint64_t ino = xbn_ent_ino(e), off = (uint64_t)(e - pd->list);
 		unsigned int dt = xbn_ent_dtype(e);
-		const struct xbn_slot *slot = xbn_lookup(&nm->store, ino);
+		struct xbn_slot *slot = xbn_lookup(&nm->store, ino);
 		struct xbn_dir *cd;
 
 		if (!slot || (dt != DT_UNKNOWN &&
@@ -107,8 +150,9 @@ gather_dir(struct xbn_inodes *it, uint32_t p, uint32_t mark,
 			if (!(cd->flags & XBN_DIR_MOUNT))
 				stack[(*sp)++] = slot->aux;
 		}
-		if (add_item(it, ino, p, off))
-			return -EOVERFLOW;
+		ret = add_name(it, slot, ino, p, off);
+		if (ret)
+			return ret;
 		xbn_spill_tick(&nm->spill, 1);
 	}
 	return 0;
@@ -120,20 +164,15 @@ gather(struct xbn_inodes *it)
 	struct xbulk_names *nm = it->nm;
 	uint32_t mark = ++nm->pass, *stack;
 	size_t sp = 0;
-	int ret = 0;
+	int ret;
 
-	uint64_t total = 0;
-	uint32_t i;
-
-	/* at most every entry read: the room, once */
-	for (i = 0; i < nm->dirs.n; i++)
-		total += xbn_dir(&nm->dirs, i)->nentries;
-	it->icap = (size_t)total;
-	it->items = items_alloc(&nm->spill, it->icap);
+	/* the extra names the link counts promise (more if links came
+	 * during the scan), once */
+	ret = grow_items(it, (size_t)nm->store.more_links);
 	stack = malloc(((size_t)nm->dirs.n + 1) * sizeof(*stack));
-	if (!stack || !it->items) {
+	if (ret || !stack) {
 		free(stack);
-		return nm->spill.err ? nm->spill.err : -ENOMEM;
+		return ret ? ret : -ENOMEM;
 	}
 	xbn_dir(&nm->dirs, nm->top)->mark = mark;
 	stack[sp++] = nm->top;
@@ -313,6 +352,8 @@ xbn_inodes_open(struct xbulk_names *nm, struct xbn_inodes **out)
 	int ret;
 
 	*out = NULL;
+	if (!nm->store.lay.link)
+		return -EINVAL;
 	if (!it)
 		return -ENOMEM;
 	it->nm = nm;
@@ -364,14 +405,32 @@ next_slot(struct xbn_inodes *it, uint64_t *ino)
 	return xbn_run_slot(&it->nm->store, r, bit);
 }
 
+/* Link @n of what next() hands out: entry @off of directory @p. */
+static int
+put_link(struct xbn_inodes *it, size_t n, uint32_t p, uint32_t off)
+{
+	const struct xbn_dir *pd = xbn_dir(&it->nm->dirs, p);
+	const uint8_t *de = pd->list + off;
+
+	if (xbl_grow((void **)&it->links, &it->lcap, n + 1,
+		     sizeof(*it->links)))
+		return -ENOMEM;
+	it->links[n].parent = pd->ino;
+	it->links[n].name = xbn_ent_name(de);
+	it->links[n].namelen = xbn_ent_namelen(de);
+	return 0;
+}
+
 int
 xbn_inodes_next(struct xbn_inodes *it, const struct xbn_inode **out)
 {
 	struct xbulk_names *nm = it->nm;
 	const struct xbn_dir *d;
+	struct xbn_slot_link first;
 	uint64_t ino = 0;
 	const struct xbn_slot *slot = next_slot(it, &ino);
 	size_t n = 0;
+	int ret;
 
 	if (!slot)
 		return 0;
@@ -380,20 +439,19 @@ xbn_inodes_next(struct xbn_inodes *it, const struct xbn_inode **out)
 		return -EPROTO;		/* runs out of order: a bug */
 	it->started = true;
 	it->last = ino;
+	memcpy(&first, (const char *)slot + nm->store.lay.link,
+	       sizeof(first));
+	if (first.pdir != XBN_NONE &&
+	    (ret = put_link(it, n++, first.pdir, first.off)))
+		return ret;
 	while (it->item < it->nitems && it->items[it->item].ino < ino)
 		it->item++;
 	while (it->item < it->nitems && it->items[it->item].ino == ino) {
 		const struct item *x = &it->items[it->item++];
-		const struct xbn_dir *pd = xbn_dir(&nm->dirs, x->pdir);
-		const uint8_t *de = pd->list + x->off;
 
-		if (xbl_grow((void **)&it->links, &it->lcap, n + 1,
-			     sizeof(*it->links)))
-			return -ENOMEM;
-		it->links[n].parent = pd->ino;
-		it->links[n].name = xbn_ent_name(de);
-		it->links[n].namelen = xbn_ent_namelen(de);
-		n++;
+		ret = put_link(it, n++, x->pdir, x->off);
+		if (ret)
+			return ret;
 	}
 	d = xbn_slot_dir(nm, slot);
 	it->slot = slot;

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "../base.h"
+#include "store.h"
 
 struct xbulk_names;
 
@@ -39,10 +40,19 @@ struct xbn_inode {
 struct xbn_inodes;
 
 /*
+ * xbulk_names_build() with the internal XBN_F_* in @internal: a snapshot
+ * builds with XBN_F_LINK (store.h), which xbn_inodes_open() needs.
+ */
+int xbn_names_build(struct xbulk_fs *fs, const struct xbulk_names_opts *uo,
+		    uint32_t internal, struct xbulk_names **names,
+		    struct xbulk_names_result *ur);
+
+/*
  * A cursor over every kept inode of @nm, in inode order, each with the
  * names a walk from the mount's top would show (a directory: its
- * accepted entry; the top: none).  Return 0, -EINTR, -ENOMEM, -EOVERFLOW
- * (a listing of more than 4 GiB).
+ * accepted entry; the top: none).  Once per @nm, built with XBN_F_LINK.
+ * Return 0, -EINTR, -ENOMEM, -EINVAL (no XBN_F_LINK), -EOVERFLOW (a
+ * listing of more than 4 GiB).
  */
 int xbn_inodes_open(struct xbulk_names *nm, struct xbn_inodes **it);
 /* 1 and *@in set, 0 at the end, -ENOMEM, -EPROTO (out of order). */

@@ -87,6 +87,11 @@ xbn_layout_init(struct xbn_layout *l, uint32_t fields)
 			dst += len;
 		}
 	}
+	l->link = 0;
+	if (fields & XBN_F_LINK) {
+		l->link = dst;
+		dst += sizeof(struct xbn_slot_link);
+	}
 	/* the header's aux and the pieces are read with memcpy() or as
 	 * 32-bit values: 4-byte alignment is enough */
 	l->slot = (dst + 3u) & ~3u;
@@ -239,9 +244,11 @@ xbn_store_index(struct xbn_store *s, uint64_t *kept, uint64_t *dropped)
 	s->pool = NULL;
 	*kept = *dropped = 0;
 	s->nruns = 0;
+	s->more_links = 0;
 	for (a = s->all; a; a = a->next) {
 		*kept += a->kept;
 		*dropped += a->dropped;
+		s->more_links += a->more_links;
 		s->nruns += a->nruns;
 	}
 	while (size < 2 * s->nruns)

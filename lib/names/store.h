@@ -43,13 +43,28 @@ struct xbn_piece {
 
 #define XBN_MAX_PIECES	24
 
+/*
+ * Not a bulkstat field: room in each slot for the first name of the inode
+ * (its parent's directory index and the entry's offset in its listing),
+ * which the inode-order cursor (inodes.c) fills, so that it keeps no list
+ * of every name.  Internal: above the XBULK_F_* bits.
+ */
+#define XBN_F_LINK	(1u << 31)
+
+/* The first name of an inode in its slot (XBN_F_LINK). */
+struct xbn_slot_link {
+	uint32_t	pdir;		/* XBN_NONE: none yet */
+	uint32_t	off;
+};
+
 struct xbn_layout {
 	uint32_t	slot;		/* bytes per slot, a multiple of 4 */
+	uint32_t	link;		/* offset of the xbn_slot_link; 0: none */
 	unsigned int	npieces;
 	struct xbn_piece piece[XBN_MAX_PIECES];
 };
 
-/* The slot layout for the XBULK_F_* in @fields. */
+/* The slot layout for the XBULK_F_* and XBN_F_LINK in @fields. */
 void xbn_layout_init(struct xbn_layout *l, uint32_t fields);
 
 /* Copy the layout's fields of @bs into @slot (header not included). */
@@ -115,6 +130,7 @@ struct xbn_arena {
 	size_t			runs_cap;
 	uint64_t		kept;
 	uint64_t		dropped;
+	uint64_t		more_links;	/* as the store's */
 };
 
 struct xbn_store {
@@ -127,6 +143,8 @@ struct xbn_store {
 	uint64_t		runmask;	/* table size - 1 */
 	uint64_t		nruns;
 	uint64_t		bytes;		/* blocks allocated */
+	uint64_t		more_links;	/* sum of nlink - 1 over the
+						   kept files (not directories) */
 };
 
 /* An empty store of the XBULK_F_* in @fields, its blocks from @mem. */

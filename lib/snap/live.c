@@ -4,9 +4,10 @@
  * the fields a record holds, then the names engine's inode-order cursor
  * (lib/names/inodes.c).  A first pass over the cursor gathers the
  * directory table (paths need it before the first record), the second
- * hands out the records.  Memory is the names engine's (about 130 bytes
- * per inode with these fields, plus the names) and the cursor's 24 bytes
- * per name.
+ * hands out the records.  Memory is the names engine's: a slot of 124
+ * bytes per inode with these fields and the cursor's first name
+ * (XBN_F_LINK), the listings (10 bytes and the name per entry), and the
+ * cursor's 16 bytes per name of an inode past its first.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -240,7 +241,7 @@ xbulk_snap_scan(struct xbulk_fs *fs, const struct xbulk_snap_scan_opts *opts,
 	};
 	l->problem = o.problem;
 	l->arg = o.arg;
-	ret = xbulk_names_build(fs, &no, &l->nm, res);
+	ret = xbn_names_build(fs, &no, XBN_F_LINK, &l->nm, res);
 	if (ret)
 		goto fail;
 	l->s.names = l->nm;
