@@ -209,9 +209,9 @@ for sig in TERM INT; do
 	clean "SIG$sig"
 done
 
-# Inside a memory cgroup of 64 MiB, smaller than what snapshot needs in
-# memory for 600k inodes (~125 MiB): killed with a budget of 4G, done
-# under the default budget it derives from the limit (16 MiB), with the
+# Inside a memory cgroup of 32 MiB, smaller than what snapshot needs in
+# memory for 300k inodes (~66 MiB): killed with a budget of 4G, done
+# under the default budget it derives from the limit (8 MiB), with the
 # rows of a snapshot taken outside.  The inodes are warmed outside first
 # (the kernel charges an inode it reads to the reader's cgroup), the
 # spill file is on disk ($T: tmpfs pages would be charged too).
@@ -236,25 +236,25 @@ read -r CG LIMIT < <(memcg_dir) || true
 if [[ -n ${CG:-} ]] && mkdir "$CG" 2>/dev/null; then
 	xb_at_exit "rmdir '$CG' 2>/dev/null"
 	mkdir "$M/big"
-	"$POPULATE" -n 570000 --empty-files "$M/big" >/dev/null
+	"$POPULATE" -n 270000 --empty-files "$M/big" >/dev/null
 	sync
 	"$XBULK" bulkstat -q "$M"
 	"$XBULK" find "$M" >/dev/null
 	rm -f "$T/s.out" "$T/s.cg" "$T/s.4g"
 	"$XBULK" snapshot "$M" "$T/s.out"
-	echo $((64 << 20)) >"$CG/$LIMIT"
+	echo $((32 << 20)) >"$CG/$LIMIT"
 	in_cgroup "$CG" env XBULK_MEMORY=4G "$XBULK" snapshot "$M" "$T/s.4g" \
 		>/dev/null 2>&1 && rc4=0 || rc4=$?
 	in_cgroup "$CG" env -u XBULK_MEMORY "$XBULK" snapshot --stats=json \
 		"$M" "$T/s.cg" 2>"$T/stats" && rc=0 || rc=$?
 	if ((rc4 != 0 && rc == 0)) &&
-	   jq -e '.memory_budget_bytes == 16777216 and .spill_bytes > 0' \
+	   jq -e '.memory_budget_bytes == 8388608 and .spill_bytes > 0' \
 		"$T/stats" >/dev/null &&
 	   cmp -s <(snap_csv out "$T/s.out") <(snap_csv cg "$T/s.cg"); then
 		pass=$((pass + 1))
 	else
 		fail=$((fail + 1))
-		echo "FAIL: a 64 MiB cgroup: status $rc4 with 4G, $rc under" \
+		echo "FAIL: a 32 MiB cgroup: status $rc4 with 4G, $rc under" \
 		     "the default budget; $(head -c 300 "$T/stats")"
 	fi
 	echo $((1 << 62)) >"$CG/$LIMIT" 2>/dev/null || echo max >"$CG/$LIMIT"
