@@ -60,6 +60,7 @@ touch "$T/file"
 xb_at_exit "umount '$T/ro' 2>/dev/null"
 mount -t tmpfs -o ro,size=1m xbulk-test "$T/ro"
 
+xb_settle	# diff base.snap MNT must list nothing (status 0)
 "$XBULK" snapshot "$MNT" "$T/base.snap"
 
 # ---------------------------------------------------------------------------

@@ -49,6 +49,7 @@ head -c 100000 /dev/urandom >"$M/w/late"
 	xb_die "a file written before the snapshot: size $(size_of "$S/synced" w/late), not 100000 (no syncfs?)"
 ok
 head -c 100000 /dev/urandom >"$M/w/late2"
+xb_settle	# else the next diff lists it (changing) whatever its size
 "$XBULK" snapshot --no-sync "$M" "$S/nosync"
 before=$(size_of "$S/nosync" w/late2)
 [[ $before == 0 || $before == 100000 ]] ||
@@ -199,6 +200,7 @@ ok
 
 # --- odd names
 mkdir "$M/n"
+xb_settle
 "$XBULK" snapshot "$M" "$S/n1"
 python3 - "$M/n" <<'EOF'
 import os, sys
@@ -208,6 +210,7 @@ for n in (b'new\nline', b'tab\there', b'back\\slash', b'ctl\x01',
           b'emoji\xf0\x9f\x98\x80'):
     open(os.path.join(os.fsencode(sys.argv[1]), n), 'wb').close()
 EOF
+xb_settle
 "$XBULK" snapshot "$M" "$S/n2"
 "$XBULK" diff --only created "$S/n1" "$S/n2" >"$T/text" || true
 printf '%s\n' '+f........... n/back\\slash' '+f........... n/comma,"quote"' \

@@ -44,6 +44,7 @@ names()
 	(cd "$M" && find . -inum "$ino") | sed 's|^\./||' | LC_ALL=C sort
 }
 names >"$T/names"
+xb_settle
 
 "$XBULK" snapshot -j 2 "$M" "$T/s1"
 "$XBULK" snapshot -j 2 "$M" "$T/s1b"
@@ -89,6 +90,7 @@ with open(os.path.join(tmp, 'added'), 'w') as f:
         f.write(n + '\n')
 EOF
 [[ $(wc -l <"$T/removed") == 1000 ]] || xb_die "removed $(wc -l <"$T/removed")"
+xb_settle
 "$XBULK" snapshot -j 2 "$M" "$T/s2"
 
 # CODE PATH lines of the inode: U removed, L added

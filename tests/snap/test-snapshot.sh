@@ -143,6 +143,7 @@ a0=$(stat -c %x "$M/w/f1r")
 cat "$M/w/f1r" >/dev/null
 [[ $(stat -c %x "$M/w/f1r") != "$a0" ]] || xb_die "a read left atime (relatime)"
 touch -a "$M/w/f2"
+xb_settle
 rc=0; "$XBULK" diff "$S/c" "$M" >"$T/out" || rc=$?
 ((rc == 1)) && [[ $(cat "$T/out") == 'Mf.......k... w/f2' ]] ||
 	xb_die "touch -a: $rc $(cat "$T/out")"
@@ -151,6 +152,7 @@ grep -qx 'Mf\.\.\.\.\.\.\.ka\.\. w/f2' "$T/out" &&
 	grep -qx 'Mf\.\.\.\.\.\.\.\.a\.\. w/f1r' "$T/out" ||
 	xb_die "--atime: $(cat "$T/out")"
 fallocate -n -l 1M "$M/w/f2"
+xb_settle
 "$XBULK" diff "$S/c" "$M" >"$T/out" || true
 grep -qx 'Mfc\.\.\.\.\.\.\.\.\.\. w/f2' "$T/out" || xb_die "fallocate: $(cat "$T/out")"
 "$XBULK" diff --layout "$S/c" "$M" >"$T/out" || true

@@ -47,6 +47,7 @@ traced()
 xb_populate "$M" 600
 mkdir -m 0700 "$M/private"
 touch "$M/private/secret-name"
+xb_settle	# diff $T/snap $M (the diff writer) must list nothing
 "$XBULK" snapshot "$M" "$T/snap"
 
 KINDS=(snapshot diff sqlite csv svg)
