@@ -593,21 +593,25 @@ xbulk_names_unreached(struct xbulk_names *nm,
 	xbn_reach(nm, ++nm->pass, stack);
 	free(stack);
 	ret = xbn_store_runs(&nm->store, &runs, &n);
-	for (i = 0; i < n && !ret; i++) {
+	/* past an error of @fn the sweep goes on, only clearing the flags
+	 * (a later call would take stale ones as reached); not when
+	 * cancelled */
+	for (i = 0; i < n && ret != -EINTR; i++) {
 		uint64_t m;
 
-		for (m = runs[i].mask; m && !ret; m &= m - 1) {
+		for (m = runs[i].mask; m && ret != -EINTR; m &= m - 1) {
 			unsigned int bit = (unsigned int)__builtin_ctzll(m);
 			struct xbn_slot *slot =
 				xbn_run_slot(&nm->store, &runs[i], bit);
-			const struct xbn_dir *d = xbn_slot_dir(nm, slot);
+			const struct xbn_dir *d;
 
 			xbn_spill_tick(&nm->spill, 1);
 			if (slot->flags & XBN_SLOT_REACHED) {
 				slot->flags &= (uint16_t)~XBN_SLOT_REACHED;
 				continue;
 			}
-			if (d && (d->flags & XBN_DIR_GONE))
+			d = xbn_slot_dir(nm, slot);
+			if (ret || (d && (d->flags & XBN_DIR_GONE)))
 				continue;
 			if (k++ % CANCEL_EVERY == 0 &&
 			    xbl_cancelled(nm->cancel))
