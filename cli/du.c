@@ -372,7 +372,8 @@ fields_of(const struct du_run *r)
 		[DU_BY_PROJID] = XBULK_F_PROJID,
 		[DU_BY_SIZE_CLASS] = XBULK_F_SIZE,
 	};
-	uint32_t f = XBULK_F_BLOCKS | XBULK_F_NLINK;
+	/* hard links: XBULK_ENTRY_LINKED says which */
+	uint32_t f = XBULK_F_BLOCKS;
 
 	if (r->apparent || r->by_given)
 		f |= XBULK_F_SIZE;
@@ -382,7 +383,7 @@ fields_of(const struct du_run *r)
 	if (r->svg_path)
 		f |= XBULK_F_OWNER | time_field[r->time];
 	if (r->unreachable)
-		f |= XBULK_F_OWNER | XBULK_F_SIZE;
+		f |= XBULK_F_OWNER | XBULK_F_SIZE | XBULK_F_NLINK;
 	return f;
 }
 
@@ -528,6 +529,15 @@ on_problem(void *arg, const struct xbulk_names_problem *p)
 		 p->path ? p->path : "?", (unsigned long long)p->ino);
 }
 
+/* The names' fold hook: files du prints no line for. */
+static bool
+fold(void *arg, const struct xfs_bulkstat *bs, uint64_t *value)
+{
+	const struct du_run *r = arg;
+
+	return xbulk_du_fold(&r->acct, bs, value);
+}
+
 static enum xb_exit
 build(struct du_run *r, struct xbulk_fs *fs, const char *path,
       const volatile int *cancel)
@@ -541,6 +551,7 @@ build(struct du_run *r, struct xbulk_fs *fs, const char *path,
 		.cancel = cancel,
 		.memory = r->mem.memory,
 		.tmpdir = r->mem.tmpdir,
+		.fold = r->fold ? fold : NULL,
 	};
 	struct xbulk_names_result res = { .size = sizeof(res) };
 	int err = xbulk_names_build(fs, &o, &r->names, &res);
@@ -616,6 +627,7 @@ xb_cmd_du(int argc, char **argv)
 	if (!r.no_sync && (fields_of(&r) & XBULK_F_SIZE) &&
 	    xb_sync_fs("du", fs, paths[0]))
 		r.failed = true;
+	du_acct_init(&r, npaths);
 	ret = build(&r, fs, paths[0], cancel);
 	if (ret)
 		goto out;

@@ -55,6 +55,8 @@ struct du_run {
 	int64_t			now;		/* for ages */
 	/* The run */
 	FILE			*out;
+	struct xbulk_du_opts	acct;		/* du_acct_init() */
+	bool			fold;		/* the names fold files */
 	struct xbulk_names	*names;
 	struct xbulk_du		*du;
 	struct xbulk_ids	*ids;		/* names of owners, groups,
@@ -70,6 +72,10 @@ struct du_run {
 };
 
 /* --- du_run.c ----------------------------------------------------- */
+
+/* The accounting's options (r->acct), and whether the names may fold the
+ * files du prints nothing for (r->fold); before the names are built. */
+void du_acct_init(struct du_run *r, int npaths);
 
 /* Walk each of @paths (du's lines, --by, --top, --svg); exit status. */
 enum xb_exit du_walks(struct du_run *r, char **paths, int npaths);

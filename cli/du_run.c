@@ -119,11 +119,11 @@ owner_name(void *arg, uint32_t uid)
 	return xbulk_ids_user(arg, uid);
 }
 
-static int
-setup(struct du_run *r, int npaths)
+void
+du_acct_init(struct du_run *r, int npaths)
 {
-	struct xbulk_du_opts o = {
-		.size = sizeof(o),
+	r->acct = (struct xbulk_du_opts){
+		.size = sizeof(r->acct),
 		.apparent = r->apparent,
 		.count_links = r->count_links,
 		.hash_all = npaths > 1,
@@ -133,6 +133,16 @@ setup(struct du_run *r, int npaths)
 		.exclude = r->nexclude ? du_excluded : NULL,
 		.arg = r,
 	};
+	/* Only directories' lines: a file's entry is not needed (--top of
+	 * files, --by, the treemap and --unreachable look at every file) */
+	r->fold = !r->all && !r->by_given && (!r->top || r->top_dirs) &&
+		  !r->svg_path && !r->unreachable && npaths == 1 &&
+		  !r->nexclude;
+}
+
+static int
+setup(struct du_run *r)
+{
 	struct du_svg_opts so = {
 		.depth = r->svg_depth,
 		.color = r->color,
@@ -142,7 +152,10 @@ setup(struct du_run *r, int npaths)
 		.owner_name = owner_name,
 		.arg = r->ids,
 	};
-	int err = xbulk_du_new(&o, &r->du);
+	int err;
+
+	r->acct.names = r->fold ? r->names : NULL;
+	err = xbulk_du_new(&r->acct, &r->du);
 
 	du_agg_init(&r->agg, r->by, r->time, r->now, r->blocklog);
 	if (!err && r->by_given)
@@ -220,7 +233,7 @@ du_walks(struct du_run *r, char **paths, int npaths)
 	enum xb_exit ret = XB_EXIT_OK;
 	int i, err;
 
-	err = setup(r, npaths);
+	err = setup(r);
 	for (i = 0; !err && !ret && i < npaths; i++) {
 		trim_slashes(paths[i]);
 		err = xbulk_names_walk(r->names, paths[i], XBULK_WALK_POST,

@@ -458,8 +458,9 @@ text_report(FILE *f, const struct xb_run_stats *s, const struct run_end *e)
 			n->scan_threads == 1 ? "" : "s",
 			xb_fig_dur(b[0], sizeof(b[0]), n->scan_s));
 		fprintf(f, "  names   : %" PRIu64 " inodes kept, %" PRIu64
-			" directories, %" PRIu64 " names; read %s, linked %s\n",
-			n->inodes, n->dirs, n->names,
+			" directories, %" PRIu64 " names (%" PRIu64
+			" folded); read %s, linked %s\n",
+			n->inodes, n->dirs, n->names, n->folded,
 			xb_fig_dur(b[0], sizeof(b[0]), n->read_s),
 			xb_fig_dur(b[1], sizeof(b[1]), n->link_s));
 		fprintf(f, "  store   : inodes %s, names %s after the "
@@ -523,6 +524,7 @@ json_report(FILE *f, const struct xb_run_stats *s, const struct run_end *e)
 	xb_json_u64(f, "inodes", u64_if(nb, n->inodes), ",\n  ");
 	xb_json_u64(f, "dirs", u64_if(nb, n->dirs), ",\n  ");
 	xb_json_u64(f, "names", u64_if(nb, n->names), ",\n  ");
+	xb_json_u64(f, "names_folded", u64_if(nb, n->folded), ",\n  ");
 	xb_json_num(f, "scan_s", num_if(nb, n->scan_s), ",\n  ");
 	xb_json_num(f, "read_s", num_if(nb, n->read_s), ",\n  ");
 	xb_json_num(f, "link_s", num_if(nb, n->link_s), ",\n  ");

@@ -46,6 +46,10 @@ struct xbulk_du_opts {
 	 * with everything under it; asked before the link count. */
 	bool		(*exclude)(void *arg, const struct xbulk_entry *e);
 	void		*arg;		/* for fn and exclude */
+	/* Since 0.4, optional: the names walked, if they were built with
+	 * xbulk_du_fold() as their fold hook: each directory's folded
+	 * entries count as its own (xbulk_names_folded()). */
+	const struct xbulk_names *names;
 };
 
 struct xbulk_du;
@@ -59,9 +63,9 @@ void xbulk_du_free(struct xbulk_du *du);
 /**
  * xbulk_du_visit() - the walk callback (pass it to xbulk_names_walk()
  * with XBULK_WALK_POST and @du as its argument).  The names must keep
- * XBULK_F_BLOCKS (or XBULK_F_SIZE with apparent) and, unless
- * count_links, XBULK_F_NLINK: without it every bs_nlink reads 0 and a
- * file with several links counts at each of its paths.  Each operand is one
+ * XBULK_F_BLOCKS (or XBULK_F_SIZE with apparent); a file with several
+ * links is told by XBULK_ENTRY_LINKED (or bs_nlink, for entries made by
+ * the caller).  Each operand is one
  * walk from depth 0; the set of counted inodes and the total go on across
  * walks, as du's do across its operands.
  *
@@ -72,6 +76,19 @@ void xbulk_du_free(struct xbulk_du *du);
  */
 int xbulk_du_visit(void *du, const struct xbulk_entry *e,
 		   enum xbulk_visit visit);
+
+/**
+ * xbulk_du_fold() - what a fold hook (xbulk_names_opts.fold) of names
+ * that xbulk_du_visit() will walk with @o calls (since 0.4): true, with
+ * *@value the bytes @bs counts for (the names fold only files with one
+ * link); false for a directory, or if @o has an exclude hook (it
+ * matches names) or hash_all (an inode counts once across operands).
+ * Thread-safe.  Folding saves the names of files du prints no line for
+ * (du without -a): set @o->names to the names for xbulk_du_visit() to
+ * add them.
+ */
+bool xbulk_du_fold(const struct xbulk_du_opts *o, const struct xfs_bulkstat *bs,
+		   uint64_t *value);
 
 /** xbulk_du_total() - the sum of every operand so far (du -c's line),
  * valid until the next visit or xbulk_du_free() */

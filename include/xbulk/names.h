@@ -176,6 +176,21 @@ struct xbulk_names_opts {
 	 * made on the scanned filesystem.  Read only once a spill is needed.
 	 */
 	const char	*tmpdir;
+	/*
+	 * Since 0.4, optional: entries a walk need not give one by one.
+	 * Called by the directory readers (several threads at once: it
+	 * must be thread-safe) for each entry that names a kept
+	 * non-directory with one link (its only path), with its kept
+	 * fields (bs_ino and bs_mode always);
+	 * true folds the entry into its directory: no walk gives it, and
+	 * xbulk_names_folded() gives the directory's count of such
+	 * entries and the sum of the *@value each set.  It saves the
+	 * entry's memory (10 bytes and the name).  Not called when a mount
+	 * inside the mount covers a non-directory (its entry must stay),
+	 * nor for directories read again after xbulk_names_changed().
+	 */
+	bool		(*fold)(void *arg, const struct xfs_bulkstat *bs,
+				uint64_t *value);
 };
 
 /* Where xbulk_names_build() failed. */
@@ -251,6 +266,7 @@ struct xbulk_names_result {
 	 * later, with what walks and cursors spilled since) */
 	uint64_t	spill_bytes;	/* placed in the spill file */
 	uint64_t	spill_trims;	/* times its pages were let go */
+	uint64_t	folded;		/* entries opts.fold folded */
 };
 
 struct xbulk_names;	/* opaque: inode store and directory tree */
@@ -335,6 +351,10 @@ enum {
 	 * reached it (statx; bs_blocks in 512-byte units, @blocklog 9),
 	 * not the scan's record. */
 	XBULK_ENTRY_LIVE	= 1u << 4,
+	/* Since 0.4: a non-directory with more than one link (bs_nlink > 1,
+	 * kept or not: XBULK_F_NLINK), from the scan's record: its other
+	 * paths come too. */
+	XBULK_ENTRY_LINKED	= 1u << 5,
 };
 
 /*
@@ -444,6 +464,18 @@ int xbulk_names_walk(struct xbulk_names *names, const char *start,
 		     unsigned int flags, xbulk_walk_fn fn, void *arg);
 
 /**
+ * xbulk_names_folded() - the entries of a directory that
+ * xbulk_names_opts.fold folded (since 0.4)
+ * @e:     a directory's entry, as a walk of @names gives it (PRE or POST)
+ * @value: set to the sum of the values fold gave them (0 if none)
+ *
+ * Return: how many entries were folded into it (0 for anything but a
+ * directory read by xbulk_names_build(), e.g. a mount point).
+ */
+uint64_t xbulk_names_folded(const struct xbulk_names *names,
+			    const struct xbulk_entry *e, uint64_t *value);
+
+/**
  * xbulk_names_changed() - the caller changed the filesystem (find ran a
  * command, -delete removed a name): from now on walks read each
  * directory they enter again, as it is then (getdents, O_NOATIME), and
@@ -507,7 +539,9 @@ int xbulk_names_readlink(struct xbulk_names *names,
  * holds.  In inode order; @bs as in walks.  @fn returns 0 or a negative
  * errno that ends the call.
  *
- * Return: 0, -EINTR if cancelled, -ENOMEM, or @fn's error.
+ * Return: 0, -EINTR if cancelled, -ENOMEM, or @fn's error; -EINVAL if
+ * @names folded entries (xbulk_names_opts.fold: their inodes would seem
+ * unreached).
  */
 int xbulk_names_unreached(struct xbulk_names *names,
 			  int (*fn)(void *arg, const struct xfs_bulkstat *bs),

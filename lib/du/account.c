@@ -5,6 +5,8 @@
  * counts at the first path the walk reaches it by, directories count
  * after their contents, each level keeps the sum of its own entries and
  * of the subtrees below them, and the sums climb one level at a time.
+ * Files the names folded into their directory (xbulk_du_fold()) count
+ * as that directory's first entries.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -29,7 +31,7 @@ struct xbulk_du {
 	bool			pruned;
 };
 
-/* The first version of struct xbulk_du_opts ends with @arg. */
+/* The first version of struct xbulk_du_opts (0.3) ends with @arg. */
 #define OPTS_SIZE_1	XBL_SIZE_TO(struct xbulk_du_opts, arg)
 
 int
@@ -97,7 +99,9 @@ counts(struct xbulk_du *du, const struct xbulk_entry *e)
 		return 0;
 	if (du->o.count_links)
 		return 1;
-	if (!du->o.hash_all && (S_ISDIR(bs->bs_mode) || bs->bs_nlink < 2))
+	if (!du->o.hash_all && (S_ISDIR(bs->bs_mode) ||
+				(bs->bs_nlink < 2 &&
+				 !(e->flags & XBULK_ENTRY_LINKED))))
 		return 1;
 	return xbd_inoset_add(&du->seen, bs->bs_ino);
 }
@@ -119,6 +123,41 @@ enter_level(struct xbulk_du *du, size_t level)
 	}
 	for (i = du->prev_level + 1; i <= level; i++)
 		du->lvl[i] = (struct level){ 0 };
+	return 0;
+}
+
+bool
+xbulk_du_fold(const struct xbulk_du_opts *o, const struct xfs_bulkstat *bs,
+	      uint64_t *value)
+{
+	if (S_ISDIR(bs->bs_mode) || o->exclude || o->hash_all)
+		return false;
+	*value = xbulk_du_bytes(bs, o->blocklog, o->apparent);
+	return true;
+}
+
+/*
+ * The entries of directory @e the names folded (xbulk_du_fold()): the
+ * first of its level's sums, before any entry of it comes.
+ */
+static int
+add_folded(struct xbulk_du *du, const struct xbulk_entry *e)
+{
+	size_t level = e->depth + 1;
+	struct xbulk_du_sum f;
+	int err;
+
+	if (!du->o.names)
+		return 0;
+	f.inodes = xbulk_names_folded(du->o.names, e, &f.bytes);
+	if (!f.inodes)
+		return 0;
+	err = enter_level(du, level);
+	if (err)
+		return err;
+	du->prev_level = level;
+	add(&du->lvl[level].ent, &f);
+	add(&du->total, &f);
 	return 0;
 }
 
@@ -184,5 +223,5 @@ xbulk_du_visit(void *arg, const struct xbulk_entry *e,
 		du->pruned = dir;
 		return dir ? XBULK_WALK_PRUNE : 0;
 	}
-	return dir ? 0 : charge(du, e, false);
+	return dir ? add_folded(du, e) : charge(du, e, false);
 }

@@ -79,7 +79,8 @@ store_batch(void *arg, struct xbulk_out *out, const struct xfs_bulk_ireq *hdr,
 			break;
 		}
 		slot->mode = bs[i].bs_mode;
-		slot->flags = 0;
+		slot->flags = !isdir && bs[i].bs_nlink > 1 ? XBN_SLOT_LINKED
+							   : 0;
 		slot->aux = isdir ? dir++ : bs[i].bs_gen;
 		xbn_pack(&nm->store.lay, slot, &bs[i]);
 		if (nm->store.lay.link)
@@ -352,6 +353,11 @@ build(struct xbulk_fs *fs, const struct xbulk_names_opts *o,
 		goto fail;
 	r->fail = XBULK_NAMES_FAIL_MOUNT;
 	ret = find_mount(nm, &mi);
+	/* a mount over a file is found by its entry: that one must stay */
+	if (!ret && o->fold && xbn_mounts_on_dirs(&mi))
+		nm->fold = (struct xbn_fold){
+			.store = &nm->store, .fn = o->fold, .arg = o->arg,
+		};
 	if (!ret)
 		ret = check_root(nm, &root, r);
 	if (!ret)

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include "dirs.h"
 #include "listing.h"
 #include "spill.h"
@@ -102,16 +103,34 @@ cmp_key(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
+/* Copy entry @e to @dst unless it was folded; return where the next
+ * entry goes. */
+static uint8_t *
+put_entry(uint8_t *dst, const uint8_t *e)
+{
+	size_t elen = XBN_ENT_HDR + xbn_ent_namelen(e);
+
+	if (xbn_ent_dtype(e) == XBN_DT_FOLDED)
+		return dst;
+	memcpy(dst, e, elen);
+	return dst + elen;
+}
+
 int
 xbn_order_listing(struct xbn_reader *r, uint8_t *dst, const uint8_t *buf,
-		  size_t len, uint64_t n)
+		  size_t len, uint64_t n, bool folded)
 {
 	struct order_key *k;
 	const uint8_t *e;
 	uint64_t i, b;
 
-	if (n <= XBN_FTS_SORT_OVER) {
+	if (n <= XBN_FTS_SORT_OVER && !folded) {
 		memcpy(dst, buf, len);
+		return 0;
+	}
+	if (n <= XBN_FTS_SORT_OVER) {
+		for (e = buf; e < buf + len; e = xbn_ent_next(e))
+			dst = put_entry(dst, e);
 		return 0;
 	}
 	if (xbl_grow(&r->order, &r->order_cap, n, sizeof(*k)))
@@ -127,12 +146,8 @@ xbn_order_listing(struct xbn_reader *r, uint8_t *dst, const uint8_t *buf,
 		if (cnt > XBN_FTS_SORT_OVER)
 			qsort(k + b, cnt, sizeof(*k), cmp_key);
 	}
-	for (i = 0; i < n; i++) {
-		size_t elen = XBN_ENT_HDR + xbn_ent_namelen(buf + k[i].off);
-
-		memcpy(dst, buf + k[i].off, elen);
-		dst += elen;
-	}
+	for (i = 0; i < n; i++)
+		dst = put_entry(dst, buf + k[i].off);
 	return 0;
 }
 
@@ -206,11 +221,53 @@ read_all(struct xbn_reader *r, int fd, struct xbn_dir *d, size_t *used,
 	}
 }
 
+/*
+ * Fold the entries of the scratch listing (@used bytes) that r->fold
+ * takes into @d (their type becomes XBN_DT_FOLDED); return the bytes of
+ * the others.  An inode with several links (its paths count where a walk
+ * meets them first) and an entry whose type is not its inode's (a
+ * reused inode, which walks skip) stay.
+ */
+static size_t
+fold(struct xbn_reader *r, struct xbn_dir *d, size_t used)
+{
+	const struct xbn_fold *f = r->fold;
+	uint8_t *e, *end = r->scratch + used;
+	struct xfs_bulkstat bs;
+	size_t kept = used;
+
+	memset(&bs, 0, sizeof(bs));	/* fields not kept stay 0 */
+	for (e = r->scratch; e < end; e = e + XBN_ENT_HDR + e[8]) {
+		unsigned int dt = xbn_ent_dtype(e);
+		const struct xbn_slot *slot;
+		uint64_t v = 0;
+
+		if (dt == DT_DIR)
+			continue;
+		slot = xbn_lookup(f->store, xbn_ent_ino(e));
+		if (!slot || S_ISDIR(slot->mode) ||
+		    (slot->flags & XBN_SLOT_LINKED) ||
+		    (dt != DT_UNKNOWN && DTTOIF(dt) != (slot->mode & S_IFMT)))
+			continue;
+		bs.bs_ino = xbn_ent_ino(e);
+		bs.bs_mode = slot->mode;
+		bs.bs_gen = slot->aux;
+		xbn_unpack(&f->store->lay, &bs, slot);
+		if (!f->fn(f->arg, &bs, &v))
+			continue;
+		e[9] = XBN_DT_FOLDED;
+		d->folded++;
+		d->fold_value += v;
+		kept -= XBN_ENT_HDR + xbn_ent_namelen(e);
+	}
+	return kept;
+}
+
 int
 xbn_read_fd(struct xbn_reader *r, int fd, struct xbn_dir *d)
 {
 	uint64_t n = 0, dot = 0;
-	size_t used = 0;
+	size_t used = 0, kept;
 	uint8_t *list;
 	int err;
 
@@ -225,16 +282,21 @@ xbn_read_fd(struct xbn_reader *r, int fd, struct xbn_dir *d)
 	} else {
 		d->flags |= XBN_DIR_READ;
 	}
-	if (!n)
+	d->nentries = n;
+	d->folded = d->fold_value = 0;
+	kept = n && r->fold ? fold(r, d, used) : used;
+	if (!kept) {
+		d->list = NULL;
+		d->listlen = 0;
 		return 0;
-	list = listing_alloc(r, used);
+	}
+	list = listing_alloc(r, kept);
 	if (!list)
 		return r->mem->err ? r->mem->err : -ENOMEM;
-	if (xbn_order_listing(r, list, r->scratch, used, n))
+	if (xbn_order_listing(r, list, r->scratch, used, n, kept < used))
 		return -ENOMEM;
 	xbn_spill_tick(r->mem, (unsigned int)(n > 4096 ? 4096 : n));
 	d->list = list;
-	d->listlen = used;
-	d->nentries = n;
+	d->listlen = kept;
 	return 0;
 }

@@ -116,3 +116,23 @@ xbn_dir_path(const struct xbulk_names *nm, uint32_t d)
 	}
 	return path;
 }
+
+uint64_t
+xbulk_names_folded(const struct xbulk_names *nm, const struct xbulk_entry *e,
+		   uint64_t *value)
+{
+	const struct xbn_slot *slot;
+	const struct xbn_dir *d;
+
+	*value = 0;
+	if (!nm->fold.fn || !S_ISDIR(e->bs->bs_mode) ||
+	    (e->flags & (XBULK_ENTRY_MOUNT | XBULK_ENTRY_LIVE |
+			 XBULK_ENTRY_BAD_INODE)))
+		return 0;
+	slot = xbn_lookup(&nm->store, e->bs->bs_ino);
+	if (!slot || !S_ISDIR(slot->mode))
+		return 0;
+	d = xbn_dir(&nm->dirs, slot->aux);
+	*value = d->fold_value;
+	return d->folded;
+}

@@ -26,7 +26,9 @@ struct xbn_dir {
 	uint64_t	listlen;	/* bytes */
 	uint64_t	entry_off;	/* accepted entry in the parent's
 					   listing */
-	uint64_t	nentries;
+	uint64_t	nentries;	/* as read, folded ones too */
+	uint64_t	folded;		/* entries folded (listing.h) */
+	uint64_t	fold_value;	/* the sum of their values */
 	uint32_t	gen;
 	uint32_t	parent;		/* accepted parent, or XBN_NONE */
 	uint32_t	nlisters;	/* entries naming it */

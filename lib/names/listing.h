@@ -8,9 +8,13 @@
 #ifndef XBULK_NAMES_LISTING_H
 #define XBULK_NAMES_LISTING_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+struct xfs_bulkstat;
+struct xbn_store;
 
 /*
  * A listing is the entries of one directory but "." and "..", packed:
@@ -94,6 +98,18 @@ struct xbn_lblock {
 	uint8_t			data[];
 };
 
+/*
+ * Entries a reader folds into their directory (xbulk_names_opts.fold):
+ * an entry of a kept non-directory the hook accepts is summed in the
+ * directory's folded and fold_value and left out of its listing.
+ */
+struct xbn_fold {
+	const struct xbn_store	*store;
+	bool			(*fn)(void *arg, const struct xfs_bulkstat *bs,
+				      uint64_t *value);
+	void			*arg;
+};
+
 /* One directory reader's buffers. */
 struct xbn_reader {
 	char			*dbuf;		/* getdents64 */
@@ -106,6 +122,7 @@ struct xbn_reader {
 	uint64_t		bytes;		/* of blocks */
 	struct xbn_spill	*mem;		/* where blocks come from */
 	const volatile int	*cancel;
+	const struct xbn_fold	*fold;		/* NULL: keep every entry */
 };
 
 struct xbn_dir;
@@ -120,15 +137,22 @@ void xbn_reader_fini(struct xbn_reader *r);
 void xbn_lblocks_free(struct xbn_spill *mem, struct xbn_lblock *b);
 /*
  * Read the open directory @fd, which must be @d (its "." says so), into a
- * listing: sets list, listlen, nentries, dotdot and the READ or
- * UNREADABLE flag.  Return 0 (also when the kernel could not read it:
+ * listing: sets list, listlen, nentries, dotdot, folded, fold_value and
+ * the READ or UNREADABLE flag.  Return 0 (also when the kernel could not read it:
  * UNREADABLE), -ESTALE if @fd is another directory, -ENOENT if it was
  * removed meanwhile, -EINTR if cancelled, -ENOMEM or the spill's error
  * (r->mem->err).
  */
 int xbn_read_fd(struct xbn_reader *r, int fd, struct xbn_dir *d);
-/* Sort a listing's batches as fts does; @buf holds @n entries. */
+/*
+ * Sort a listing's batches as fts does; @buf holds @n entries.  With
+ * @folded, entries of type XBN_DT_FOLDED are left out of @dst (@n and
+ * the batches count them: fts read them).
+ */
 int xbn_order_listing(struct xbn_reader *r, uint8_t *dst, const uint8_t *buf,
-		      size_t len, uint64_t n);
+		      size_t len, uint64_t n, bool folded);
+
+/* The d_type a folded entry gets in the reader's scratch (no DT_*). */
+#define XBN_DT_FOLDED	0xff
 
 #endif /* XBULK_NAMES_LISTING_H */

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -104,6 +105,26 @@ xbn_mountinfo_free(struct xbn_mountinfo *mi)
 	free(mi->mountpoint);
 	free(mi->root);
 	memset(mi, 0, sizeof(*mi));
+}
+
+bool
+xbn_mounts_on_dirs(const struct xbn_mountinfo *mi)
+{
+	size_t i;
+
+	for (i = 0; i < mi->ninside; i++) {
+		char *p = NULL;
+		struct stat st;
+		bool dir;
+
+		if (asprintf(&p, "%s/%s", mi->mountpoint, mi->inside[i]) < 0)
+			return false;
+		dir = !stat(p, &st) && S_ISDIR(st.st_mode);
+		free(p);
+		if (!dir)
+			return false;
+	}
+	return true;
 }
 
 static int

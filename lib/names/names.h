@@ -40,6 +40,7 @@ struct xbulk_names {
 	dev_t			dev;
 	uint32_t		fields;
 	bool			filtered;	/* a keep filter ran */
+	struct xbn_fold		fold;		/* fn NULL: none */
 	struct xbn_store	store;
 	struct xbn_dirs		dirs;
 	struct xbn_lblock	*lists;		/* every listing's memory */
@@ -117,6 +118,9 @@ const char *xbn_path_below(const char *mp, const char *child);
 int xbn_mountinfo_read(struct xbn_mountinfo *mi, uint64_t mnt_id);
 void xbn_mountinfo_free(struct xbn_mountinfo *mi);
 
+/* Is every mount inside ours on a directory (stat() of each mount point
+ * says so)?  False if one could not be stat()ed. */
+bool xbn_mounts_on_dirs(const struct xbn_mountinfo *mi);
 /* The type of mount @mnt_id, as mountinfo names it. */
 void xbn_mount_fstype(uint64_t mnt_id, char *buf, size_t size);
 /* Mark the mounts inside ours in the tree. */

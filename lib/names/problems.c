@@ -135,6 +135,7 @@ xbn_report_all(struct xbulk_names *nm, const struct xbulk_names_opts *o,
 		r->dirs_read += !!(d->flags & XBN_DIR_READ);
 		r->dirs_gone += !!(d->flags & XBN_DIR_GONE);
 		r->names += d->nentries;
+		r->folded += d->folded;
 		if (d->flags & XBN_DIR_UNREADABLE) {
 			struct xbn_problem p = {
 				.kind = XBULK_PROBLEM_UNREADABLE, .err = d->err,

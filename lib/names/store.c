@@ -198,7 +198,10 @@ xbn_arena_add(struct xbn_store *s, struct xbn_arena *a, uint64_t ino)
 	struct xbn_slot *sl;
 
 	if (!b || b->n == b->cap) {
-		uint32_t cap = BLOCK_BYTES / s->lay.slot;
+		/* the header inside the huge page: one more slot would take
+		 * a second */
+		uint32_t cap = (uint32_t)((BLOCK_BYTES - sizeof(*b)) /
+					  s->lay.slot);
 		size_t bytes;
 
 		if (cap < BLOCK_MIN_SLOTS)

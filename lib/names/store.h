@@ -32,6 +32,8 @@ struct xbn_slot {
 enum {
 	XBN_SLOT_REACHED	= 1u << 0,	/* xbulk_names_unreached() */
 	XBN_SLOT_MOUNT		= 1u << 1,	/* a path of it is covered */
+	XBN_SLOT_LINKED		= 1u << 2,	/* a non-directory, bs_nlink
+						   > 1 (XBULK_ENTRY_LINKED) */
 };
 
 /* One copy between a struct xfs_bulkstat and a slot. */

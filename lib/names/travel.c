@@ -474,6 +474,8 @@ xbn_travel(struct xbulk_names *nm, unsigned int threads,
 			ret = -ENOMEM;
 			break;
 		}
+		if (nm->fold.fn)
+			w[ninit].r.fold = &nm->fold;
 	}
 	/* the calling thread is reader 0 */
 	for (started = 1; !ret && started < threads; started++) {

@@ -51,6 +51,16 @@ fill(struct xbn_walk *w, uint64_t ino, const struct xbn_slot *slot,
 	return &w->bs;
 }
 
+/* @e for the non-directory @ino of @slot. */
+static void
+file_entry(struct xbn_walk *w, struct xbulk_entry *e, uint64_t ino,
+	   const struct xbn_slot *slot)
+{
+	e->bs = fill(w, ino, slot, NULL);
+	if (slot->flags & XBN_SLOT_LINKED)
+		e->flags |= XBULK_ENTRY_LINKED;
+}
+
 static int
 visit(struct xbn_walk *w, struct xbulk_entry *e, enum xbulk_visit v)
 {
@@ -286,7 +296,7 @@ child_entry(struct xbn_walk *w, struct xbulk_entry *e,
 	if (m) {
 		mount_entry(e, m);
 	} else {
-		e->bs = fill(w, ino, slot, NULL);
+		file_entry(w, e, ino, slot);
 	}
 	return true;
 }
@@ -519,7 +529,7 @@ walk(struct xbulk_names *nm, const char *start, unsigned int flags,
 	w.mark = ++nm->pass;
 	d = xbn_slot_dir(nm, slot);
 	if (!d) {
-		e.bs = fill(&w, e.dino, slot, NULL);
+		file_entry(&w, &e, e.dino, slot);
 		ret = visit(&w, &e, XBULK_VISIT_PRE);
 		return ret == XBULK_WALK_STOP || ret < 0 ? ret : 0;
 	}
@@ -587,6 +597,8 @@ xbulk_names_unreached(struct xbulk_names *nm,
 	size_t i, n, k = 0;
 	int ret;
 
+	if (nm->fold.fn)
+		return -EINVAL;
 	stack = malloc(((size_t)nm->dirs.n + 1) * sizeof(*stack));
 	if (!stack)
 		return -ENOMEM;

@@ -30,7 +30,11 @@
 #   a directory gone between the scan and its reading (strace -e inject);
 # - messages: the capability missing (CAP_FOWNER: du goes on, naming each
 #   directory it cannot read), a thread that cannot start, --top -s;
-# - a directory whose inode cannot be read: du's lines, no crash.
+# - a directory whose inode cannot be read: du's lines, no crash;
+# - files folded into their directory as it is read (du without -a):
+#   --stats=json counts them, none with -a, --by, --top, --exclude or
+#   several PATHs, nor when a mount inside covers a file; the lines are
+#   those of the run that folds nothing, and du -x's.
 #
 # Environment: XBULK (the binary), ENTRIES (xb_populate's count, 2000).
 
@@ -652,6 +656,55 @@ test_damage()
 	rel_check "--by on a damaged tree: exit status" 1 "$rc"
 }
 
+# folded OPTS...: names_folded of xbulk du OPTS (--stats=json), in the
+# mount; its lines in $T/fold.out
+folded()
+{
+	(cd "$XB_MNT" && "$XBULK" du --stats=json "$@") >"$T/fold.out" \
+		2>"$T/fold.json"
+	jq -r .names_folded "$T/fold.json"
+}
+
+# Files du prints no line for are summed as their directory is read and
+# not kept (issue 25); everything that looks at files one by one keeps
+# them.  An --exclude pattern that matches nothing folds nothing, and
+# must not change a line.
+test_fold()
+{
+	local opts n none=--exclude=no-such-name-anywhere
+
+	for opts in "-d 3" "-S -b" "-l --inodes" "-s -c" "--apparent-size"; do
+		# shellcheck disable=SC2086
+		n=$(folded $opts .)
+		# shellcheck disable=SC2086
+		(cd "$XB_MNT" && "$XBULK" du $none $opts .) >"$T/nofold.out"
+		if ((n > 100)) && cmp -s "$T/fold.out" "$T/nofold.out"; then
+			rel_pass
+		else
+			rel_fail "du $opts: $n folded, or lines other than" \
+				 "without folding"
+			rel_show_diff "$T/nofold.out" "$T/fold.out"
+		fi
+		# shellcheck disable=SC2086
+		same $opts .
+	done
+	for opts in "-a" "--by uid" "--top 3" "$none" "-s links odd"; do
+		# shellcheck disable=SC2086
+		rel_check "du $opts: nothing folded" 0 "$(folded $opts .)"
+	done
+	# A mount over a file inside the mount: its entry must stay (du
+	# leaves the mount point out), so nothing folds.
+	echo cover >"$T/cover"
+	mount --bind "$T/cover" "$XB_MNT/odd/big"
+	xb_at_exit "umount '$XB_MNT/odd/big' 2>/dev/null"
+	rel_check "du, a file mounted over: nothing folded" 0 \
+		"$(folded -d 2 .)"
+	(cd "$XB_MNT" && "$XBULK" du $none -d 2 .) >"$T/nofold.out"
+	rel_ok "du, a file mounted over: the 300M under it left out" \
+		cmp -s "$T/fold.out" "$T/nofold.out"
+	umount "$XB_MNT/odd/big"
+}
+
 xb_mkfs_mount 2G "-d agcount=4"
 T=$XB_TMP
 xb_populate "$XB_MNT" "$ENTRIES"
@@ -665,5 +718,6 @@ test_bad_input
 test_messages
 test_gone
 test_unreachable
+test_fold
 test_damage
 rel_done

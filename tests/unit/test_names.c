@@ -281,7 +281,7 @@ ordered(uint64_t n)
 		snprintf(name, sizeof(name), "%llu", (unsigned long long)i);
 		put(in, &len, 1000 + ((i * 7919) % n) / 2 * 2, DT_REG, name);
 	}
-	assert_int_equal(xbn_order_listing(&r, out, in, len, n), 0);
+	assert_int_equal(xbn_order_listing(&r, out, in, len, n, false), 0);
 	for (i = 0, e = out; i < n; i++, e = xbn_ent_next(e))
 		inos[i] = xbn_ent_ino(e);
 	assert_ptr_equal(e, out + len);
@@ -358,7 +358,7 @@ test_order_ties(void **state)
 			 i);
 		put(in, &len, i % 2 ? 5 : 7, DT_REG, name);
 	}
-	assert_int_equal(xbn_order_listing(&r, out, in, len, 20000), 0);
+	assert_int_equal(xbn_order_listing(&r, out, in, len, 20000, false), 0);
 	e = out;
 	assert_int_equal(xbn_ent_ino(e), 5);
 	assert_memory_equal(xbn_ent_name(e), "z00001", 6);
