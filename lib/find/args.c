@@ -236,14 +236,23 @@ parse_time(struct xf_parser *ps, const struct xf_primary *p,
 	return 0;
 }
 
-/* lstat() a reference file (find -P; stat() with -H), with find's
- * message. */
+/*
+ * A reference file's status as find's xstat gives it, with find's
+ * message: lstat() (-P); with -H stat(), and lstat() when that fails
+ * with ENOENT or ENOTDIR, so that a dangling symbolic link, or one
+ * through a file ("file/"), is the link itself (findutils' optionh_stat()
+ * and fallback_stat()).
+ */
 static int
 ref_stat(struct xf_parser *ps, const char *file, struct statx *stx)
 {
-	if (statx(AT_FDCWD, file, ps->find->follow_paths ? 0 :
-		  AT_SYMLINK_NOFOLLOW,
-		  STATX_BASIC_STATS | STATX_BTIME, stx))
+	const unsigned int mask = STATX_BASIC_STATS | STATX_BTIME;
+	bool follow = ps->find->follow_paths;
+
+	if (follow && !statx(AT_FDCWD, file, 0, mask, stx))
+		return 0;
+	if ((follow && errno != ENOENT && errno != ENOTDIR) ||
+	    statx(AT_FDCWD, file, AT_SYMLINK_NOFOLLOW, mask, stx))
 		return xf_fail(ps, "%s: %s", Q(0, file), strerror(errno));
 	return 0;
 }

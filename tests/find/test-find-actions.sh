@@ -142,6 +142,13 @@ printf 'n/d1\0\0n/d2\0nosuch\0big/%s' "$(printf 'file%0100d' 7)" \
 	>"$tmp/files0"
 printf '\0\0' >"$tmp/files0-empty"
 ln -s n "$T/nlink"
+# bfs's links: a dangling link, and one through a file (ENOTDIR)
+mkdir "$T/links"
+: >"$T/links/file"
+ln -s file "$T/links/symlink"
+ln -s nowhere "$T/links/broken"
+ln -s symlink/file "$T/links/notdir"
+ln -s file/ "$T/links/slash"
 sync -f "$T"
 cd "$T"
 
@@ -213,6 +220,16 @@ unchanged_cases()
 	same -H n/size0 n/sym-dangling -- -exec true \; -printf '%p %y %Y\n'
 	same -H n -- -maxdepth 1 -newer n/sym-ref
 	same n -- -maxdepth 1 -newer n/sym-ref
+	# ... and a reference file that is a dangling link, or a link
+	# through a file, is the link itself (find's fallback to lstat);
+	# a loop, or a file followed by "/", is find's error
+	for r in broken notdir slash symlink; do
+		same -H links -- -samefile "links/$r"
+		same links -- -samefile "links/$r"
+	done
+	same -H links -- -newer links/broken -o -samefile links/notdir
+	same -H n -- -samefile n/sym-loop1
+	same -H links -- -samefile links/file/
 	# -files0-from: its names, find's messages
 	same -- -files0-from "$tmp/files0" -print
 	SAME_IN=$tmp/files0 same -- -files0-from - -name 'c*'
