@@ -850,9 +850,8 @@ opt_depth(struct xf_parser *ps, const struct xf_primary *p,
 	return option_true(ps, out);
 }
 
-/* -xdev -mount -noleaf -ignore_readdir_race -noignore_readdir_race:
- * what xbulk find does anyway (one filesystem, no leaf optimisation,
- * churn told as find tells it) */
+/* -xdev -mount -noleaf: what xbulk find does anyway (one filesystem, no
+ * leaf optimisation) */
 static int
 opt_global(struct xf_parser *ps, const struct xf_primary *p,
 	   struct xf_node **out)
@@ -878,6 +877,18 @@ opt_daystart(struct xf_parser *ps, const struct xf_primary *p,
 					tm.tm_hour * 3600;
 	ps->full_days = true;
 	return 0;
+}
+
+/* -ignore_readdir_race -noignore_readdir_race (p->arg: ignore): the last
+ * one given counts, as in find (and -execdir, -okdir turn it off:
+ * xf_parse_exec()) */
+static int
+opt_race(struct xf_parser *ps, const struct xf_primary *p,
+	 struct xf_node **out)
+{
+	global_option(ps, p->name);
+	ps->find->ignore_race = p->arg;
+	return option_true(ps, out);
 }
 
 /* -warn -nowarn (p->arg: on) */
@@ -954,8 +965,8 @@ static const struct xf_primary table[] = {
 	OPT("-xdev", opt_global, 0, 0),
 	OPT("-mount", opt_global, 0, 0),
 	OPT("-noleaf", opt_global, 0, 0),
-	OPT("-ignore_readdir_race", opt_global, 0, 0),
-	OPT("-noignore_readdir_race", opt_global, 0, 0),
+	OPT("-ignore_readdir_race", opt_race, 0, 1),
+	OPT("-noignore_readdir_race", opt_race, 0, 0),
 	OPT("-files0-from", opt_files0_from, 0, 0),
 	/* tests */
 	REC("-true", parse_bare, xf_pre_true, 0, 0, 0),

@@ -285,6 +285,24 @@ changing_cases()
 	changes -- -name d -exec rm -r {} \; -o -empty -print
 	changes -- -name e -exec rm -r m/c \; -o -print
 	changes -- -type d -exec sh -c 'rm -f {}/*' \; -o -print
+	# a file a command removed after its directory was read, before
+	# the walk reached it (bfs's remove-sibling): find's message where
+	# its status is needed, and -delete's; none with
+	# -ignore_readdir_race (-delete true then), which -execdir undoes
+	local o sib='for f in "${1%/*}"/*; do [ "$f" = "$1" ] ||
+		{ rm "$f"; exit; }; done'
+	for o in -ignore_readdir_race -noignore_readdir_race; do
+		changes m/e -- -mindepth 1 "$o" -links 1 \
+			-exec sh -c "$sib" sh {} \;
+		changes m/e -- -mindepth 1 "$o" -exec sh -c "$sib" sh {} \; \
+			-printf '%p %s\n'
+		changes m/e -- -mindepth 1 "$o" -exec rm -f m/e/sized \; \
+			-delete -print
+	done
+	changes m/e -- -mindepth 1 -ignore_readdir_race -execdir true \; \
+		-exec sh -c "$sib" sh {} \; -links 1
+	changes m/e -- -mindepth 1 -execdir true \; -ignore_readdir_race \
+		-exec sh -c "$sib" sh {} \; -links 1
 	# a directory above renamed, removed or replaced by a symbolic link
 	# while the walk is inside it: the walk, -delete and -execdir go on
 	# in the directory as the walk reached it (fts's fds)
