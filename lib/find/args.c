@@ -985,7 +985,7 @@ static const struct xf_primary table[] = {
 	TEST("-ilname", parse_match, xf_eval_lname, xf_pre_lname, 0, FOLD,
 	     MATCH_LINK),
 	TEST("-type", parse_type, xf_eval_type, xf_pre_type, 0, 0, 0),
-	TEST("-xtype", parse_type, xf_eval_xtype, xf_pre_xtype, 0, 0, 0),
+	TEST("-xtype", parse_type, xf_eval_xtype, xf_pre_xtype, 0, STAT, 0),
 	REC("-size", parse_size, xf_pre_size, F(SIZE), STAT, XF_FLD_SIZE),
 	TEST("-empty", parse_bare, xf_eval_empty, xf_pre_empty, F(SIZE),
 	     STAT, 0),

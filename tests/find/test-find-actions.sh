@@ -296,9 +296,14 @@ changing_cases()
 			-exec sh -c "$sib" sh {} \;
 		changes m/e -- -mindepth 1 "$o" -exec sh -c "$sib" sh {} \; \
 			-printf '%p %s\n'
+		changes m/e -- -mindepth 1 "$o" -exec sh -c "$sib" sh {} \; \
+			-xtype f -print
 		changes m/e -- -mindepth 1 "$o" -exec rm -f m/e/sized \; \
 			-delete -print
 	done
+	# -xtype stats a file the walk has not reached again, as find does
+	changes -- -name a -exec sh -c 'rm m/x && ln -s e m/x' \; -o \
+		-xtype d -print
 	changes m/e -- -mindepth 1 -ignore_readdir_race -execdir true \; \
 		-exec sh -c "$sib" sh {} \; -links 1
 	changes m/e -- -mindepth 1 -execdir true \; -ignore_readdir_race \
