@@ -45,10 +45,12 @@ void xf_error(struct xbulk_find *f, const char *fmt, ...)
 
 /* live.c: files the expression itself may have changed */
 /* The file's record as find's stat() would give it now: @file's own,
- * or stat()ed again once a command ran (NULL after a message). */
+ * or stat()ed again once a command ran (NULL after a message; with
+ * -ignore_readdir_race a file gone since is NULL without one). */
 const struct xbulk_entry *xf_stat(struct xbulk_find *f,
 				  const struct xbulk_entry *file);
-/* -delete. */
+/* -delete: true once @file is removed (with -ignore_readdir_race, also
+ * if it was gone already); false after a message. */
 bool xf_delete(struct xbulk_find *f, const struct xbulk_entry *file);
 /* -empty of a directory: its entries, read now if the tree may have
  * changed (-1 after a message). */

@@ -236,14 +236,23 @@ parse_time(struct xf_parser *ps, const struct xf_primary *p,
 	return 0;
 }
 
-/* lstat() a reference file (find -P; stat() with -H), with find's
- * message. */
+/*
+ * A reference file's status as find's xstat gives it, with find's
+ * message: lstat() (-P); with -H stat(), and lstat() when that fails
+ * with ENOENT or ENOTDIR, so that a dangling symbolic link, or one
+ * through a file ("file/"), is the link itself (findutils' optionh_stat()
+ * and fallback_stat()).
+ */
 static int
 ref_stat(struct xf_parser *ps, const char *file, struct statx *stx)
 {
-	if (statx(AT_FDCWD, file, ps->find->follow_paths ? 0 :
-		  AT_SYMLINK_NOFOLLOW,
-		  STATX_BASIC_STATS | STATX_BTIME, stx))
+	const unsigned int mask = STATX_BASIC_STATS | STATX_BTIME;
+	bool follow = ps->find->follow_paths;
+
+	if (follow && !statx(AT_FDCWD, file, 0, mask, stx))
+		return 0;
+	if ((follow && errno != ENOENT && errno != ENOTDIR) ||
+	    statx(AT_FDCWD, file, AT_SYMLINK_NOFOLLOW, mask, stx))
 		return xf_fail(ps, "%s: %s", Q(0, file), strerror(errno));
 	return 0;
 }
@@ -841,9 +850,8 @@ opt_depth(struct xf_parser *ps, const struct xf_primary *p,
 	return option_true(ps, out);
 }
 
-/* -xdev -mount -noleaf -ignore_readdir_race -noignore_readdir_race:
- * what xbulk find does anyway (one filesystem, no leaf optimisation,
- * churn told as find tells it) */
+/* -xdev -mount -noleaf: what xbulk find does anyway (one filesystem, no
+ * leaf optimisation) */
 static int
 opt_global(struct xf_parser *ps, const struct xf_primary *p,
 	   struct xf_node **out)
@@ -869,6 +877,18 @@ opt_daystart(struct xf_parser *ps, const struct xf_primary *p,
 					tm.tm_hour * 3600;
 	ps->full_days = true;
 	return 0;
+}
+
+/* -ignore_readdir_race -noignore_readdir_race (p->arg: ignore): the last
+ * one given counts, as in find (and -execdir, -okdir turn it off:
+ * xf_parse_exec()) */
+static int
+opt_race(struct xf_parser *ps, const struct xf_primary *p,
+	 struct xf_node **out)
+{
+	global_option(ps, p->name);
+	ps->find->ignore_race = p->arg;
+	return option_true(ps, out);
 }
 
 /* -warn -nowarn (p->arg: on) */
@@ -945,8 +965,8 @@ static const struct xf_primary table[] = {
 	OPT("-xdev", opt_global, 0, 0),
 	OPT("-mount", opt_global, 0, 0),
 	OPT("-noleaf", opt_global, 0, 0),
-	OPT("-ignore_readdir_race", opt_global, 0, 0),
-	OPT("-noignore_readdir_race", opt_global, 0, 0),
+	OPT("-ignore_readdir_race", opt_race, 0, 1),
+	OPT("-noignore_readdir_race", opt_race, 0, 0),
 	OPT("-files0-from", opt_files0_from, 0, 0),
 	/* tests */
 	REC("-true", parse_bare, xf_pre_true, 0, 0, 0),
@@ -965,7 +985,7 @@ static const struct xf_primary table[] = {
 	TEST("-ilname", parse_match, xf_eval_lname, xf_pre_lname, 0, FOLD,
 	     MATCH_LINK),
 	TEST("-type", parse_type, xf_eval_type, xf_pre_type, 0, 0, 0),
-	TEST("-xtype", parse_type, xf_eval_xtype, xf_pre_xtype, 0, 0, 0),
+	TEST("-xtype", parse_type, xf_eval_xtype, xf_pre_xtype, 0, STAT, 0),
 	REC("-size", parse_size, xf_pre_size, F(SIZE), STAT, XF_FLD_SIZE),
 	TEST("-empty", parse_bare, xf_eval_empty, xf_pre_empty, F(SIZE),
 	     STAT, 0),

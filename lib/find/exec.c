@@ -181,6 +181,10 @@ xf_parse_exec(struct xf_parser *ps, const struct xf_primary *p,
 		return xf_fail(ps, "missing argument to `%s'", name);
 	if (dir && (err = path_safe(ps, name)))
 		return err;
+	/* find's insert_exec_ok(): -execdir and -okdir undo an
+	 * -ignore_readdir_race given before them */
+	if (dir)
+		f->ignore_race = false;
 	for (end = start; end < ps->argc && strcmp(ps->argv[end], ";");
 	     end++) {
 		/* "{} +" ends -exec and -execdir */

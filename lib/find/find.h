@@ -226,6 +226,10 @@ struct xbulk_find {
 	size_t			linkcap;
 	struct xf_quoted	quoted[XF_QUOTE_SLOTS];
 	bool			follow_paths;	/* -H */
+	bool			ignore_race;	/* -ignore_readdir_race: a
+						   file gone since its
+						   directory was read is
+						   not told (live.c) */
 	bool			paths_given;	/* not the default "." */
 	const char		*files0_from;	/* -files0-from FILE */
 	/* actions that run programs or delete (exec.c, live.c) */

@@ -23,7 +23,10 @@ xf_stat(struct xbulk_find *f, const struct xbulk_entry *file)
 						  &f->restat) : -ENOSYS;
 
 	if (err) {
-		xf_problem(f, file->path, err);
+		/* -ignore_readdir_race: gone since its directory was read,
+		 * silently (find's get_statinfo()) */
+		if (err != -ENOENT || !f->ignore_race)
+			xf_problem(f, file->path, err);
 		return NULL;
 	}
 	return &f->restat;
@@ -81,6 +84,10 @@ xf_delete(struct xbulk_find *f, const struct xbulk_entry *file)
 	err = unlink_file(f, file, dir ? AT_REMOVEDIR : 0);
 	if (err == -EISDIR && !dir)
 		err = unlink_file(f, file, AT_REMOVEDIR);
+	/* gone already: true with -ignore_readdir_race (find's
+	 * pred_delete()) */
+	if (err == -ENOENT && f->ignore_race)
+		return true;
 	if (err) {
 		xf_error(f, "cannot delete %s: %s",
 			 xf_quote(f, 0, file->path), strerror(-err));

@@ -142,6 +142,13 @@ printf 'n/d1\0\0n/d2\0nosuch\0big/%s' "$(printf 'file%0100d' 7)" \
 	>"$tmp/files0"
 printf '\0\0' >"$tmp/files0-empty"
 ln -s n "$T/nlink"
+# bfs's links: a dangling link, and one through a file (ENOTDIR)
+mkdir "$T/links"
+: >"$T/links/file"
+ln -s file "$T/links/symlink"
+ln -s nowhere "$T/links/broken"
+ln -s symlink/file "$T/links/notdir"
+ln -s file/ "$T/links/slash"
 sync -f "$T"
 cd "$T"
 
@@ -213,6 +220,16 @@ unchanged_cases()
 	same -H n/size0 n/sym-dangling -- -exec true \; -printf '%p %y %Y\n'
 	same -H n -- -maxdepth 1 -newer n/sym-ref
 	same n -- -maxdepth 1 -newer n/sym-ref
+	# ... and a reference file that is a dangling link, or a link
+	# through a file, is the link itself (find's fallback to lstat);
+	# a loop, or a file followed by "/", is find's error
+	for r in broken notdir slash symlink; do
+		same -H links -- -samefile "links/$r"
+		same links -- -samefile "links/$r"
+	done
+	same -H links -- -newer links/broken -o -samefile links/notdir
+	same -H n -- -samefile n/sym-loop1
+	same -H links -- -samefile links/file/
 	# -files0-from: its names, find's messages
 	same -- -files0-from "$tmp/files0" -print
 	SAME_IN=$tmp/files0 same -- -files0-from - -name 'c*'
@@ -268,6 +285,29 @@ changing_cases()
 	changes -- -name d -exec rm -r {} \; -o -empty -print
 	changes -- -name e -exec rm -r m/c \; -o -print
 	changes -- -type d -exec sh -c 'rm -f {}/*' \; -o -print
+	# a file a command removed after its directory was read, before
+	# the walk reached it (bfs's remove-sibling): find's message where
+	# its status is needed, and -delete's; none with
+	# -ignore_readdir_race (-delete true then), which -execdir undoes
+	local o sib='for f in "${1%/*}"/*; do [ "$f" = "$1" ] ||
+		{ rm "$f"; exit; }; done'
+	for o in -ignore_readdir_race -noignore_readdir_race; do
+		changes m/e -- -mindepth 1 "$o" -links 1 \
+			-exec sh -c "$sib" sh {} \;
+		changes m/e -- -mindepth 1 "$o" -exec sh -c "$sib" sh {} \; \
+			-printf '%p %s\n'
+		changes m/e -- -mindepth 1 "$o" -exec sh -c "$sib" sh {} \; \
+			-xtype f -print
+		changes m/e -- -mindepth 1 "$o" -exec rm -f m/e/sized \; \
+			-delete -print
+	done
+	# -xtype stats a file the walk has not reached again, as find does
+	changes -- -name a -exec sh -c 'rm m/x && ln -s e m/x' \; -o \
+		-xtype d -print
+	changes m/e -- -mindepth 1 -ignore_readdir_race -execdir true \; \
+		-exec sh -c "$sib" sh {} \; -links 1
+	changes m/e -- -mindepth 1 -execdir true \; -ignore_readdir_race \
+		-exec sh -c "$sib" sh {} \; -links 1
 	# a directory above renamed, removed or replaced by a symbolic link
 	# while the walk is inside it: the walk, -delete and -execdir go on
 	# in the directory as the walk reached it (fts's fds)
