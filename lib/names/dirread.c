@@ -108,7 +108,7 @@ cmp_key(const void *a, const void *b)
 static uint8_t *
 put_entry(uint8_t *dst, const uint8_t *e)
 {
-	size_t elen = XBN_ENT_HDR + xbn_ent_namelen(e);
+	size_t elen = xbn_ent_len(e);
 
 	if (xbn_ent_dtype(e) == XBN_DT_FOLDED)
 		return dst;
@@ -176,14 +176,11 @@ parse(struct xbn_reader *r, struct xbn_dir *d, size_t len, size_t *used,
 		if (nl > NAME_MAX_XFS || de->d_reclen == 0)
 			return -EUCLEAN;
 		if (xbl_grow((void **)&r->scratch, &r->scratch_cap,
-			 *used + XBN_ENT_HDR + nl, 1))
+			 *used + XBN_ENT_MAX, 1))
 			return -ENOMEM;
 		e = r->scratch + *used;
-		memcpy(e, &de->d_ino, 8);
-		e[8] = (uint8_t)nl;
-		e[9] = de->d_type;
-		memcpy(e + XBN_ENT_HDR, de->d_name, nl);
-		*used += XBN_ENT_HDR + nl;
+		*used += xbn_ent_put(e, de->d_ino, de->d_type & 15u, de->d_name,
+				     nl);
 		(*n)++;
 	}
 	return 0;
@@ -237,7 +234,7 @@ fold(struct xbn_reader *r, struct xbn_dir *d, size_t used)
 	size_t kept = used;
 
 	memset(&bs, 0, sizeof(bs));	/* fields not kept stay 0 */
-	for (e = r->scratch; e < end; e = e + XBN_ENT_HDR + e[8]) {
+	for (e = r->scratch; e < end; e += xbn_ent_len(e)) {
 		unsigned int dt = xbn_ent_dtype(e);
 		const struct xbn_slot *slot;
 		uint64_t v = 0;
@@ -255,10 +252,10 @@ fold(struct xbn_reader *r, struct xbn_dir *d, size_t used)
 		xbn_unpack(&f->store->lay, &bs, slot);
 		if (!f->fn(f->arg, &bs, &v))
 			continue;
-		e[9] = XBN_DT_FOLDED;
+		xbn_ent_set_dtype(e, XBN_DT_FOLDED);
 		d->folded++;
 		d->fold_value += v;
-		kept -= XBN_ENT_HDR + xbn_ent_namelen(e);
+		kept -= xbn_ent_len(e);
 	}
 	return kept;
 }

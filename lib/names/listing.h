@@ -8,6 +8,7 @@
 #ifndef XBULK_NAMES_LISTING_H
 #define XBULK_NAMES_LISTING_H
 
+#include <endian.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -17,43 +18,84 @@ struct xfs_bulkstat;
 struct xbn_store;
 
 /*
- * A listing is the entries of one directory but "." and "..", packed:
- * 8 bytes inode number (host order), 1 byte name length, 1 byte d_type,
- * the name (not NUL-terminated); in the order walks give them.
+ * A listing is the entries of one directory but "." and "..", packed, in
+ * the order walks give them: 1 byte name length; 1 byte with d_type in
+ * its low 4 bits (DT_* are below 15) and the inode number's length in
+ * bytes, minus 1, above; the inode number, little-endian, in as few
+ * bytes as it needs (3 or 4 on most filesystems: an inode number is the
+ * AG number above the AG's block and inode bits); the name (not
+ * NUL-terminated).
  */
-#define XBN_ENT_HDR	10
+#define XBN_ENT_MAX	(2 + 8 + 255)	/* bytes of an entry at most */
+
+static inline unsigned int
+xbn_ent_inolen(const uint8_t *e)
+{
+	return (e[1] >> 4) + 1u;
+}
 
 static inline uint64_t
 xbn_ent_ino(const uint8_t *e)
 {
-	uint64_t ino;
+	uint64_t ino = 0;
 
-	memcpy(&ino, e, 8);
-	return ino;
+	memcpy(&ino, e + 2, xbn_ent_inolen(e));
+	return le64toh(ino);
 }
 
 static inline unsigned int
 xbn_ent_namelen(const uint8_t *e)
 {
-	return e[8];
+	return e[0];
 }
 
 static inline unsigned int
 xbn_ent_dtype(const uint8_t *e)
 {
-	return e[9];
+	return e[1] & 15u;
+}
+
+/* Give entry @e the type @dt (a DT_* or XBN_DT_FOLDED). */
+static inline void
+xbn_ent_set_dtype(uint8_t *e, unsigned int dt)
+{
+	e[1] = (uint8_t)((e[1] & 0xf0u) | dt);
 }
 
 static inline const char *
 xbn_ent_name(const uint8_t *e)
 {
-	return (const char *)e + XBN_ENT_HDR;
+	return (const char *)e + 2 + xbn_ent_inolen(e);
+}
+
+/* Bytes of entry @e. */
+static inline size_t
+xbn_ent_len(const uint8_t *e)
+{
+	return 2 + xbn_ent_inolen(e) + e[0];
 }
 
 static inline const uint8_t *
 xbn_ent_next(const uint8_t *e)
 {
-	return e + XBN_ENT_HDR + e[8];
+	return e + xbn_ent_len(e);
+}
+
+/* Write the entry of @ino, type @dt, name @name of @nl bytes at @e (room
+ * for XBN_ENT_MAX bytes); return its length. */
+static inline size_t
+xbn_ent_put(uint8_t *e, uint64_t ino, unsigned int dt, const char *name,
+	    size_t nl)
+{
+	unsigned int n = ino >> 8 ? (unsigned int)(71 - __builtin_clzll(ino)) / 8
+				  : 1;
+	uint64_t le = htole64(ino);
+
+	e[0] = (uint8_t)nl;
+	e[1] = (uint8_t)((n - 1) << 4 | dt);
+	memcpy(e + 2, &le, n);
+	memcpy(e + 2 + n, name, nl);
+	return 2 + n + nl;
 }
 
 /* The entry's name, NUL-terminated, in @name (256 bytes). */
@@ -153,6 +195,6 @@ int xbn_order_listing(struct xbn_reader *r, uint8_t *dst, const uint8_t *buf,
 		      size_t len, uint64_t n, bool folded);
 
 /* The d_type a folded entry gets in the reader's scratch (no DT_*). */
-#define XBN_DT_FOLDED	0xff
+#define XBN_DT_FOLDED	15u
 
 #endif /* XBULK_NAMES_LISTING_H */

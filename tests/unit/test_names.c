@@ -254,14 +254,7 @@ static void
 put(uint8_t *buf, size_t *len, uint64_t ino, unsigned int dt,
     const char *name)
 {
-	uint8_t *e = buf + *len;
-	size_t nl = strlen(name);
-
-	memcpy(e, &ino, 8);
-	e[8] = (uint8_t)nl;
-	e[9] = (uint8_t)dt;
-	memcpy(e + XBN_ENT_HDR, name, nl);
-	*len += XBN_ENT_HDR + nl;
+	*len += xbn_ent_put(buf + *len, ino, dt, name, strlen(name));
 }
 
 /* Entries of @n inodes in a scrambled order, listed in fts's order. */
