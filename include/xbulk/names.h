@@ -158,15 +158,15 @@ struct xbulk_names_opts {
 	const volatile int *cancel;
 	/*
 	 * Since 0.4: a memory budget, bytes (0: none).  What grows with the
-	 * inode count (the kept inodes' fields, the directory listings, a
-	 * snapshot's inode-order cursor) is held in memory up to about
+	 * inode count (the kept inodes' fields, the directory listings and
+	 * table, a snapshot's inode-order cursor) is held in memory up to about
 	 * three quarters of it; past that it goes to one spill file in
 	 * @tmpdir, mapped, whose pages are let go whenever they and the
 	 * blocks in memory exceed @memory, so the kernel's page cache
 	 * (reclaimable) holds them instead.  Walks give
 	 * the same entries in the same order at any budget.  Fixed costs
-	 * (threads, buffers, the directory table, the chunk index) are not
-	 * counted: docs/performance.md, "Memory".
+	 * (threads, buffers) and the chunk index are not counted:
+	 * docs/performance.md, "Memory".
 	 */
 	uint64_t	memory;
 	/*

@@ -346,7 +346,7 @@ build(struct xbulk_fs *fs, const struct xbulk_names_opts *o,
 	nm->dir_fd = -1;
 	ret = xbn_store_init(&nm->store, o->fields, &nm->spill);
 	if (!ret)
-		ret = xbn_dirs_init(&nm->dirs);
+		ret = xbn_dirs_init(&nm->dirs, &nm->spill);
 	if (!ret)
 		ret = pthread_mutex_init(&b.lock, NULL) ? -ENOMEM : 0;
 	if (ret)

@@ -2,7 +2,8 @@
 /*
  * The directory table: scan batches register the directories they find.
  * Records live in blocks of 4096 that never move, so an index stays valid
- * while others are added; one lock per batch, none per record.
+ * while others are added; one lock per batch, none per record.  The
+ * blocks come from the budget (spill.h).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -11,10 +12,13 @@
 
 #include "names.h"
 
+#define DIR_BLOCK_BYTES	(sizeof(struct xbn_dir) << XBN_DIR_SHIFT)
+
 int
-xbn_dirs_init(struct xbn_dirs *t)
+xbn_dirs_init(struct xbn_dirs *t, struct xbn_spill *mem)
 {
 	memset(t, 0, sizeof(*t));
+	t->mem = mem;
 	/* Only the pointers of blocks in use are ever touched. */
 	t->blk = calloc(XBN_DIR_BLOCKS, sizeof(*t->blk));
 	if (!t->blk)
@@ -31,7 +35,7 @@ xbn_dirs_free(struct xbn_dirs *t)
 	if (!t->blk)
 		return;
 	for (b = 0; b < XBN_DIR_BLOCKS && t->blk[b]; b++)
-		free(t->blk[b]);
+		xbn_free_block(t->mem, t->blk[b], DIR_BLOCK_BYTES);
 	free(t->blk);
 	pthread_mutex_destroy(&t->lock);
 	memset(t, 0, sizeof(*t));
@@ -42,6 +46,7 @@ xbn_dirs_add(struct xbn_dirs *t, const struct xfs_bulkstat *bs, uint32_t nbs,
 	     uint32_t n, uint32_t *first)
 {
 	uint32_t b, i, k;
+	size_t got;
 	int ret = 0;
 
 	pthread_mutex_lock(&t->lock);
@@ -53,12 +58,15 @@ xbn_dirs_add(struct xbn_dirs *t, const struct xfs_bulkstat *bs, uint32_t nbs,
 	     n && b <= (t->n + n - 1) >> XBN_DIR_SHIFT; b++) {
 		if (t->blk[b])
 			continue;
-		t->blk[b] = calloc(1u << XBN_DIR_SHIFT, sizeof(struct xbn_dir));
+		t->blk[b] = xbn_alloc_block(t->mem, DIR_BLOCK_BYTES, &got,
+					    false);
 		if (!t->blk[b]) {
-			ret = -ENOMEM;
+			ret = t->mem->err ? t->mem->err : -ENOMEM;
 			goto out;
 		}
-		t->bytes += sizeof(struct xbn_dir) << XBN_DIR_SHIFT;
+		if (!xbn_spilled(t->mem, t->blk[b]))	/* the file's are 0 */
+			memset(t->blk[b], 0, DIR_BLOCK_BYTES);
+		t->bytes += got;
 	}
 	*first = t->n;
 	for (i = 0, k = t->n; i < nbs; i++) {

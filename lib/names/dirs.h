@@ -19,6 +19,8 @@
 
 struct xbulk_names;
 
+struct xbn_spill;
+
 struct xbn_dir {
 	uint64_t	ino;
 	uint64_t	dotdot;		/* ".." as read, 0 if unknown */
@@ -57,6 +59,7 @@ struct xbn_dirs {
 	uint32_t		n;		/* registered */
 	pthread_mutex_t		lock;		/* n, blk[] */
 	uint64_t		bytes;
+	struct xbn_spill	*mem;		/* where blocks come from */
 };
 
 static inline struct xbn_dir *
@@ -65,7 +68,8 @@ xbn_dir(const struct xbn_dirs *t, uint32_t i)
 	return &t->blk[i >> XBN_DIR_SHIFT][i & ((1u << XBN_DIR_SHIFT) - 1)];
 }
 
-int xbn_dirs_init(struct xbn_dirs *t);
+/* An empty table whose blocks come from @mem.  Return 0 or -ENOMEM. */
+int xbn_dirs_init(struct xbn_dirs *t, struct xbn_spill *mem);
 void xbn_dirs_free(struct xbn_dirs *t);
 /* The path of directory @d from the mount point, or NULL if no accepted
  * parent chain leads to the top (or no memory); free() it. */

@@ -422,7 +422,7 @@ fake_fs(void)
 
 	assert_int_equal(xbn_spill_init(&nm->spill, 0, NULL, 0), 0);
 	assert_int_equal(xbn_store_init(&nm->store, 0, &nm->spill), 0);
-	assert_int_equal(xbn_dirs_init(&nm->dirs), 0);
+	assert_int_equal(xbn_dirs_init(&nm->dirs, &nm->spill), 0);
 	memset(bs, 0, sizeof(bs));
 	for (i = 0; i < 5; i++) {
 		bs[i].bs_ino = inodes[i].ino;
