@@ -137,10 +137,12 @@ const char *xb_thread_text(int err, char *buf, size_t size);
  * result) and return XB_EXIT_FAILURE: the capability that is missing
  * (CAP_SYS_ADMIN for bulkstat, CAP_DAC_READ_SEARCH for handles), a
  * thread that could not start, the scan's setup, the ioctl's error, or
- * the spill file in @tmpdir (the build's xbulk_names_opts .tmpdir).
+ * the spill file in @mem's tmpdir (the build's budget and directory),
+ * with the bytes a full one needs.
  */
+struct xb_memory;
 enum xb_exit xb_names_error(const char *cmd, const struct xbulk_fs *fs,
-			    const char *path, const char *tmpdir,
+			    const char *path, const struct xb_memory *mem,
 			    const struct xbulk_names_result *r, int err);
 
 /*

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "memory.h"
 
 static bool stdout_closed;
 
@@ -235,23 +236,47 @@ xb_thread_text(int err, char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * About the bytes a names build of @r's slots would spill in all on @fs
+ * under @budget (docs/performance.md, "The model"): each allocated
+ * inode's slot and a name's entry (32 bytes is above the entry of a name
+ * of 20 bytes and the chunk index), less the three quarters of the
+ * budget held in memory, plus the 2 MiB blocks partly filled (one of the
+ * store and one of the listings per thread, the cursor's).  At least one
+ * block more than was placed.
+ */
+static uint64_t
+spill_need(const struct xbulk_fs *fs, const struct xbulk_names_result *r,
+	   uint64_t budget)
+{
+	uint64_t block = 2ULL << 20, used = 0, need, least;
+
+	least = r->spill_bytes + block;
+	if (xbulk_used_inodes(fs, XBULK_ALL_AGS, &used))
+		return least;
+	need = used * ((uint64_t)r->slot_bytes + 32);
+	need = need > budget / 4 * 3 ? need - budget / 4 * 3 : 0;
+	need += (2 * (uint64_t)r->scan_threads + 2) * block;
+	return need > least ? need : least;
+}
+
 enum xb_exit
 xb_names_error(const char *cmd, const struct xbulk_fs *fs, const char *path,
-	       const char *tmpdir, const struct xbulk_names_result *r,
+	       const struct xb_memory *mem, const struct xbulk_names_result *r,
 	       int err)
 {
 	bool setup = r->fail == XBULK_NAMES_FAIL_SETUP ||
 		     (r->fail == XBULK_NAMES_FAIL_SCAN &&
 		      r->scan_fail == XBULK_SCAN_FAIL_SETUP);
+	const char *tmpdir = mem->tmpdir ? mem->tmpdir : "the spill directory";
 	char why[XB_THREAD_TEXT];
 
-	if (!tmpdir)
-		tmpdir = "the spill directory";
 	/* the memory budget's spill file (xbulk_names_opts .tmpdir) */
 	if (r->fail == XBULK_NAMES_FAIL_SPILL && err == -ENOSPC)
-		xb_error(cmd, "no room in %s for the spill file (%llu bytes "
-			 "placed; --tmpdir, --memory)", tmpdir,
-			 (unsigned long long)r->spill_bytes);
+		xb_error(cmd, "no room in %s for the spill file: %llu bytes "
+			 "placed of about %llu needed (--tmpdir, --memory)",
+			 tmpdir, (unsigned long long)r->spill_bytes,
+			 (unsigned long long)spill_need(fs, r, mem->memory));
 	else if (r->fail == XBULK_NAMES_FAIL_SPILL && err == -EXDEV)
 		xb_error(cmd, "%s is on the scanned filesystem: no spill file "
 			 "there (--tmpdir elsewhere, --memory)", tmpdir);

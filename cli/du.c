@@ -568,7 +568,7 @@ build(struct du_run *r, struct xbulk_fs *fs, const char *path,
 		return XB_EXIT_OK;
 	if (err == -EINTR)
 		return xb_signal_exit_status();
-	return xb_names_error("du", fs, path, r->mem.tmpdir, &res, err);
+	return xb_names_error("du", fs, path, &r->mem, &res, err);
 }
 
 enum xb_exit

@@ -557,7 +557,7 @@ build_names(struct find_ctx *c, struct xbulk_fs *fs, unsigned int threads,
 	if (err == -EINTR)
 		return xb_signal_exit_status();
 	if (err)	/* also idmapped, shut down */
-		return xb_names_error("find", fs, c->fs_path, mem->tmpdir,
+		return xb_names_error("find", fs, c->fs_path, mem,
 				      &r, err);
 	if (r.dirs_gone) {
 		xb_dirs_gone("find", r.dirs_gone);

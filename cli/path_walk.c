@@ -124,7 +124,7 @@ xb_path_walk(struct xbulk_fs *fs, const char *path, unsigned int threads,
 	if (err == -EINTR || *cancel)
 		return xb_signal_exit_status();
 	if (err)
-		return xb_names_error("path", fs, path, mem->tmpdir, &r, err);
+		return xb_names_error("path", fs, path, mem, &r, err);
 	if (c.status)
 		*status = c.status;
 	return XB_EXIT_OK;

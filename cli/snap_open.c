@@ -152,7 +152,7 @@ xb_snap_live(const char *cmd, const char *path, struct xbulk_fs *fs,
 	if (err == -EINTR)
 		return xb_signal_exit_status();
 	if (err) {
-		xb_names_error(cmd, fs, path, mem->tmpdir, &r, err);
+		xb_names_error(cmd, fs, path, mem, &r, err);
 		return XB_EXIT_TROUBLE;
 	}
 	if (c.problems) {
