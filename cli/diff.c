@@ -59,7 +59,8 @@ XB_SNAP_SCAN_HELP
 XB_STATS_HELP
 "   -h, --help Show this help.\n"
 "\n"
-"-j, --no-sync, --memory and --tmpdir are for a NEW that is scanned now.\n"
+"-j and --no-sync are for a NEW that is scanned now; --memory and --tmpdir\n"
+"for it and for what --sort path and --fold hold.\n"
 "Exit status: 0 no change, 1 changes, 2 trouble (no room for the spill\n"
 "file too), 130/143 on a signal; with -0 or --deleted0: 0 unless\n"
 "trouble.\n";
