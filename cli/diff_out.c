@@ -48,12 +48,6 @@ static const struct {
 
 #define NFACETS	(sizeof(facets) / sizeof(facets[0]))
 
-const struct xfs_bulkstat *
-xb_diff_rec(const struct xbulk_snap_change *c)
-{
-	return c->new ? c->new : c->old;
-}
-
 /* A path for a line of text: C escapes for what would break the line. */
 static void
 put_text_path(FILE *f, const struct xbulk_snap_change *c, const char *p)
@@ -235,22 +229,6 @@ put_csv(FILE *f, const struct xbulk_snap_change *c, bool fold)
 	else if (fold)
 		fputs(",,", f);
 	fputs("\r\n", f);
-}
-
-void
-xb_diff_tally_add(struct xb_diff_tally *t, const struct xbulk_snap_change *c)
-{
-	t->n[c->kind]++;
-	if (c->flags & XBULK_CHANGE_CHANGING)
-		t->changing++;
-	if (S_ISDIR(xb_diff_rec(c)->bs_mode))
-		return;			/* bytes are those of files */
-	if (c->kind == XBULK_CHANGE_CREATED)
-		t->added += c->new->bs_size;
-	else if (c->kind == XBULK_CHANGE_DELETED)
-		t->removed += c->old->bs_size;
-	else if (c->facets & XBULK_FACET_CONTENT)
-		t->changed += c->new->bs_size;
 }
 
 int
