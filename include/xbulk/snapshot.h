@@ -405,7 +405,8 @@ struct xbulk_snap_diff;
  * inode number and generation; the rules: man/xbulk.8, DIFF.
  * Return: 0; -EXDEV if they are of two filesystems (UUID) or of two
  * tops (mounts of two directories of it: their paths do not compare)
- * and not XBULK_DIFF_FORCE; -EINVAL; -ENOMEM.
+ * and not XBULK_DIFF_FORCE; -EINVAL; -E2BIG (@o is larger than this
+ * library knows and sets a byte past it); -ENOMEM.
  */
 int xbulk_snap_diff_new(struct xbulk_snap *old, struct xbulk_snap *new,
 			const struct xbulk_snap_diff_opts *o,
