@@ -36,12 +36,22 @@ XB_SNAP_SCAN_HELP
 "              NEW, topmost only, never one below what is no directory in\n"
 "              NEW: safe to remove before or after copying the -0 paths.\n"
 "   --summary  Print counts and bytes instead of the changes.\n"
+"   --depth <n>\n"
+"              With --summary: also count them by directory, N names deep\n"
+"              (1: each directory at the mount's top).\n"
+"   --sort <inode|path>\n"
+"              The changes in inode order (the default) or by path (byte\n"
+"              order); text by path folds as --fold does.\n"
+"   --fold     A directory created or deleted with all below it is one\n"
+"              line with the inodes and bytes it holds (jsonl, csv: fields\n"
+"              inodes and bytes).\n"
 "   --only <kinds>\n"
 "              Only these kinds of change, comma-separated: created,\n"
 "              deleted, renamed, modified, entries, linked, unlinked, moved.\n"
 "   --type <letters>\n"
 "              Only these file types (find -type letters: f,d,l,p,s,c,b).\n"
-"   --expand   Also list what lies below a renamed directory (moved).\n"
+"   --expand   Also list what lies below a renamed directory (moved);\n"
+"              fold nothing.\n"
 "   --atime    A changed atime alone is a change.\n"
 "   --layout   Changed blocks or extents alone are a change.\n"
 "   --force    Compare snapshots of two filesystems (UUIDs differ), or\n"
@@ -49,7 +59,8 @@ XB_SNAP_SCAN_HELP
 XB_STATS_HELP
 "   -h, --help Show this help.\n"
 "\n"
-"-j, --no-sync, --memory and --tmpdir are for a NEW that is scanned now.\n"
+"-j and --no-sync are for a NEW that is scanned now; --memory and --tmpdir\n"
+"for it and for what --sort path and --fold hold.\n"
 "Exit status: 0 no change, 1 changes, 2 trouble (no room for the spill\n"
 "file too), 130/143 on a signal; with -0 or --deleted0: 0 unless\n"
 "trouble.\n";
@@ -57,6 +68,7 @@ XB_STATS_HELP
 enum {
 	OPT_SAVE = 256, OPT_NO_SYNC, OPT_DELETED0, OPT_SUMMARY, OPT_ONLY,
 	OPT_TYPE, OPT_EXPAND, OPT_ATIME, OPT_LAYOUT, OPT_FORCE,
+	OPT_SORT, OPT_FOLD, OPT_DEPTH,
 };
 
 static const struct option longopts[] = {
@@ -73,6 +85,9 @@ static const struct option longopts[] = {
 	{ "atime", no_argument, NULL, OPT_ATIME },
 	{ "layout", no_argument, NULL, OPT_LAYOUT },
 	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "sort", required_argument, NULL, OPT_SORT },
+	{ "fold", no_argument, NULL, OPT_FOLD },
+	{ "depth", required_argument, NULL, OPT_DEPTH },
 	XB_MEMORY_LONGOPTS,
 	XB_STATS_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
@@ -87,6 +102,8 @@ struct diff_cmd {
 	struct xb_memory	mem;		/* --memory, --tmpdir */
 	struct xb_run_stats	stats;		/* --stats, --stats-file */
 	bool			fmt_given;
+	bool			sort_path;	/* --sort path */
+	bool			fold;		/* --fold */
 	bool			help;		/* -h: print the help, done */
 };
 
@@ -140,6 +157,62 @@ set_fmt(struct diff_cmd *d, enum xb_diff_fmt fmt)
 	return XB_EXIT_OK;
 }
 
+/* --sort, --fold, --depth (issue 26: diffs a person can read). */
+static enum xb_exit
+parse_readable(struct diff_cmd *d, int c, const char *arg)
+{
+	uint64_t v;
+	enum xb_exit ret;
+
+	if (c == OPT_FOLD) {
+		d->fold = true;
+	} else if (c == OPT_DEPTH) {
+		ret = xb_snap_count("diff", "--depth", arg, 1, 4096, &v);
+		if (ret)
+			return ret;
+		d->out.depth = (unsigned int)v;
+	} else if (!strcmp(arg, "path") || !strcmp(arg, "inode")) {
+		d->sort_path = arg[0] == 'p';
+	} else {
+		return xb_usage_error("diff", "--sort: unknown order '%s' "
+				      "(inode or path)", arg);
+	}
+	return XB_EXIT_OK;
+}
+
+/*
+ * After the options: what --sort, --fold and --depth go with, and the
+ * diff's flags for them.  Text sorted by path folds unless --expand;
+ * JSON Lines and CSV fold only with --fold, which then adds their
+ * fields.  XB_EXIT_OK or a usage error.
+ */
+static enum xb_exit
+readable(struct diff_cmd *d)
+{
+	bool lines = d->out.fmt == XB_DIFF_TEXT || d->out.fmt == XB_DIFF_JSONL ||
+		     d->out.fmt == XB_DIFF_CSV;
+	bool expand = d->diff_flags & XBULK_DIFF_EXPAND;
+
+	if ((d->sort_path || d->fold) && !lines)
+		return xb_usage_error("diff", "--sort path and --fold are for "
+				      "-o text, jsonl and csv, not -0, "
+				      "--deleted0 or --summary");
+	if (d->fold && expand)
+		return xb_usage_error("diff", "--fold and --expand exclude "
+				      "each other");
+	if (d->out.depth && d->out.fmt != XB_DIFF_SUMMARY)
+		return xb_usage_error("diff", "--depth needs --summary");
+	if (d->sort_path)
+		d->diff_flags |= XBULK_DIFF_SORT_PATH;
+	if (d->sort_path && d->out.fmt == XB_DIFF_TEXT && !expand)
+		d->fold = true;
+	d->out.fold = d->fold;
+	/* a folded line is a directory's: without d, nothing to fold into */
+	if (d->fold && strchr(d->out.types, 'd'))
+		d->diff_flags |= XBULK_DIFF_FOLD;
+	return XB_EXIT_OK;
+}
+
 /* The options: XB_EXIT_OK to go on (or, with @d->help, to print the help
  * and stop), else the exit status of a usage error. */
 static enum xb_exit
@@ -185,6 +258,11 @@ parse(struct diff_cmd *d, int argc, char **argv)
 		case OPT_ATIME: d->diff_flags |= XBULK_DIFF_ATIME; break;
 		case OPT_LAYOUT: d->diff_flags |= XBULK_DIFF_LAYOUT; break;
 		case OPT_FORCE: d->diff_flags |= XBULK_DIFF_FORCE; break;
+		case OPT_SORT:
+		case OPT_FOLD:
+		case OPT_DEPTH:
+			ret = parse_readable(d, c, optarg);
+			break;
 		case XB_OPT_MEMORY:
 		case XB_OPT_TMPDIR:
 			ret = xb_memory_option(&d->mem, "diff", c, optarg);
@@ -208,7 +286,8 @@ parse(struct diff_cmd *d, int argc, char **argv)
 	/* the path lists: every name whose entry or path changed */
 	if (d->out.fmt == XB_DIFF_NUL || d->out.fmt == XB_DIFF_DELETED0)
 		d->diff_flags |= XBULK_DIFF_EVERY_NAME;
-	return xb_memory_setup(&d->mem, "diff");
+	ret = readable(d);
+	return ret ? ret : xb_memory_setup(&d->mem, "diff");
 }
 
 /*
@@ -257,6 +336,12 @@ read_error(const struct diff_cmd *d, const struct xbulk_snap *old,
 	if (why)
 		xb_error("diff", "%s: %s; the changes above are not all",
 			 path, why);
+	else if ((d->diff_flags & (XBULK_DIFF_SORT_PATH | XBULK_DIFF_FOLD)) &&
+		 err != -ENOMEM && err != -EIO)
+		/* the changes held for --sort or --fold spilled: none shown */
+		xb_error("diff", "%s: cannot hold the changes in a spill file "
+			 "there: %s (--tmpdir, --memory)", d->mem.tmpdir,
+			 strerror(-err));
 	else
 		xb_error("diff", "%s; the changes above are not all",
 			 strerror(-err));
@@ -270,6 +355,7 @@ run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
 {
 	struct xbulk_snap_diff_opts o = {
 		.size = sizeof(o), .flags = d->diff_flags, .cancel = cancel,
+		.memory = d->mem.memory, .tmpdir = d->mem.tmpdir,
 	};
 	const struct xbulk_snap_change *c;
 	struct xbulk_snap_diff *diff;
@@ -284,8 +370,7 @@ run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
 		xb_error("diff", "%s", strerror(-err));
 		return XB_EXIT_TROUBLE;
 	}
-	if (d->out.fmt == XB_DIFF_CSV)
-		fputs(xb_diff_csv_header, d->out.f);
+	xb_diff_out_begin(&d->out);
 	while ((err = xbulk_snap_diff_next(diff, &c)) == 1) {
 		err = xb_diff_out_change(&d->out, c);
 		if (err)

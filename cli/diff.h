@@ -18,24 +18,38 @@ enum xb_diff_fmt {
 	XB_DIFF_SUMMARY,	/* --summary */
 };
 
+/* Counts of changes shown, and bytes (of files: created, deleted, new
+ * sizes of content changes). */
+struct xb_diff_tally {
+	uint64_t		n[XB_CHANGE_KINDS];
+	uint64_t		changing;
+	uint64_t		added, removed, changed;
+};
+
 struct xb_diff_out {
 	FILE			*f;
 	enum xb_diff_fmt	fmt;
 	uint32_t		kinds;		/* 1 << enum xbulk_change_kind */
 	char			types[16];	/* find -type letters shown */
-	/* Counted over what was shown */
-	uint64_t		n[XB_CHANGE_KINDS];
-	uint64_t		changing;
-	uint64_t		added, removed, changed;	/* bytes */
+	struct xb_diff_tally	total;		/* of what was shown */
 	bool			any;		/* a change was shown */
+	bool			fold;		/* --fold: jsonl and csv
+						   say what a line holds */
+	unsigned int		depth;		/* --summary --depth */
 	struct xb_diff_paths	*paths;		/* --deleted0's */
+	void			*dirs;		/* --depth: rows (tsearch) */
 };
 
 /* The name of each kind ("created"...), as --only takes them. */
 extern const char *const xb_change_names[XB_CHANGE_KINDS];
-/* CSV's header row. */
-extern const char xb_diff_csv_header[];
 
+/* NEW's record of @c, or OLD's if it has none. */
+const struct xfs_bulkstat *xb_diff_rec(const struct xbulk_snap_change *c);
+/* Count @c into @t. */
+void xb_diff_tally_add(struct xb_diff_tally *t,
+		       const struct xbulk_snap_change *c);
+/* Before the first change: CSV's header row. */
+void xb_diff_out_begin(struct xb_diff_out *o);
 /* Write @c if the filters keep it (then o->any is set): 0 or -ENOMEM. */
 int xb_diff_out_change(struct xb_diff_out *o,
 		       const struct xbulk_snap_change *c);
@@ -57,5 +71,13 @@ int xb_diff_paths_add(struct xb_diff_out *o,
  * -ENOMEM). */
 int xb_diff_paths_deleted(struct xb_diff_out *o);
 void xb_diff_paths_free(struct xb_diff_out *o);
+
+/* --summary --depth (cli/diff_dirs.c): the counts by directory. */
+/* Count @c (shown) into its directory's row: 0 or -ENOMEM. */
+int xb_diff_dirs_add(struct xb_diff_out *o,
+		     const struct xbulk_snap_change *c);
+/* The table, one row per directory in path order. */
+void xb_diff_dirs_print(struct xb_diff_out *o);
+void xb_diff_dirs_free(struct xb_diff_out *o);
 
 #endif /* XBULK_CLI_DIFF_H */

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The change lines of xbulk diff: text (a code column, as rsync's
- * --itemize-changes, then the path), JSON Lines, CSV and --summary; the
- * filters, and the NUL-terminated path lists (-0, --deleted0: in
- * diff_paths.c).  The formats are the man page's (DIFF, "Change
+ * --itemize-changes, then the path; a folded subtree's counts after
+ * it), JSON Lines, CSV and --summary (its table by directory: in
+ * diff_dirs.c); the filters, and the NUL-terminated path lists (-0,
+ * --deleted0: in diff_paths.c).  The formats are the man page's (DIFF, "Change
  * lines").
  */
 #include <errno.h>
@@ -47,19 +48,13 @@ static const struct {
 
 #define NFACETS	(sizeof(facets) / sizeof(facets[0]))
 
-static const struct xfs_bulkstat *
-rec_of(const struct xbulk_snap_change *c)
-{
-	return c->new ? c->new : c->old;
-}
-
 /* A path for a line of text: C escapes for what would break the line. */
 static void
 put_text_path(FILE *f, const struct xbulk_snap_change *c, const char *p)
 {
 	if (!p) {
 		fprintf(f, "<inode %llu>",
-			(unsigned long long)rec_of(c)->bs_ino);
+			(unsigned long long)xb_diff_rec(c)->bs_ino);
 		return;
 	}
 	for (; *p; p++) {
@@ -84,7 +79,7 @@ put_text(FILE *f, const struct xbulk_snap_change *c)
 	size_t i;
 
 	putc(kind_code[c->kind], f);
-	putc(xb_type_letter(rec_of(c)->bs_mode), f);
+	putc(xb_type_letter(xb_diff_rec(c)->bs_mode), f);
 	for (i = 0; i < NFACETS; i++)
 		putc(c->facets & facets[i].bit ? facets[i].letter : '.', f);
 	putc(c->flags & XBULK_CHANGE_CHANGING ? '!' : '.', f);
@@ -94,6 +89,12 @@ put_text(FILE *f, const struct xbulk_snap_change *c)
 		fputs(" -> ", f);
 	}
 	put_text_path(f, c, c->path);
+	if (c->flags & XBULK_CHANGE_SUBTREE) {
+		char b[32];
+
+		fprintf(f, " (%llu inodes, %s)", (unsigned long long)c->inodes,
+			xb_fig_iec(b, sizeof(b), (double)c->bytes));
+	}
 	putc('\n', f);
 }
 
@@ -152,7 +153,7 @@ put_facet_list(FILE *f, uint32_t bits, const char *sep)
 static void
 put_jsonl(FILE *f, const struct xbulk_snap_change *c)
 {
-	const struct xfs_bulkstat *r = rec_of(c);
+	const struct xfs_bulkstat *r = xb_diff_rec(c);
 
 	fprintf(f, "{\"change\":\"%s\",\"code\":\"%c\",\"type\":\"%c\","
 		"\"ino\":%llu,\"gen\":%u,\"facets\":[",
@@ -173,6 +174,10 @@ put_jsonl(FILE *f, const struct xbulk_snap_change *c)
 			"\"old_uid\":%u,\"old_gid\":%u",
 			(unsigned long long)c->old->bs_size, c->old->bs_mode,
 			c->old->bs_uid, c->old->bs_gid);
+	if (c->flags & XBULK_CHANGE_SUBTREE)
+		fprintf(f, ",\"inodes\":%llu,\"bytes\":%llu",
+			(unsigned long long)c->inodes,
+			(unsigned long long)c->bytes);
 	fputs("}\n", f);
 }
 
@@ -191,13 +196,19 @@ put_csv_path(FILE *f, const char *p)
 	putc('"', f);
 }
 
-const char xb_diff_csv_header[] =
-	"change,type,ino,gen,facets,changing,path,old_path,size,old_size\r\n";
+void
+xb_diff_out_begin(struct xb_diff_out *o)
+{
+	if (o->fmt == XB_DIFF_CSV)
+		fprintf(o->f, "change,type,ino,gen,facets,changing,path,"
+			"old_path,size,old_size%s\r\n",
+			o->fold ? ",inodes,bytes" : "");
+}
 
 static void
-put_csv(FILE *f, const struct xbulk_snap_change *c)
+put_csv(FILE *f, const struct xbulk_snap_change *c, bool fold)
 {
-	const struct xfs_bulkstat *r = rec_of(c);
+	const struct xfs_bulkstat *r = xb_diff_rec(c);
 
 	fprintf(f, "%s,%c,%llu,%u,", xb_change_names[c->kind],
 		xb_type_letter(r->bs_mode), (unsigned long long)r->bs_ino,
@@ -212,44 +223,33 @@ put_csv(FILE *f, const struct xbulk_snap_change *c)
 	putc(',', f);
 	if (c->old)
 		fprintf(f, "%llu", (unsigned long long)c->old->bs_size);
+	if (fold && (c->flags & XBULK_CHANGE_SUBTREE))
+		fprintf(f, ",%llu,%llu", (unsigned long long)c->inodes,
+			(unsigned long long)c->bytes);
+	else if (fold)
+		fputs(",,", f);
 	fputs("\r\n", f);
-}
-
-static void
-count(struct xb_diff_out *o, const struct xbulk_snap_change *c)
-{
-	o->n[c->kind]++;
-	if (c->flags & XBULK_CHANGE_CHANGING)
-		o->changing++;
-	if (S_ISDIR(rec_of(c)->bs_mode))
-		return;			/* bytes are those of files */
-	if (c->kind == XBULK_CHANGE_CREATED)
-		o->added += c->new->bs_size;
-	else if (c->kind == XBULK_CHANGE_DELETED)
-		o->removed += c->old->bs_size;
-	else if (c->facets & XBULK_FACET_CONTENT)
-		o->changed += c->new->bs_size;
 }
 
 int
 xb_diff_out_change(struct xb_diff_out *o, const struct xbulk_snap_change *c)
 {
 	bool shown = (o->kinds & (1u << c->kind)) &&
-		     strchr(o->types, xb_type_letter(rec_of(c)->bs_mode));
+		     strchr(o->types, xb_type_letter(xb_diff_rec(c)->bs_mode));
 
 	if (o->fmt == XB_DIFF_DELETED0 && xb_diff_paths_add(o, c, shown))
 		return -ENOMEM;
 	if (!shown)
 		return 0;
 	o->any = true;
-	count(o, c);
+	xb_diff_tally_add(&o->total, c);
 	switch (o->fmt) {
 	case XB_DIFF_TEXT: put_text(o->f, c); break;
 	case XB_DIFF_JSONL: put_jsonl(o->f, c); break;
-	case XB_DIFF_CSV: put_csv(o->f, c); break;
+	case XB_DIFF_CSV: put_csv(o->f, c, o->fold); break;
 	case XB_DIFF_NUL: xb_diff_paths_put(o->f, c); break;
 	case XB_DIFF_DELETED0: break;
-	case XB_DIFF_SUMMARY: break;
+	case XB_DIFF_SUMMARY: return o->depth ? xb_diff_dirs_add(o, c) : 0;
 	}
 	return 0;
 }
@@ -263,14 +263,16 @@ xb_diff_out_end(struct xb_diff_out *o)
 		return xb_diff_paths_deleted(o);
 	if (o->fmt != XB_DIFF_SUMMARY)
 		return 0;
+	xb_diff_dirs_print(o);
 	for (k = 0; k < XB_CHANGE_KINDS; k++)
 		fprintf(o->f, "%-9s %llu\n", xb_change_names[k],
-			(unsigned long long)o->n[k]);
+			(unsigned long long)o->total.n[k]);
 	fprintf(o->f, "bytes added %llu, removed %llu, changed %llu\n"
 		"changing  %llu (changed while a scan ran)\n",
-		(unsigned long long)o->added, (unsigned long long)o->removed,
-		(unsigned long long)o->changed,
-		(unsigned long long)o->changing);
+		(unsigned long long)o->total.added,
+		(unsigned long long)o->total.removed,
+		(unsigned long long)o->total.changed,
+		(unsigned long long)o->total.changing);
 	return 0;
 }
 
@@ -278,4 +280,5 @@ void
 xb_diff_out_free(struct xb_diff_out *o)
 {
 	xb_diff_paths_free(o);
+	xb_diff_dirs_free(o);
 }

@@ -311,8 +311,13 @@ enum {
 
 /* struct xbulk_snap_change .flags */
 enum {
-	/* OLD's or NEW's record is XBULK_SNAP_CHANGING */
+	/* OLD's or NEW's record is XBULK_SNAP_CHANGING (of a folded
+	 * line: of any inode it stands for) */
 	XBULK_CHANGE_CHANGING	= 1u << 0,
+	/* Since 0.4: a directory created or deleted with what lay below
+	 * it, folded into this one change (XBULK_DIFF_FOLD): @inodes and
+	 * @bytes say what it stands for */
+	XBULK_CHANGE_SUBTREE	= 1u << 1,
 };
 
 struct xbulk_snap_change {
@@ -329,6 +334,14 @@ struct xbulk_snap_change {
 	 */
 	const char			*path;
 	const char			*old_path;
+	/*
+	 * Since 0.4, with XBULK_CHANGE_SUBTREE: the inodes the line stands
+	 * for (the directory and every inode folded into it, one each
+	 * however many of its names were) and their bytes (sizes of the
+	 * files, not of directories); else 0.
+	 */
+	uint64_t			inodes;
+	uint64_t			bytes;
 };
 
 /* xbulk_snap_diff_opts .flags */
@@ -350,12 +363,38 @@ enum {
 	 * entry, inode or path changed the (@old_)path of exactly one.
 	 */
 	XBULK_DIFF_EVERY_NAME	= 1u << 4,
+	/*
+	 * Since 0.4: the changes in the byte order of their @path (as
+	 * strcmp(), LC_ALL=C sort), a change without a path after every
+	 * other; changes of one path (a file deleted and another created
+	 * at its name) in inode order.  The diff holds every change before
+	 * the first (@memory).
+	 */
+	XBULK_DIFF_SORT_PATH	= 1u << 5,
+	/*
+	 * Since 0.4: a directory created (deleted) with everything below
+	 * it is one change, XBULK_CHANGE_SUBTREE: the topmost directory
+	 * of NEW (OLD) not in OLD (NEW), and every CREATED (DELETED)
+	 * change of a name in it or below it through such directories
+	 * folded into that one.  What survived below a deleted directory
+	 * (moved out: RENAMED; another name kept: UNLINKED), and what was
+	 * moved or linked into a created one, keeps its own change.  The
+	 * diff holds the changes left before the first (@memory).
+	 */
+	XBULK_DIFF_FOLD		= 1u << 6,
 };
 
 struct xbulk_snap_diff_opts {
 	size_t		size;		/* sizeof(struct xbulk_snap_diff_opts) */
 	uint32_t	flags;		/* XBULK_DIFF_* */
 	const volatile int *cancel;	/* -EINTR within 1024 records */
+	/*
+	 * Since 0.4: the budget of what XBULK_DIFF_SORT_PATH and
+	 * XBULK_DIFF_FOLD hold, as struct xbulk_names_opts (0, NULL: no
+	 * budget); a live NEW's scan brings its own, which is used.
+	 */
+	uint64_t	memory;
+	const char	*tmpdir;
 };
 
 struct xbulk_snap_diff;
@@ -366,7 +405,8 @@ struct xbulk_snap_diff;
  * inode number and generation; the rules: man/xbulk.8, DIFF.
  * Return: 0; -EXDEV if they are of two filesystems (UUID) or of two
  * tops (mounts of two directories of it: their paths do not compare)
- * and not XBULK_DIFF_FORCE; -EINVAL; -ENOMEM.
+ * and not XBULK_DIFF_FORCE; -EINVAL; -E2BIG (@o is larger than this
+ * library knows and sets a byte past it); -ENOMEM.
  */
 int xbulk_snap_diff_new(struct xbulk_snap *old, struct xbulk_snap *new,
 			const struct xbulk_snap_diff_opts *o,
@@ -374,10 +414,14 @@ int xbulk_snap_diff_new(struct xbulk_snap *old, struct xbulk_snap *new,
 
 /**
  * xbulk_snap_diff_next() - the next change, in inode order (each
- * inode's OLD names before its NEW ones)
+ * inode's OLD names before its NEW ones), or in path order
+ * (XBULK_DIFF_SORT_PATH)
  * Return: 1 and *@c set (valid until the next call); 0 at the end (then
  * every record of both was read); -EINTR; a reader's error (the snapshot
- * it came from has xbulk_snap_error() set); -ENOMEM.  To keep NEW
+ * it came from has xbulk_snap_error() set); -ENOMEM; with
+ * XBULK_DIFF_SORT_PATH or XBULK_DIFF_FOLD, the budget's spill file's
+ * error (-ENOSPC, -EXDEV: on the scanned filesystem; open()'s), before
+ * the first change.  To keep NEW
  * as a snapshot too (xbulk diff --save), write it with a writer first
  * (xbulk_snap_writer_finish()), then diff, then commit.
  */

@@ -16,17 +16,22 @@
  * (xbulk diff -0 and --deleted0) goes further: every name of NEW whose
  * entry or path changed gets a line of its own, with its OLD path where
  * it had one, so that the two path lists are whole.
+ *
+ * XBULK_DIFF_SORT_PATH and XBULK_DIFF_FOLD run this stream to its end
+ * into a hold (hold.c) before the first change is handed out.
  */
 #include <errno.h>
 #include <stdlib.h>
 
-#include "snap.h"
+#include "hold.h"
 
 #define CANCEL_EVERY	1024
 
 struct qent {
 	struct xbulk_snap_change	c;
 	size_t				path, old_path;	/* in strs, or -1 */
+	uint64_t			parent;	/* of a CREATED or
+						   DELETED entry, or 0 */
 };
 
 #define NOPATH	((size_t)-1)
@@ -50,6 +55,8 @@ struct xbulk_snap_diff {
 	size_t				slen, scap;
 	char				*pbuf;
 	size_t				pcap;
+	struct snap_hold		*hold;	/* sorting or folding */
+	bool				held;	/* the stream is in it */
 };
 
 /* Mark NEW's directories that moved, and those below them. */
@@ -105,9 +112,11 @@ xbulk_snap_diff_new(struct xbulk_snap *old, struct xbulk_snap *new,
 	int ret = 0;
 
 	*out = NULL;
-	if (!opts || opts->size < sizeof(size_t))
+	if (!opts)
 		return -EINVAL;
-	memcpy(&o, opts, opts->size < sizeof(o) ? opts->size : sizeof(o));
+	ret = xbl_sized_in(&o, sizeof(o), opts, sizeof(size_t));
+	if (ret)
+		return ret;
 	/* paths start at the top: another top's do not compare (a bind
 	 * mount of a directory: what lies outside has no names there) */
 	if (!(o.flags & XBULK_DIFF_FORCE) &&
@@ -126,6 +135,9 @@ xbulk_snap_diff_new(struct xbulk_snap *old, struct xbulk_snap *new,
 	d->cancel = o.cancel;
 	if (o.flags & (XBULK_DIFF_EXPAND | XBULK_DIFF_EVERY_NAME))
 		ret = mark_moved(d);
+	if (!ret && (o.flags & (XBULK_DIFF_SORT_PATH | XBULK_DIFF_FOLD)))
+		ret = snap_hold_new(old, new, o.flags, o.memory, o.tmpdir,
+				    &d->hold);
 	if (!ret)
 		ret = xbulk_snap_rewind(old);
 	if (!ret)
@@ -233,6 +245,10 @@ queue(struct xbulk_snap_diff *d, enum xbulk_change_kind kind, uint32_t facets,
 		e->c.flags |= XBULK_CHANGE_CHANGING;
 	e->path = p;
 	e->old_path = op;
+	if (kind == XBULK_CHANGE_DELETED && ol)
+		e->parent = ol->parent;
+	else if (kind == XBULK_CHANGE_CREATED && nl)
+		e->parent = nl->parent;
 	return 0;
 }
 
@@ -431,14 +447,14 @@ step(struct xbulk_snap_diff *d)
 	return ret ? ret : 3;
 }
 
-int
-xbulk_snap_diff_next(struct xbulk_snap_diff *d,
-		     const struct xbulk_snap_change **c)
+/* The next change of the stream, in inode order: 1 and *@e set, 0 at
+ * the end, or an error. */
+static int
+stream_next(struct xbulk_snap_diff *d, struct qent **e)
 {
-	struct qent *e;
 	int ret;
 
-	*c = NULL;
+	*e = NULL;
 	if (!d->started) {
 		d->started = true;
 		ret = next_old(d);
@@ -464,11 +480,47 @@ xbulk_snap_diff_next(struct xbulk_snap_diff *d,
 			return ret;
 		d->took = ret;
 	}
-	e = &d->q[d->qpos++];
-	e->c.path = e->path == NOPATH ? NULL : d->strs + e->path;
-	e->c.old_path = e->old_path == NOPATH ? NULL : d->strs + e->old_path;
-	*c = &e->c;
+	*e = &d->q[d->qpos++];
+	(*e)->c.path = (*e)->path == NOPATH ? NULL : d->strs + (*e)->path;
+	(*e)->c.old_path = (*e)->old_path == NOPATH ? NULL :
+			   d->strs + (*e)->old_path;
 	return 1;
+}
+
+/* The whole stream into the hold, sealed. */
+static int
+hold_all(struct xbulk_snap_diff *d)
+{
+	struct qent *e;
+	int ret;
+
+	while ((ret = stream_next(d, &e)) == 1)
+		if ((ret = snap_hold_put(d->hold, &e->c, e->parent)))
+			return ret;
+	return ret ? ret : snap_hold_seal(d->hold);
+}
+
+int
+xbulk_snap_diff_next(struct xbulk_snap_diff *d,
+		     const struct xbulk_snap_change **c)
+{
+	struct qent *e;
+	int ret;
+
+	*c = NULL;
+	if (d->hold) {
+		if (!d->held) {
+			ret = hold_all(d);
+			if (ret)
+				return ret;
+			d->held = true;
+		}
+		return snap_hold_next(d->hold, d->cancel, c);
+	}
+	ret = stream_next(d, &e);
+	if (ret == 1)
+		*c = &e->c;
+	return ret;
 }
 
 void
@@ -476,6 +528,7 @@ xbulk_snap_diff_free(struct xbulk_snap_diff *d)
 {
 	if (!d)
 		return;
+	snap_hold_free(d->hold);
 	free(d->moved);
 	free(d->q);
 	free(d->strs);
