@@ -3,7 +3,9 @@
  * Internal to the command (prefix xb_: CONTRIBUTING.md).
  *
  * --progress: the thread that draws a progress line on stderr and calls
- * --interval's sampling (monitor.c).
+ * --interval's sampling (monitor.c, for every command), and the line of
+ * the commands that join names to inodes and of export, read from the
+ * library's counters (progress.c).
  */
 #ifndef XBULK_CLI_PROGRESS_H
 #define XBULK_CLI_PROGRESS_H
@@ -51,5 +53,54 @@ void xb_monitor_stop(struct xb_monitor *m);
 void xb_progress_clear(void);
 /* CLOCK_MONOTONIC, ns. */
 uint64_t xb_mono_ns(void);
+
+/* --- progress.c: find, du, snapshot, diff, export ----------------- */
+
+/*
+ * --progress of one run: the library's counters and what the command
+ * does after the names build.  Zero-initialised: no --progress.
+ */
+struct xb_progress {
+	bool			want;		/* --progress */
+	/* What the line reads (the thread reads, the command writes). */
+	struct xbulk_names_progress c;		/* the library's */
+	uint64_t		inodes_total;	/* the scan's: used inodes */
+	const char		*stage;		/* after the build: "walk",
+						   "write"...; NULL: the
+						   build's phases */
+	const uint64_t		*stage_done;	/* c.walked or c.records */
+	const char		*stage_unit;
+	uint64_t		stage_total;	/* 0: unknown */
+	uint64_t		stage_base;	/* *stage_done before it */
+	/* The line's own. */
+	uint64_t		shown;		/* phase or stage shown */
+	uint64_t		since_ns;	/* ... since then */
+	uint64_t		drawn_ns;	/* the last redraw */
+	struct xb_monitor	mon;
+	bool			running;
+};
+
+/*
+ * The names build of @fs begins: start the line (with --progress, when
+ * stderr is a terminal), its total for the scan the used inodes of
+ * @fs.  Returns the counters for xbulk_names_opts.progress or
+ * xbulk_snap_scan_opts.progress; NULL: no line.
+ */
+struct xbulk_names_progress *xb_progress_build(struct xb_progress *p,
+					       const char *cmd,
+					       const struct xbulk_fs *fs);
+/*
+ * The command goes on with @stage (once): "walk" (xbulk_names_walk()),
+ * else reading the records of snapshots, @total of them (0: unknown);
+ * the line starts here if no build ran.  @output: it writes to stdout, so that where stdout is a
+ * terminal too the line ends here instead.  Returns the counters for
+ * xbulk_snap_progress(); NULL: no line.
+ */
+struct xbulk_names_progress *xb_progress_stage(struct xb_progress *p,
+					       const char *cmd,
+					       const char *stage,
+					       uint64_t total, bool output);
+/* End the line (erased); again is fine. */
+void xb_progress_end(struct xb_progress *p);
 
 #endif /* XBULK_CLI_PROGRESS_H */

@@ -55,16 +55,15 @@ void xb_report_interval(FILE *f, const struct xb_report *r,
 enum xb_exit xb_parse_interval(const char *cmd, const char *arg,
 			       uint64_t *ns);
 
-/* getopt_long codes of the long-only options (--stats and --stats-file:
- * memory.h's, shared with the other commands). */
+/* getopt_long code of the long-only option of its own (--stats,
+ * --stats-file and --progress: memory.h's, shared with the other
+ * commands). */
 enum {
-	XB_OPT_PROGRESS = 256,	/* --progress */
-	XB_OPT_INTERVAL,	/* --interval SECONDS */
+	XB_OPT_INTERVAL = 256,	/* --interval SECONDS */
 };
 
 #define XB_WATCH_LONGOPTS						\
 	XB_STATS_LONGOPTS,						\
-	{ "progress", no_argument, NULL, XB_OPT_PROGRESS },		\
 	{ "interval", required_argument, NULL, XB_OPT_INTERVAL }
 
 /* The --help lines of the XB_OPT_* options. */
