@@ -184,11 +184,23 @@ bool xb_sync_fs(const char *cmd, const struct xbulk_fs *fs,
  */
 const char *xb_dir_open_hint(int err);
 
-/* --- figures.c: numbers with their units, for --stats ------------ */
+/* --- figures.c: numbers with their units, for --stats, --progress - */
 
 /* Seconds in @buf with a unit: "850 us", "12.976 ms", "3.250 s"; "n/a"
  * if negative. */
 const char *xb_fig_dur(char *buf, size_t size, double s);
+/* @v in @buf with an SI prefix: "812", "812.3k", "1.62M" (counts and
+ * rates); "n/a" if negative. */
+const char *xb_fig_si(char *buf, size_t size, double v);
+/*
+ * A progress figure in @buf: "48.1% 249.9k/519.3k inodes, 124.1k
+ * inodes/s, ETA 0:00:02" for @done of @total @unit after @elapsed_ns
+ * (rate and ETA averages since then), or without a @total (0: unknown)
+ * "249.9k inodes, 124.1k inodes/s".  Past @total it stays at 99.9%.
+ */
+const char *xb_fig_progress(char *buf, size_t size, uint64_t done,
+			    uint64_t total, const char *unit,
+			    uint64_t elapsed_ns);
 /* Bytes in @buf with a binary unit: "512 B", "1.5 MiB"; "n/a" if
  * negative. */
 const char *xb_fig_iec(char *buf, size_t size, double v);

@@ -13,8 +13,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "memory.h"
+#include "progress.h"
 
 static bool stdout_closed;
 
@@ -24,8 +24,10 @@ static volatile int caught_signal;
 static void __attribute__((format(printf, 2, 0)))
 vmessage(const char *cmd, const char *fmt, va_list ap)
 {
-	/* One whole line: workers of a parallel scan report at once. */
+	/* One whole line: workers of a parallel scan report at once; not
+	 * run into a progress line. */
 	flockfile(stderr);
+	xb_progress_clear();
 	fprintf(stderr, "xbulk %s: ", cmd);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);

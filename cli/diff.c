@@ -57,6 +57,7 @@ XB_SNAP_SCAN_HELP
 "   --force    Compare snapshots of two filesystems (UUIDs differ), or\n"
 "              of two directories of one (two mounts: tops differ).\n"
 XB_STATS_HELP
+XB_PROGRESS_HELP
 "   -h, --help Show this help.\n"
 "\n"
 "-j and --no-sync are for a NEW that is scanned now; --memory and --tmpdir\n"
@@ -269,8 +270,8 @@ parse(struct diff_cmd *d, int argc, char **argv)
 			break;
 		case XB_OPT_STATS:
 		case XB_OPT_STATS_FILE:
-			ret = xb_stats_option("diff", c, optarg,
-					      &d->stats.stats, &d->stats.file);
+		case XB_OPT_PROGRESS:
+			ret = xb_run_stats_option(&d->stats, "diff", c, optarg);
 			break;
 		default: return xb_snap_option("diff", c, argv);
 		}
@@ -359,8 +360,15 @@ run(struct diff_cmd *d, struct xbulk_snap *old, struct xbulk_snap *new,
 	};
 	const struct xbulk_snap_change *c;
 	struct xbulk_snap_diff *diff;
+	struct xbulk_names_progress *p;
 	int err;
 
+	/* both are read to their end; the changes go to stdout */
+	p = xb_progress_stage(&d->stats.progress, "diff", "compare",
+			      xbulk_snap_info(old)->inodes +
+			      xbulk_snap_info(new)->inodes, true);
+	xbulk_snap_progress(old, p);
+	xbulk_snap_progress(new, p);
 	err = xbulk_snap_diff_new(old, new, &o, &diff);
 	if (err == -EXDEV)
 		return apart(d, xbulk_snap_info(old),

@@ -64,6 +64,7 @@ static const char help[] =
 "               online CPUs).\n"
 XB_MEMORY_HELP
 XB_STATS_HELP
+XB_PROGRESS_HELP
 "   --by <uid|gid|projid|type|ext|age|size-class>\n"
 "               Instead of du's lines, a table of disk usage, apparent\n"
 "               size and inodes per group, largest first: for each PATH,\n"
@@ -294,8 +295,8 @@ parse_options(struct du_run *r, int argc, char **argv)
 			break;
 		case XB_OPT_STATS:
 		case XB_OPT_STATS_FILE:
-			ret = xb_stats_option("du", c, optarg, &r->stats.stats,
-					      &r->stats.file);
+		case XB_OPT_PROGRESS:
+			ret = xb_run_stats_option(&r->stats, "du", c, optarg);
 			break;
 		case OPT_HELP:
 			fputs(help, stdout);
@@ -552,6 +553,7 @@ build(struct du_run *r, struct xbulk_fs *fs, const char *path,
 		.memory = r->mem.memory,
 		.tmpdir = r->mem.tmpdir,
 		.fold = r->fold ? fold : NULL,
+		.progress = xb_progress_build(&r->stats.progress, "du", fs),
 	};
 	struct xbulk_names_result res = { .size = sizeof(res) };
 	int err = xbulk_names_build(fs, &o, &r->names, &res);
@@ -631,6 +633,11 @@ xb_cmd_du(int argc, char **argv)
 	ret = build(&r, fs, paths[0], cancel);
 	if (ret)
 		goto out;
+	/* the walks' entries; --unreachable's sweep counts none */
+	if (r.unreachable)
+		xb_progress_end(&r.stats.progress);
+	else
+		xb_progress_stage(&r.stats.progress, "du", "walk", 0, true);
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	du_print_header(&r);
 	ret = r.unreachable ? du_unreachable(&r) : du_walks(&r, paths, npaths);

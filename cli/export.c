@@ -15,7 +15,7 @@
 
 static const char help[] =
 "Usage: xbulk export (--sqlite <db> | --csv <dir>) [--stats[=text|json]]\n"
-"                    [--stats-file <file>] SNAPSHOT\n"
+"                    [--stats-file <file>] [--progress] SNAPSHOT\n"
 "\n"
 "Write the snapshot SNAPSHOT (made by 'xbulk snapshot') as tables: one\n"
 "row per inode, one per directory entry with its path (schema:\n"
@@ -29,6 +29,7 @@ static const char help[] =
 "              with the filesystem's UUID.\n"
 XB_STATS_HELP
 "              (export: the rows and bytes written, peak RSS, times.)\n"
+XB_PROGRESS_HELP
 "   -h, --help Show this help.\n"
 "\n"
 "Exit status: 0 written, 2 trouble (nothing written).\n";
@@ -78,8 +79,8 @@ xb_cmd_export(int argc, char **argv)
 		case OPT_CSV: dir = optarg; break;
 		case XB_OPT_STATS:
 		case XB_OPT_STATS_FILE:
-			ret = xb_stats_option("export", c, optarg, &stats.stats,
-					      &stats.file);
+		case XB_OPT_PROGRESS:
+			ret = xb_run_stats_option(&stats, "export", c, optarg);
 			if (ret)
 				return ret;
 			break;
@@ -104,6 +105,10 @@ xb_cmd_export(int argc, char **argv)
 		return XB_EXIT_TROUBLE;
 	}
 	cancel = xb_catch_signals();
+	xbulk_snap_progress(s, xb_progress_stage(&stats.progress, "export",
+						 "write",
+						 xbulk_snap_info(s)->inodes,
+						 false));
 	ret = db ? xb_export_sqlite(s, db, cancel) :
 		   xb_export_csv(s, dir, cancel);
 	/* the snapshot was damaged (the writers said nothing): where */

@@ -2,7 +2,7 @@
 /*
  * Figures with their units, for every --stats report: bulkstat's and
  * inumbers' (cli/report.c) and the run report of the commands that join
- * names to inodes (cli/memory.c).  Text for people, a unit on every
+ * names to inodes (cli/memory.c); and for every --progress line.  Text for people, a unit on every
  * figure; JSON for scripts, the figures unscaled, an unknown one null.
  */
 #include <inttypes.h>
@@ -21,6 +21,65 @@ xb_fig_dur(char *buf, size_t size, double s)
 		snprintf(buf, size, "%.3f ms", s * 1e3);
 	else
 		snprintf(buf, size, "%.3f s", s);
+	return buf;
+}
+
+const char *
+xb_fig_si(char *buf, size_t size, double v)
+{
+	static const char prefix[] = " kMGTP";
+	int i = 0;
+
+	if (v < 0)
+		return "n/a";
+	while (v >= 999.95 && i < 5) {
+		v /= 1000;
+		i++;
+	}
+	if (!i)
+		snprintf(buf, size, "%.0f", v);
+	else
+		snprintf(buf, size, v < 9.995 ? "%.2f%c" : "%.1f%c", v,
+			 prefix[i]);
+	return buf;
+}
+
+const char *
+xb_fig_progress(char *buf, size_t size, uint64_t done, uint64_t total,
+		const char *unit, uint64_t elapsed_ns)
+{
+	double rate = elapsed_ns ? (double)done / ((double)elapsed_ns / 1e9)
+				 : 0;
+	char b[3][32];
+
+	if (!total) {
+		snprintf(buf, size, "%s %s, %s %s/s",
+			 xb_fig_si(b[0], sizeof(b[0]), (double)done), unit,
+			 xb_fig_si(b[2], sizeof(b[2]), rate), unit);
+	} else {
+		/* a total counted beforehand may be off: never 100% */
+		double frac = done >= total ? 0.999 : (double)done / total;
+		uint64_t eta = rate > 0 && done < total ?
+			       (uint64_t)((double)(total - done) / rate) : 0;
+
+		int n = snprintf(buf, size, "%5.1f%% %s/%s %s, %s %s/s, ETA ",
+				 100 * frac,
+				 xb_fig_si(b[0], sizeof(b[0]), (double)done),
+				 xb_fig_si(b[1], sizeof(b[1]), (double)total),
+				 unit, xb_fig_si(b[2], sizeof(b[2]), rate),
+				 unit);
+
+		if (n < 0 || (size_t)n >= size)
+			return buf;
+		/* no rate yet to tell the time left by */
+		if (rate <= 0)
+			snprintf(buf + n, size - (size_t)n, "-:--:--");
+		else
+			snprintf(buf + n, size - (size_t)n, "%u:%02u:%02u",
+				 (unsigned int)(eta / 3600),
+				 (unsigned int)(eta / 60 % 60),
+				 (unsigned int)(eta % 60));
+	}
 	return buf;
 }
 

@@ -26,7 +26,7 @@
 static const char help[] =
 "Usage: xbulk find [-j threads] [--format jsonl|csv] [--no-sync]\n"
 "                  [--memory size] [--tmpdir dir] [--stats[=text|json]]\n"
-"                  [--stats-file file] [PATH...] [EXPRESSION]\n"
+"                  [--stats-file file] [--progress] [PATH...] [EXPRESSION]\n"
 "\n"
 "GNU find's expressions, answered from one bulkstat scan and one read of\n"
 "every directory instead of a stat() per file.  Every PATH must be on one\n"
@@ -47,6 +47,7 @@ static const char help[] =
 "              sizes: data not yet written back then has its size on disk.\n"
 XB_MEMORY_HELP
 XB_STATS_HELP
+XB_PROGRESS_HELP
 "   -h, --help Show this help.\n"
 "\n"
 "Options, tests and actions of the expression (as GNU find's):\n";
@@ -283,18 +284,18 @@ names_problem(void *arg, const struct xbulk_names_problem *p)
 	c->status = XB_EXIT_FAILURE;
 	if (p->kind == XBULK_PROBLEM_AG_FAULT) {
 		xb_ag_fault_text(p->ag_fault, text, sizeof(text));
-		fprintf(stderr, "xbulk find: %s: %s (the names of its "
-			"inodes are left out)\n", q(0, p->path), text);
+		xb_error("find", "%s: %s (the names of its inodes are left "
+			 "out)", q(0, p->path), text);
 		return;
 	}
+	/* during the build: xb_error() erases a --progress line first */
 	if (p->path)
-		fprintf(stderr, "xbulk find: %s: %s%s%s\n", q(0, p->path),
-			what[p->kind], p->err ? ": " : "",
-			p->err ? strerror(-p->err) : "");
+		xb_error("find", "%s: %s%s%s", q(0, p->path), what[p->kind],
+			 p->err ? ": " : "", p->err ? strerror(-p->err) : "");
 	else
-		fprintf(stderr, "xbulk find: inode %llu: %s%s%s\n",
-			(unsigned long long)p->ino, what[p->kind],
-			p->err ? ": " : "", p->err ? strerror(-p->err) : "");
+		xb_error("find", "inode %llu: %s%s%s",
+			 (unsigned long long)p->ino, what[p->kind],
+			 p->err ? ": " : "", p->err ? strerror(-p->err) : "");
 }
 
 /* The directory that holds @path, into @buf (PATH_MAX): "." for a bare
@@ -548,6 +549,7 @@ build_names(struct find_ctx *c, struct xbulk_fs *fs, unsigned int threads,
 		.keep = keep, .problem = names_problem, .arg = c,
 		.cancel = c->cancel, .memory = mem->memory,
 		.tmpdir = mem->tmpdir,
+		.progress = xb_progress_build(&stats->progress, "find", fs),
 	};
 	struct xbulk_names_result r = { .size = sizeof(r) };
 	int err;
@@ -742,6 +744,13 @@ own_options(int argc, char **argv, int *i, struct own_opts *o)
 			o->threads = (unsigned int)v;
 		} else if (!strcmp(a, "--no-sync")) {
 			o->no_sync = true;
+		} else if (!strncmp(a, "--progress", 10) &&
+			   (!a[10] || a[10] == '=')) {
+			if (a[10])
+				return xb_usage_error("find", "option "
+						      "'--progress' takes no "
+						      "value");
+			o->stats.progress.want = true;
 		} else if ((k = own_long_index(a, strlen(a))) >= 0) {
 			ret = own_long_option(argc, argv, i, a, k, o);
 			if (ret)
@@ -776,22 +785,23 @@ parse_error(char *msg, int status)
 	const char *name = strstr(msg, "predicate `");
 	size_t len = name ? strcspn(name += 11, "'") : 0;
 	/* xbulk's own options after a PATH: -j, -jN, --format[=F],
-	 * --no-sync, --memory, --tmpdir, --stats, --stats-file (not -jtime,
-	 * a typo of find's) */
+	 * --no-sync, --progress, --memory, --tmpdir, --stats, --stats-file
+	 * (not -jtime, a typo of find's) */
 	bool late = name && ((len >= 2 && !strncmp(name, "-j", 2) &&
 			      strspn(name + 2, "0123456789") == len - 2) ||
 			     (len >= 8 && !strncmp(name, "--format", 8) &&
 			      (len == 8 || name[8] == '=')) ||
 			     (len == 9 && !strncmp(name, "--no-sync", 9)) ||
+			     (len == 10 && !strncmp(name, "--progress", 10)) ||
 			     own_long_index(name, len) >= 0);
 	char *line;
 
 	for (line = strtok(msg, "\n"); line; line = strtok(NULL, "\n"))
 		fprintf(stderr, "xbulk find: %s\n", line);
 	if (late)
-		fputs("xbulk find: -j, --format, --no-sync, --memory, "
-		      "--tmpdir and --stats, xbulk find's own options, come "
-		      "before the PATHs\n", stderr);
+		fputs("xbulk find: -j, --format, --no-sync, --progress, "
+		      "--memory, --tmpdir and --stats, xbulk find's own "
+		      "options, come before the PATHs\n", stderr);
 	if (status == XBULK_FIND_EXIT_REFUSED)
 		return XB_EXIT_USAGE;
 	return status == XBULK_FIND_EXIT_BAD ? XB_EXIT_FAILURE : XB_EXIT_OK;
@@ -869,6 +879,9 @@ xb_cmd_find(int argc, char **argv)
 				  xbulk_find_fields(c.find), &own.mem,
 				  &own.stats);
 	}
+	/* the walk runs the expression, whose actions may write to the
+	 * terminal (-exec, -ok, -fprint /dev/stderr): no line over it */
+	xb_progress_end(&own.stats.progress);
 	if (!ret)
 		ret = walk_all(&c);
 	if (!ret)

@@ -327,13 +327,14 @@ xb_stats_option(const char *cmd, int opt, const char *arg,
 	return XB_EXIT_OK;
 }
 
-static uint64_t
-mono_ns(void)
+enum xb_exit
+xb_run_stats_option(struct xb_run_stats *s, const char *cmd, int opt,
+		    const char *arg)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+	if (opt != XB_OPT_PROGRESS)
+		return xb_stats_option(cmd, opt, arg, &s->stats, &s->file);
+	s->progress.want = true;
+	return XB_EXIT_OK;
 }
 
 int
@@ -341,7 +342,7 @@ xb_run_stats_begin(struct xb_run_stats *s, const char *cmd, const char *path)
 {
 	s->cmd = cmd;
 	s->path = path;
-	s->start_ns = mono_ns();
+	s->start_ns = xb_mono_ns();
 	s->out = NULL;
 	if (s->file && s->stats == XB_STATS_NONE)
 		s->stats = XB_STATS_TEXT;
@@ -557,11 +558,12 @@ xb_run_stats_end(struct xb_run_stats *s)
 	FILE *f = stderr;
 	int err = 0;
 
+	xb_progress_end(&s->progress);
 	if (!s->stats || !s->cmd)	/* the run never started */
 		return 0;
 	getrusage(RUSAGE_SELF, &ru);
 	e = (struct run_end){
-		.wall_s = (double)(mono_ns() - s->start_ns) / 1e9,
+		.wall_s = (double)(xb_mono_ns() - s->start_ns) / 1e9,
 		.user_s = tv_s(&ru.ru_utime),
 		.sys_s = tv_s(&ru.ru_stime),
 		.peak_rss = peak_rss(&ru),

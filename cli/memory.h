@@ -10,18 +10,19 @@
 #ifndef XBULK_CLI_MEMORY_H
 #define XBULK_CLI_MEMORY_H
 
-#include "cli.h"
+#include "progress.h"
 
 /*
  * getopt_long codes of the options the commands share (above every
  * command's own codes, which start at 256).  bulkstat and inumbers take
- * the two --stats ones (watch.h).
+ * the two --stats ones and --progress (watch.h).
  */
 enum {
 	XB_OPT_MEMORY = 0x200,	/* --memory SIZE */
 	XB_OPT_TMPDIR,		/* --tmpdir DIR */
 	XB_OPT_STATS,		/* --stats[=text|json] */
 	XB_OPT_STATS_FILE,	/* --stats-file FILE */
+	XB_OPT_PROGRESS,	/* --progress */
 };
 
 #define XB_MEMORY_LONGOPTS						\
@@ -29,10 +30,11 @@ enum {
 	{ "tmpdir", required_argument, NULL, XB_OPT_TMPDIR }
 #define XB_STATS_LONGOPTS						\
 	{ "stats", optional_argument, NULL, XB_OPT_STATS },		\
-	{ "stats-file", required_argument, NULL, XB_OPT_STATS_FILE }
+	{ "stats-file", required_argument, NULL, XB_OPT_STATS_FILE },	\
+	{ "progress", no_argument, NULL, XB_OPT_PROGRESS }
 
-/* The --help lines of --memory and --tmpdir, and of the --stats of the
- * commands that join names to inodes. */
+/* The --help lines of --memory and --tmpdir, and of the --stats and
+ * --progress of the commands that join names to inodes (and export). */
 #define XB_MEMORY_HELP							\
 "   --memory <size>\n"							\
 "              Hold at most about SIZE bytes of what grows with the inode\n" \
@@ -50,6 +52,9 @@ enum {
 "              RSS, wall and CPU time.\n"				\
 "   --stats-file <file>\n"						\
 "              Write the --stats figures to this file (implies --stats).\n"
+#define XB_PROGRESS_HELP						\
+"   --progress Show a progress line on stderr (only on a terminal): the\n" \
+"              phase, what is done, its rate and the time left.\n"
 
 /* What --stats prints: text or JSON (docs/formats.md). */
 enum xb_stats { XB_STATS_NONE, XB_STATS_TEXT, XB_STATS_JSON };
@@ -103,7 +108,13 @@ struct xb_run_stats {
 	uint64_t	records, links, written_bytes;
 	bool		completed;	/* the command ran to its end */
 	FILE		*out;		/* --stats-file, open */
+	struct xb_progress progress;	/* --progress */
 };
+
+/* Take --stats, --stats-file or --progress into @s; XB_EXIT_OK or
+ * XB_EXIT_USAGE. */
+enum xb_exit xb_run_stats_option(struct xb_run_stats *s, const char *cmd,
+				 int opt, const char *arg);
 
 /* Start the clock of @s (the whole command's wall time) and open
  * --stats-file: 0, or -EIO after a message naming it. */
@@ -121,9 +132,9 @@ void xb_run_stats_snap_memory(struct xb_run_stats *s,
 			      const struct xb_memory *m,
 			      const struct xbulk_snap *snap);
 /*
- * Print --stats (nothing without it): after the command's output, on
- * stderr or --stats-file.  0, or -EIO if it could not be written
- * (message printed).
+ * End the --progress line, and print --stats (nothing without it): after
+ * the command's output, on stderr or --stats-file.  0, or -EIO if it
+ * could not be written (message printed).
  */
 int xb_run_stats_end(struct xb_run_stats *s);
 

@@ -35,27 +35,6 @@ per_sec(uint64_t count, uint64_t ns)
 	return (double)count / seconds(ns);
 }
 
-/* @v with an SI prefix: "812", "812.3k", "1.62M" (for counts and rates). */
-static const char *
-si(char *buf, size_t size, double v)
-{
-	static const char prefix[] = " kMGTP";
-	int i = 0;
-
-	if (v < 0)
-		return "n/a";
-	while (v >= 999.95 && i < 5) {
-		v /= 1000;
-		i++;
-	}
-	if (!i)
-		snprintf(buf, size, "%.0f", v);
-	else
-		snprintf(buf, size, v < 9.995 ? "%.2f%c" : "%.1f%c", v,
-			 prefix[i]);
-	return buf;
-}
-
 /* A latency with its unit: "850 ns", "4.21 us", "812.5 us", "12.34 ms". */
 static const char *
 lat(char *buf, size_t size, uint64_t ns)
@@ -148,7 +127,7 @@ text_device(FILE *f, const struct xb_report *r, int i)
 	}
 	fprintf(f, "  %-8s: %s (%u:%u) read: IOPS=%s, BW=",
 		dev_roles[i], name, major, minor,
-		si(b[0], sizeof(b[0]), per_sec(d->read_ios, ns)));
+		xb_fig_si(b[0], sizeof(b[0]), per_sec(d->read_ios, ns)));
 	if (bytes < 0 || !ns)
 		fputs("n/a", f);
 	else
@@ -307,7 +286,7 @@ xb_report_text(FILE *f, const struct xb_report *r)
 		r->res->threads == 1 ? "" : "s", r->batch,
 		r->res->fail == XBULK_SCAN_OK ? "" : " (stopped early)");
 	fprintf(f, "  rate    : %s inodes/s",
-		si(b[0], sizeof(b[0]), per_sec(r->inodes, ns)));
+		xb_fig_si(b[0], sizeof(b[0]), per_sec(r->inodes, ns)));
 	if (r->inodes)
 		fprintf(f, " (%.2f us/inode)", wall * 1e6 / (double)r->inodes);
 	fputc('\n', f);
@@ -388,9 +367,9 @@ xb_report_interval(FILE *f, const struct xb_report *r,
 
 	utc_stamp(stamp, sizeof(stamp), d->real_ns);
 	fprintf(f, "%s %8.3f s  %8s inodes/s  %7s IOPS  ", stamp,
-		seconds(iv->t_ns), si(b[0], sizeof(b[0]),
+		seconds(iv->t_ns), xb_fig_si(b[0], sizeof(b[0]),
 				      per_sec(iv->inodes, ns)),
-		si(b[1], sizeof(b[1]), per_sec(ios, ns)));
+		xb_fig_si(b[1], sizeof(b[1]), per_sec(ios, ns)));
 	if (xbulk_stat_ok(bytes) && ns)
 		fprintf(f, "%7.1f MB/s", (double)bytes / seconds(ns) / 1e6);
 	else
@@ -404,45 +383,6 @@ xb_report_interval(FILE *f, const struct xb_report *r,
 		    sum2(d->vm[XBULK_VM_PGSTEAL_KSWAPD],
 			 d->vm[XBULK_VM_PGSTEAL_DIRECT])),
 		num(b[4], sizeof(b[4]), d->vm[XBULK_VM_PGSCAN_DIRECT]));
-}
-
-/* ------------------------------------------------------------------ */
-/* --progress                                                          */
-/* ------------------------------------------------------------------ */
-
-void
-xb_report_progress(FILE *f, const char *cmd, uint64_t done, uint64_t total,
-		   uint64_t elapsed_ns)
-{
-	double rate = per_sec(done, elapsed_ns);
-	char line[160], b[3][32];
-	int n;
-
-	n = snprintf(line, sizeof(line), "\r%s: ", cmd);
-	if (total) {
-		/* internal inodes are in the total, never in the scan */
-		double frac = done >= total ? 0.999 : (double)done / total;
-		uint64_t eta = rate > 0 && done < total ?
-			       (uint64_t)((double)(total - done) / rate) : 0;
-
-		n += snprintf(line + n, sizeof(line) - (size_t)n,
-			"%5.1f%% %s/%s inodes, %s inodes/s, ETA %u:%02u:%02u",
-			100 * frac, si(b[0], sizeof(b[0]), (double)done),
-			si(b[1], sizeof(b[1]), (double)total),
-			si(b[2], sizeof(b[2]), rate),
-			(unsigned int)(eta / 3600),
-			(unsigned int)(eta / 60 % 60),
-			(unsigned int)(eta % 60));
-	} else {
-		n += snprintf(line + n, sizeof(line) - (size_t)n,
-			"%s inodes, %s inodes/s",
-			si(b[0], sizeof(b[0]), (double)done),
-			si(b[2], sizeof(b[2]), rate));
-	}
-	if (n > 0 && (size_t)n < sizeof(line) - 4)
-		memcpy(line + n, "\033[K", 4);
-	line[sizeof(line) - 1] = '\0';
-	fputs(line, f);
 }
 
 /* ------------------------------------------------------------------ */

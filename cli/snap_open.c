@@ -143,6 +143,7 @@ xb_snap_live(const char *cmd, const char *path, struct xbulk_fs *fs,
 		.exclude = x->ino, .nexclude = x->n, .problem = problem,
 		.arg = &c, .cancel = cancel, .memory = mem->memory,
 		.tmpdir = mem->tmpdir,
+		.progress = xb_progress_build(&stats->progress, cmd, fs),
 	};
 	struct xbulk_names_result r = { .size = sizeof(r) };
 	int err;

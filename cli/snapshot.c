@@ -17,7 +17,8 @@
 static const char help[] =
 "Usage: xbulk snapshot [-j <threads>] [--no-sync] [--level <n>]\n"
 "                      [--memory <size>] [--tmpdir <dir>]\n"
-"                      [--stats[=text|json]] [--stats-file <file>] PATH FILE\n"
+"                      [--stats[=text|json]] [--stats-file <file>]\n"
+"                      [--progress] PATH FILE\n"
 "\n"
 "Write every inode's identity and attributes and every directory entry of\n"
 "the XFS filesystem mounted at PATH (a mount point: paths start there) to\n"
@@ -31,6 +32,7 @@ XB_SNAP_SCAN_HELP
 "              zstd level of FILE's blocks, 1 to 19 (default 1), or 0:\n"
 "              stored as they are.\n"
 XB_STATS_HELP
+XB_PROGRESS_HELP
 "   -h, --help Show this help.\n"
 "\n"
 "Exit status: 0 written, 2 trouble (nothing written; no room for the\n"
@@ -52,6 +54,7 @@ enum xb_exit
 xb_snap_option(const char *cmd, int c, char **argv)
 {
 	const char *last = argv[optind - 1];
+	const char *eq = strchr(last, '=');
 
 	if (c == ':')
 		return xb_usage_error(cmd, "option '%s' needs a value",
@@ -59,6 +62,10 @@ xb_snap_option(const char *cmd, int c, char **argv)
 				      (char[]){ '-', (char)optopt, 0 });
 	if (optopt && optopt < 256)
 		return xb_usage_error(cmd, "unknown option '-%c'", optopt);
+	/* "--progress=x": getopt gives the long option's code as optopt */
+	if (optopt && eq && !strncmp(last, "--", 2))
+		return xb_usage_error(cmd, "option '%.*s' takes no value",
+				      (int)(eq - last), last);
 	return xb_usage_error(cmd, "unknown option '%s'", last);
 }
 
@@ -152,8 +159,9 @@ xb_cmd_snapshot(int argc, char **argv)
 			break;
 		case XB_OPT_STATS:
 		case XB_OPT_STATS_FILE:
-			ret = xb_stats_option("snapshot", c, optarg,
-					      &stats.stats, &stats.file);
+		case XB_OPT_PROGRESS:
+			ret = xb_run_stats_option(&stats, "snapshot", c,
+						  optarg);
 			if (ret)
 				return ret;
 			break;
@@ -194,6 +202,10 @@ xb_cmd_snapshot(int argc, char **argv)
 	xb_exclude_path(&x, st.st_dev, file);
 	ret = xb_snap_live("snapshot", mnt, fs, threads, flags, &x, &mem,
 			   &stats, cancel, &s);
+	/* the live scan counts its records read into the line already */
+	if (!ret)
+		xb_progress_stage(&stats.progress, "snapshot", "write",
+				  xbulk_snap_info(s)->inodes, false);
 	if (!ret)
 		ret = xb_snap_write_all("snapshot", file, s, w, cancel);
 	if (!ret && cancel && *cancel)

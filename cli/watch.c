@@ -2,7 +2,9 @@
 /*
  * --stats, --stats-file, --progress and --interval of bulkstat and
  * inumbers: sample the counters before the scan, watch it while it runs
- * (monitor.c) and print the figures after it (report.c).
+ * (the monitor thread, monitor.c: the progress line from the scan's live
+ * counters, struct xbulk_scan_live, and every interval a sample of them
+ * and of the kernel's) and print the figures after it (report.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -10,6 +12,28 @@
 #include <unistd.h>
 
 #include "watch.h"
+
+/* A last interval shorter than this is not worth a line. */
+#define MIN_LAST_NS	1000000ULL
+
+enum xb_exit
+xb_parse_interval(const char *cmd, const char *arg, uint64_t *ns)
+{
+	char *end;
+	double v;
+
+	/* plain decimals only: no sign, exponent, hex, inf or nan */
+	errno = 0;
+	v = strtod(arg, &end);
+	if (!*arg || *end || errno || arg[strspn(arg, "0123456789.")])
+		return xb_usage_error(cmd,
+			"--interval: '%s' is not a number of seconds", arg);
+	if (v < 0.1 || v > 3600)
+		return xb_usage_error(cmd,
+			"--interval: %s s is out of range (0.1 to 3600)", arg);
+	*ns = (uint64_t)(v * 1e9 + 0.5);
+	return XB_EXIT_OK;
+}
 
 enum xb_exit
 xb_watch_option(struct xb_watch *w, const char *cmd, int opt,
@@ -44,6 +68,68 @@ expected_inodes(const struct xbulk_fs *fs, const struct xbulk_scan *scan)
 		return 0;
 	}
 	return n;
+}
+
+static uint64_t
+inodes_done(const struct xb_watch *w)
+{
+	if (w->report.kind == XBULK_KIND_INUMBERS)
+		return __atomic_load_n(&w->inodes, __ATOMIC_RELAXED);
+	return __atomic_load_n(&w->live.records, __ATOMIC_RELAXED);
+}
+
+/* The monitor's progress line. */
+static void
+line(void *arg, char *buf, size_t size)
+{
+	const struct xb_watch *w = arg;
+
+	xb_fig_progress(buf, size, inodes_done(w), w->total, "inodes",
+			xb_mono_ns() - w->start.mono_ns);
+}
+
+/* Close the interval that ends now: keep it and print its line. */
+static void
+take_interval(void *arg)
+{
+	struct xb_watch *w = arg;
+	struct xb_interval *iv;
+	struct xbulk_sample now = { .size = sizeof(now) };
+	uint64_t records, inodes, calls, iv_max;
+
+	if (w->ntimeline == w->cap) {
+		size_t cap = w->cap ? 2 * w->cap : 64;
+		void *t = realloc(w->timeline, cap * sizeof(*w->timeline));
+
+		if (!t)
+			return;
+		w->timeline = t;
+		w->cap = cap;
+	}
+	records = __atomic_load_n(&w->live.records, __ATOMIC_RELAXED);
+	calls = __atomic_load_n(&w->live.calls, __ATOMIC_RELAXED);
+	iv_max = __atomic_exchange_n(&w->live.max_call_ns, 0,
+				     __ATOMIC_RELAXED);
+	inodes = inodes_done(w);
+	xbulk_stats_sample(w->src, &now);
+
+	iv = &w->timeline[w->ntimeline++];
+	iv->delta = (struct xbulk_sample){ .size = sizeof(iv->delta) };
+	xbulk_sample_delta(&iv->delta, &w->last, &now);
+	iv->t_ns = now.mono_ns - w->start.mono_ns;
+	iv->records = records - w->last_records;
+	iv->inodes = inodes - w->last_inodes;
+	iv->calls = calls - w->last_calls;
+	iv->max_call_ns = iv_max;
+	w->last = now;
+	w->last_records = records;
+	w->last_inodes = inodes;
+	w->last_calls = calls;
+
+	flockfile(stderr);
+	xb_progress_clear();
+	xb_report_interval(stderr, &w->report, iv);
+	funlockfile(stderr);
 }
 
 enum xb_exit
@@ -105,14 +191,18 @@ xb_watch_begin(struct xb_watch *w, const char *cmd, const char *path,
 	if (!w->progress && !w->interval_ns)
 		return XB_EXIT_OK;
 
+	w->total = w->progress ? expected_inodes(fs, scan) : 0;
+	w->timeline = NULL;
+	w->ntimeline = w->cap = 0;
+	w->last = w->start;
+	w->last_records = w->last_inodes = w->last_calls = 0;
 	w->mon = (struct xb_monitor) {
-		.report = &w->report,
-		.live = &w->live,
-		.inodes = scan->kind == XBULK_KIND_INUMBERS ? &w->inodes :
-			  NULL,
-		.total = w->progress ? expected_inodes(fs, scan) : 0,
-		.progress = w->progress,
-		.start = w->start,
+		.cmd = cmd,
+		.line = w->progress ? line : NULL,
+		.tick = take_interval,
+		.interval_ns = w->interval_ns,
+		.start_ns = w->start.mono_ns,
+		.arg = w,
 	};
 	err = xb_monitor_start(&w->mon);
 	if (err) {
@@ -146,8 +236,11 @@ xb_watch_end(struct xb_watch *w, const struct xbulk_scan_result *res)
 	xbulk_stats_sample(w->src, &end);
 	if (w->mon_running) {
 		xb_monitor_stop(&w->mon);
-		w->report.timeline = w->mon.timeline;
-		w->report.ntimeline = w->mon.ntimeline;
+		if (w->interval_ns && (xb_mono_ns() - w->last.mono_ns >=
+				       MIN_LAST_NS || !w->ntimeline))
+			take_interval(w);
+		w->report.timeline = w->timeline;
+		w->report.ntimeline = w->ntimeline;
 	}
 	if (w->stats) {
 		w->report.res = res;
@@ -162,8 +255,9 @@ xb_watch_end(struct xb_watch *w, const struct xbulk_scan_result *res)
 		else
 			xb_report_text(f, &w->report);
 	}
-	if (w->mon_running)
-		xb_monitor_free(&w->mon);
+	free(w->timeline);
+	w->timeline = NULL;
+	w->ntimeline = w->cap = 0;
 	w->mon_running = false;
 	xbulk_scan_lat_free(w->lat);
 	w->lat = NULL;

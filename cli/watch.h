@@ -3,13 +3,14 @@
  * Internal to the command (prefix xb_: CONTRIBUTING.md).
  *
  * The measurements around a scan of bulkstat and inumbers: --stats and
- * --interval lines (report.c), --progress and --interval's sampling
- * thread (monitor.c), and what holds them together (watch.c).
+ * --interval lines (report.c), and what holds them together with the
+ * progress thread (progress.h) and samples each interval (watch.c).
  */
 #ifndef XBULK_CLI_WATCH_H
 #define XBULK_CLI_WATCH_H
 
 #include "memory.h"
+#include "progress.h"
 
 /* --- report.c: --stats and --interval lines ---------------------- */
 
@@ -47,72 +48,22 @@ void xb_report_json(FILE *f, const struct xb_report *r);
 /* One --interval line. */
 void xb_report_interval(FILE *f, const struct xb_report *r,
 			const struct xb_interval *iv);
-/*
- * The --progress line ("\r" first, no newline): @done of @total inodes
- * (@total 0: unknown) after @elapsed_ns.
- */
-void xb_report_progress(FILE *f, const char *cmd, uint64_t done,
-			uint64_t total, uint64_t elapsed_ns);
-
-/* --- monitor.c: --progress and --interval ------------------------- */
-
-/*
- * A thread that watches a running scan through its live counters: it
- * redraws a progress line on a terminal (at most 4 times a second) and
- * every interval samples the counters, prints a line and keeps it for
- * the JSON timeline.  It never writes to stdout.
- */
-struct xb_monitor {
-	/* Set before xb_monitor_start(). */
-	const struct xb_report		*report;	/* src, cmd, interval */
-	struct xbulk_scan_live		*live;		/* max_call_ns taken */
-	const uint64_t			*inodes;	/* inodes done; NULL:
-							   live->records */
-	uint64_t			total;		/* inodes to do, 0 if
-							   unknown */
-	bool				progress;	/* draw on stderr */
-	struct xbulk_sample		start;		/* when the scan began */
-	/* Kept by the monitor; read after xb_monitor_stop(). */
-	struct xb_interval		*timeline;
-	size_t				ntimeline;
-	/* Internal. */
-	size_t				cap;
-	pthread_t			thread;
-	pthread_mutex_t			lock;
-	pthread_cond_t			cond;
-	bool				stop;
-	bool				drawn;		/* a progress line is
-							   on the screen */
-	struct xbulk_sample		last;
-	uint64_t			last_records, last_inodes, last_calls;
-};
-
-/* Start the thread; returns 0 or a negative errno. */
-int xb_monitor_start(struct xb_monitor *m);
-/*
- * Stop it (promptly: it is woken), record and print the last, partial
- * interval and erase the progress line.
- */
-void xb_monitor_stop(struct xb_monitor *m);
-void xb_monitor_free(struct xb_monitor *m);
+/* --- watch.c: --stats, --stats-file, --progress, --interval ------ */
 
 /* Parse --interval's SECONDS (0.1 to 3600, decimals allowed) into ns;
  * XB_EXIT_OK or XB_EXIT_USAGE. */
 enum xb_exit xb_parse_interval(const char *cmd, const char *arg,
 			       uint64_t *ns);
 
-/* --- watch.c: --stats, --stats-file, --progress, --interval ------ */
-
-/* getopt_long codes of the long-only options (--stats and --stats-file:
- * memory.h's, shared with the other commands). */
+/* getopt_long code of the long-only option of its own (--stats,
+ * --stats-file and --progress: memory.h's, shared with the other
+ * commands). */
 enum {
-	XB_OPT_PROGRESS = 256,	/* --progress */
-	XB_OPT_INTERVAL,	/* --interval SECONDS */
+	XB_OPT_INTERVAL = 256,	/* --interval SECONDS */
 };
 
 #define XB_WATCH_LONGOPTS						\
 	XB_STATS_LONGOPTS,						\
-	{ "progress", no_argument, NULL, XB_OPT_PROGRESS },		\
 	{ "interval", required_argument, NULL, XB_OPT_INTERVAL }
 
 /* The --help lines of the XB_OPT_* options. */
@@ -146,6 +97,13 @@ struct xb_watch {
 	struct xb_report	report;
 	struct xb_monitor	mon;
 	bool			mon_running;
+	uint64_t		total;		/* inodes to do, 0 if
+						   unknown */
+	/* --interval's, kept by the monitor's thread */
+	struct xb_interval	*timeline;
+	size_t			ntimeline, cap;
+	struct xbulk_sample	last;
+	uint64_t		last_records, last_inodes, last_calls;
 	FILE			*out;
 };
 

@@ -62,6 +62,22 @@ xbl_clock_ns(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* Add @n to the counter @field of the struct xbulk_names_progress @p
+ * (NULL: none); relaxed, as a display on another thread reads it. */
+#define XBL_PROGRESS_ADD(p, field, n)					\
+	do {								\
+		if (p)							\
+			__atomic_fetch_add(&(p)->field, (n),		\
+					   __ATOMIC_RELAXED);		\
+	} while (0)
+
+static inline void
+xbl_progress_phase(struct xbulk_names_progress *p, enum xbulk_names_phase ph)
+{
+	if (p)
+		__atomic_store_n(&p->phase, (uint32_t)ph, __ATOMIC_RELAXED);
+}
+
 /* Has the caller asked to stop (*@cancel set, by a signal handler or
  * another thread)? */
 static inline bool

@@ -124,6 +124,45 @@ struct xbulk_names_problem {
 	const struct xbulk_ag_fault	*ag_fault;
 };
 
+/* How far xbulk_names_build() is (struct xbulk_names_progress .phase). */
+enum xbulk_names_phase {
+	XBULK_PHASE_NONE = 0,	/* not started */
+	XBULK_PHASE_SCAN,	/* the bulkstat scan: .inodes, .dirs grow */
+	XBULK_PHASE_READ,	/* reading the directories: .dirs_read,
+				   .entries grow up to .dirs */
+	XBULK_PHASE_LINK,	/* linking and checking the tree */
+	XBULK_PHASE_BUILT,	/* built (or failed): walks and snapshot
+				   readers add to .walked, .records */
+};
+
+/*
+ * Since 0.4: live counters of a long run, for a progress display on
+ * another thread (xbulk never prints).  The caller allocates it, zeroed,
+ * with @size = sizeof(struct xbulk_names_progress), and hands it to
+ * xbulk_names_opts.progress, xbulk_snap_scan_opts.progress or
+ * xbulk_snap_progress(); the library only adds to the counters (relaxed
+ * atomics, once per batch of records, per directory or per 1024
+ * entries: never on the caller's behalf per entry), writes nothing past
+ * @size, and several users may share one.  Read them with
+ * __atomic_load_n(..., __ATOMIC_RELAXED): each is exact once its phase
+ * is over, a little behind while it runs.
+ */
+struct xbulk_names_progress {
+	size_t		size;		/* sizeof(struct xbulk_names_progress) */
+	uint32_t	phase;		/* enum xbulk_names_phase */
+	uint64_t	inodes;		/* records the scan returned */
+	uint64_t	dirs;		/* ... that are directories */
+	uint64_t	dirs_read;	/* directories read (or found
+					   unreadable) */
+	uint64_t	entries;	/* entries they held ("." and ".."
+					   aside) */
+	uint64_t	walked;		/* visits of walks (a directory's
+					   POST counts too) */
+	uint64_t	records;	/* records read from snapshots
+					   (xbulk_snap_next(), the diff; a
+					   rewind reads them again) */
+};
+
 /* Set @size to sizeof(struct xbulk_names_opts); the library reads
  * nothing past it. */
 struct xbulk_names_opts {
@@ -191,6 +230,12 @@ struct xbulk_names_opts {
 	 */
 	bool		(*fold)(void *arg, const struct xfs_bulkstat *bs,
 				uint64_t *value);
+	/*
+	 * Since 0.4, optional: counters of the build's phases, and of the
+	 * walks of the names built (struct xbulk_names_progress); it must
+	 * outlive the names.
+	 */
+	struct xbulk_names_progress *progress;
 };
 
 /* Where xbulk_names_build() failed. */
@@ -290,7 +335,8 @@ struct xbulk_names;	/* opaque: inode store and directory tree */
  * Return: 0; -EPERM without CAP_SYS_ADMIN (@r->fail FAIL_SCAN) or
  * CAP_DAC_READ_SEARCH (FAIL_HANDLE); -EINTR if cancelled; -ENOMEM;
  * -EINVAL (nothing done, @r untouched) if the @size of @o or @r is
- * smaller than this library's first version; -E2BIG if @o is larger and
+ * smaller than this library's first version (of @o->progress: -EINVAL
+ * in @r); -E2BIG if @o is larger and
  * sets a field this library does not know; or
  * the negative errno of the scan (see xbulk_scan_run()) or of the mount
  * lookup.  Problems with single directories, inodes or AGs (an inode

@@ -32,6 +32,7 @@ struct xbulk_fs;
 struct xbulk_names_result;
 struct xbulk_names_problem;
 struct xbulk_memory_stats;
+struct xbulk_names_progress;
 
 /* The snapshot file format this library writes (and the only one it reads). */
 #define XBULK_SNAP_VERSION	1
@@ -115,6 +116,10 @@ struct xbulk_snap_scan_opts {
 	/* Since 0.4: as struct xbulk_names_opts (0, NULL: no budget) */
 	uint64_t	memory;
 	const char	*tmpdir;
+	/* Since 0.4, optional: the build's counters, as struct
+	 * xbulk_names_opts .progress, and the records read from the
+	 * snapshot after it (xbulk_snap_progress()) */
+	struct xbulk_names_progress *progress;
 };
 
 /**
@@ -193,6 +198,17 @@ int xbulk_snap_rewind(struct xbulk_snap *s);
  */
 long xbulk_snap_path(const struct xbulk_snap *s,
 		     const struct xbulk_snap_link *l, char **buf, size_t *cap);
+
+/**
+ * xbulk_snap_progress() - from now on, count the records read from @s
+ * (by xbulk_snap_next() or a diff) in @p->records (since 0.4)
+ * @p: counters (struct xbulk_names_progress) that outlive @s, or NULL
+ *     for none; several snapshots may share them
+ *
+ * A live scan given xbulk_snap_scan_opts.progress counts into those
+ * already.  Return: 0, or -EINVAL if @p->size is too small.
+ */
+int xbulk_snap_progress(struct xbulk_snap *s, struct xbulk_names_progress *p);
 
 /**
  * xbulk_snap_memory() - what the live scan behind @s holds and spilled

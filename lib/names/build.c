@@ -60,6 +60,8 @@ store_batch(void *arg, struct xbulk_out *out, const struct xfs_bulk_ireq *hdr,
 	(void)hdr;
 	for (i = 0; i < n; i++)
 		ndirs += S_ISDIR(bs[i].bs_mode);
+	XBL_PROGRESS_ADD(b->o->progress, inodes, n);
+	XBL_PROGRESS_ADD(b->o->progress, dirs, ndirs);
 	if (ndirs && xbn_dirs_add(&nm->dirs, bs, n, ndirs, &dir))
 		return -ENOMEM;
 	a = xbn_arena_get(&nm->store);
@@ -290,9 +292,11 @@ link_and_check(struct build *b, const struct xfs_bulkstat *root,
 		return -ESTALE;		/* the scan did not see the root */
 	nm->top = nm->root;
 	r->fail = XBULK_NAMES_FAIL_SETUP;
+	xbl_progress_phase(nm->progress, XBULK_PHASE_READ);
 	ret = xbn_travel(nm, b->o->threads, &links);
 	r->read_s = now_s() - t0;
 	t0 = now_s();
+	xbl_progress_phase(nm->progress, XBULK_PHASE_LINK);
 	if (!ret)
 		ret = xbn_tree_build(nm, r, &links);
 	free(links.v);
@@ -316,6 +320,7 @@ link_and_check(struct build *b, const struct xfs_bulkstat *root,
 /* The first versions of the sized structs end with these fields. */
 #define OPTS_SIZE_1	XBL_SIZE_TO(struct xbulk_names_opts, cancel)
 #define RESULT_SIZE_1	XBL_SIZE_TO(struct xbulk_names_result, link_s)
+#define PROGRESS_SIZE_1	XBL_SIZE_TO(struct xbulk_names_progress, records)
 
 static int
 build(struct xbulk_fs *fs, const struct xbulk_names_opts *o,
@@ -343,6 +348,7 @@ build(struct xbulk_fs *fs, const struct xbulk_names_opts *o,
 	nm->fields = o->fields;
 	nm->filtered = o->keep != NULL;
 	nm->cancel = o->cancel;
+	nm->progress = o->progress;
 	nm->dir_fd = -1;
 	ret = xbn_store_init(&nm->store, o->fields, &nm->spill);
 	if (!ret)
@@ -360,12 +366,14 @@ build(struct xbulk_fs *fs, const struct xbulk_names_opts *o,
 		};
 	if (!ret)
 		ret = check_root(nm, &root, r);
+	xbl_progress_phase(o->progress, XBULK_PHASE_SCAN);
 	if (!ret)
 		ret = scan(&b, r);
 	if (!ret)
 		ret = link_and_check(&b, &root, &mi, r);
 	pthread_mutex_destroy(&b.lock);
 fail:
+	xbl_progress_phase(o->progress, XBULK_PHASE_BUILT);
 	xbn_mountinfo_free(&mi);
 	r->store_bytes = nm->store.bytes;
 	r->names_bytes = nm->list_bytes + nm->dirs.bytes;
@@ -406,6 +414,8 @@ xbn_names_build(struct xbulk_fs *fs, const struct xbulk_names_opts *uo,
 	if (ur->size < RESULT_SIZE_1)
 		return -EINVAL;
 	ret = xbl_sized_in(&o, sizeof(o), uo, OPTS_SIZE_1);
+	if (!ret && o.progress && o.progress->size < PROGRESS_SIZE_1)
+		ret = -EINVAL;
 	if (ret) {
 		r.fail = XBULK_NAMES_FAIL_SETUP;
 		r.err = ret;

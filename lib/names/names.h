@@ -59,6 +59,7 @@ struct xbulk_names {
 	size_t			problems_cap;
 	uint32_t		pass;		/* for xbn_dir.mark */
 	const volatile int	*cancel;
+	struct xbulk_names_progress *progress;	/* NULL: none */
 	/* The walk's path buffer and stack, kept between walks */
 	char			*path;
 	size_t			path_cap;

@@ -368,6 +368,8 @@ read_item(struct worker *w, struct item *it)
 		__atomic_store_n(&d->claimed, 0, __ATOMIC_RELEASE);
 		err = 0;
 	} else if (!err) {
+		XBL_PROGRESS_ADD(w->t->nm->progress, dirs_read, 1);
+		XBL_PROGRESS_ADD(w->t->nm->progress, entries, d->nentries);
 		d->flags &= (uint16_t)~XBN_DIR_GONE;
 		err = xbn_link_listing(w->t->nm, it->c, &w->links);
 		if (!err)

@@ -66,8 +66,10 @@ visit(struct xbn_walk *w, struct xbulk_entry *e, enum xbulk_visit v)
 {
 	int ret;
 
+	if (++w->count % CANCEL_EVERY == 0)
+		XBL_PROGRESS_ADD(w->nm->progress, walked, CANCEL_EVERY);
 	/* at every entry once commands run (one may have been stopped) */
-	if (((++w->count % CANCEL_EVERY) == 0 || w->nm->live) &&
+	if ((w->count % CANCEL_EVERY == 0 || w->nm->live) &&
 	    xbl_cancelled(w->nm->cancel))
 		return -EINTR;
 	xbn_spill_tick(&w->nm->spill, 1);
@@ -500,15 +502,10 @@ unreached_err(const struct xbulk_names *nm, const char *start)
 }
 
 static int
-walk(struct xbulk_names *nm, const char *start, unsigned int flags,
-     xbulk_walk_fn fn, void *arg)
+walk(struct xbn_walk *w, unsigned int flags)
 {
-	struct xbn_walk w = {
-		.nm = nm, .fn = fn, .arg = arg,
-		.post = flags & XBULK_WALK_POST,
-		.follow = flags & XBULK_WALK_FOLLOW,
-		.start = start, .startlen = strlen(start),
-	};
+	struct xbulk_names *nm = w->nm;
+	const char *start = w->start;
 	struct xbulk_entry e = { .depth = 0 };
 	struct xbn_slot *slot;
 	struct xbn_dir *d;
@@ -520,23 +517,23 @@ walk(struct xbulk_names *nm, const char *start, unsigned int flags,
 	memcpy(nm->path, start, len + 1);
 	e.path = nm->path;
 	e.pathlen = len;
-	nm->walk = &w;
+	nm->walk = w;
 	if (nm->live)
-		return walk_live(&w, &e);
+		return walk_live(w, &e);
 	ret = find_start(nm, start, flags, &slot, &e.dino);
 	if (ret || !slot)
 		return ret;
-	w.mark = ++nm->pass;
+	w->mark = ++nm->pass;
 	d = xbn_slot_dir(nm, slot);
 	if (!d) {
-		file_entry(&w, &e, e.dino, slot);
-		ret = visit(&w, &e, XBULK_VISIT_PRE);
+		file_entry(w, &e, e.dino, slot);
+		ret = visit(w, &e, XBULK_VISIT_PRE);
 		return ret == XBULK_WALK_STOP || ret < 0 ? ret : 0;
 	}
 	if (d->flags & XBN_DIR_GONE)
 		return -ESTALE;
-	d->mark = w.mark;
-	dir_entry(&w, &e, slot, d);
+	d->mark = w->mark;
+	dir_entry(w, &e, slot, d);
 	if (!(d->flags & (XBN_DIR_READ | XBN_DIR_UNREADABLE | XBN_DIR_MOUNT))) {
 		/* below a directory that could not be read: its contents
 		 * are as unknown as that one's */
@@ -545,11 +542,11 @@ walk(struct xbulk_names *nm, const char *start, unsigned int flags,
 		if (e.err == -ENOMEM)
 			return e.err;
 	}
-	ret = visit(&w, &e, XBULK_VISIT_PRE);
+	ret = visit(w, &e, XBULK_VISIT_PRE);
 	if (ret == 0 || ret == XBULK_WALK_PRUNE)
-		ret = enter(&w, slot->aux, &e, ret == XBULK_WALK_PRUNE);
+		ret = enter(w, slot->aux, &e, ret == XBULK_WALK_PRUNE);
 	if (!ret)
-		ret = run(&w);
+		ret = run(w);
 	return ret == XBULK_WALK_STOP || ret < 0 ? ret : 0;
 }
 
@@ -557,8 +554,15 @@ int
 xbulk_names_walk(struct xbulk_names *nm, const char *start,
 		 unsigned int flags, xbulk_walk_fn fn, void *arg)
 {
-	int ret = walk(nm, start, flags, fn, arg);
+	struct xbn_walk w = {
+		.nm = nm, .fn = fn, .arg = arg,
+		.post = flags & XBULK_WALK_POST,
+		.follow = flags & XBULK_WALK_FOLLOW,
+		.start = start, .startlen = strlen(start),
+	};
+	int ret = walk(&w, flags);
 
+	XBL_PROGRESS_ADD(nm->progress, walked, w.count % CANCEL_EVERY);
 	nm->walk = NULL;
 	if (nm->dir_fd >= 0)
 		close(nm->dir_fd);

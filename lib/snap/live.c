@@ -237,7 +237,7 @@ xbulk_snap_scan(struct xbulk_fs *fs, const struct xbulk_snap_scan_opts *opts,
 		.size = sizeof(no), .threads = o.threads, .fields = SNAP_FIELDS,
 		.keep = l->nexclude ? keep : NULL, .problem = problem,
 		.arg = l, .cancel = o.cancel, .memory = o.memory,
-		.tmpdir = o.tmpdir,
+		.tmpdir = o.tmpdir, .progress = o.progress,
 	};
 	l->problem = o.problem;
 	l->arg = o.arg;
@@ -245,6 +245,7 @@ xbulk_snap_scan(struct xbulk_fs *fs, const struct xbulk_snap_scan_opts *opts,
 	if (ret)
 		goto fail;
 	l->s.names = l->nm;
+	l->s.progress = o.progress;
 	clock_gettime(CLOCK_REALTIME, &t);
 	l->s.info.end_sec = t.tv_sec;
 	l->s.info.end_nsec = (uint32_t)t.tv_nsec;

@@ -288,7 +288,14 @@ struct xbulk_snap {
 	char			why[160];
 	/* A live scan's names (xbulk_snap_memory()); NULL for a file */
 	const struct xbulk_names *names;
+	/* xbulk_snap_progress(): records are added to it in batches of
+	 * SNAP_PROGRESS_EVERY, @unsent the rest so far (NULL: none) */
+	struct xbulk_names_progress *progress;
+	uint32_t		unsent;
 };
+
+/* Records counted to xbulk_snap_progress()'s counters at once. */
+#define SNAP_PROGRESS_EVERY	1024
 
 /* source.c: @s's next record (ops->next()) and, on failure, s->why set
  * (what the source said, or strerror()): as ops->next(). */

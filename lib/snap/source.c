@@ -45,6 +45,10 @@ snap_next(struct xbulk_snap *s)
 {
 	int ret = s->ops->next(s);
 
+	if (s->progress && (ret != 1 || ++s->unsent == SNAP_PROGRESS_EVERY)) {
+		XBL_PROGRESS_ADD(s->progress, records, s->unsent);
+		s->unsent = 0;
+	}
 	if (ret < 0 && !s->why[0])
 		snap_fail(s, ret, "%s", strerror(-ret));
 	return ret;
@@ -107,6 +111,16 @@ xbulk_snap_path(const struct xbulk_snap *s, const struct xbulk_snap_link *l,
 		char **buf, size_t *cap)
 {
 	return snap_dirtab_path(&s->dirs, l, buf, cap);
+}
+
+int
+xbulk_snap_progress(struct xbulk_snap *s, struct xbulk_names_progress *p)
+{
+	if (p && p->size < XBL_SIZE_TO(struct xbulk_names_progress, records))
+		return -EINVAL;
+	s->progress = p;
+	s->unsent = 0;
+	return 0;
 }
 
 int

@@ -180,13 +180,14 @@ while IFS= read -r line; do
 done <<<"$CASES"
 
 # find's own options after a PATH: find's message, then where they go
-for opt in --memory=1G --tmpdir --stats --stats=json --stats-file; do
+for opt in --memory=1G --tmpdir --stats --stats=json --stats-file \
+	   --progress; do
 	set +e
 	"$XBULK" find "$MNT" "$opt" >/dev/null 2>"$T/err"
 	rc=$?
 	set -e
 	if ((rc == 1)) && [[ $(sed -n 2p "$T/err") == \
-	     "xbulk find: -j, --format, --no-sync, --memory, --tmpdir and --stats, xbulk find's own options, come before the PATHs" ]]; then
+	     "xbulk find: -j, --format, --no-sync, --progress, --memory, --tmpdir and --stats, xbulk find's own options, come before the PATHs" ]]; then
 		pass
 	else
 		fail "find PATH $opt: status $rc, $(cat "$T/err")"
