@@ -6,7 +6,6 @@
  * inodes no path reaches.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <locale.h>
@@ -14,7 +13,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "du.h"
 
@@ -278,7 +276,7 @@ parse_options(struct du_run *r, int argc, char **argv)
 			break;
 		case OPT_TOP_DIRS: r->top_dirs = true; break;
 		case 'o': ret = xb_parse_format("du", optarg, &r->format); break;
-		case OPT_SVG: r->svg_path = optarg; break;
+		case OPT_SVG: r->svg_file.path = optarg; break;
 		case OPT_SVG_DEPTH:
 			ret = parse_count("--svg-depth", optarg, 64, &v);
 			r->svg_depth = (unsigned int)v;
@@ -380,7 +378,7 @@ fields_of(const struct du_run *r)
 	if (r->by_given)
 		f |= r->by == DU_BY_AGE ? time_field[r->time]
 					   : by_field[r->by];
-	if (r->svg_path)
+	if (r->svg_file.path)
 		f |= XBULK_F_OWNER | time_field[r->time];
 	if (r->unreachable)
 		f |= XBULK_F_OWNER | XBULK_F_SIZE | XBULK_F_NLINK;
@@ -424,73 +422,6 @@ open_fs(char **paths, int npaths, struct xbulk_fs **fs)
 			return XB_EXIT_OK;
 	for (i = 0; i < npaths; i++)
 		du_path_error(paths[i], *paths[i] ? try_fs(paths[i], fs) : 0);
-	return XB_EXIT_FAILURE;
-}
-
-/*
- * Start --svg FILE before the scan, so that a FILE that cannot be written
- * fails at once.  It may not be on the filesystem scanned (writing it
- * would change what is measured): its directory is checked before
- * anything is made there.  The picture is written unnamed and put at
- * FILE when du succeeded (xbulk/replace.h): until then the old picture
- * stays, and nothing someone planted at FILE (a symbolic link, a FIFO)
- * is followed or opened.
- */
-static enum xb_exit
-open_svg(struct du_run *r, const struct xbulk_fs *fs)
-{
-	struct stat fst, st;
-	char *copy;
-	int fd, err;
-
-	if (!r->svg_path)
-		return XB_EXIT_OK;
-	if (!*r->svg_path)
-		return xb_usage_error("du", "--svg: empty file name");
-	copy = strdup(r->svg_path);
-	if (!copy || fstat(xbulk_fs_fd(fs), &fst)) {
-		free(copy);
-		xb_error("du", "%s", strerror(errno));
-		return XB_EXIT_FAILURE;
-	}
-	err = stat(dirname(copy), &st) ? -errno : 0;
-	free(copy);
-	if (!err && st.st_dev == fst.st_dev)
-		return xb_usage_error("du", "--svg: %s is on the filesystem "
-				      "being scanned; write it elsewhere",
-				      r->svg_path);
-	if (!err)
-		err = xbulk_replace_open(r->svg_path, 0600, 0, &r->svg_file);
-	if (!err) {
-		fd = dup(xbulk_replace_fd(r->svg_file));
-		r->svg_out = fd < 0 ? NULL : fdopen(fd, "w");
-		if (!r->svg_out) {
-			err = -errno;
-			if (fd >= 0)
-				close(fd);
-		}
-	}
-	if (!err)
-		return XB_EXIT_OK;
-	if (err == -EEXIST)
-		xb_error("du", "--svg: %s: not a regular file: left as it is",
-			 r->svg_path);
-	else
-		xb_error("du", "--svg: %s: %s", r->svg_path, strerror(-err));
-	return XB_EXIT_FAILURE;
-}
-
-/* Put the picture at --svg FILE: XB_EXIT_OK or XB_EXIT_FAILURE (message
- * printed). */
-static enum xb_exit
-place_svg(struct du_run *r)
-{
-	int err = xbulk_replace_commit(r->svg_file);
-
-	r->svg_file = NULL;
-	if (!err)
-		return XB_EXIT_OK;
-	xb_error("du", "--svg: %s: %s", r->svg_path, strerror(-err));
 	return XB_EXIT_FAILURE;
 }
 
@@ -580,6 +511,7 @@ xb_cmd_du(int argc, char **argv)
 		.max_depth = UINT64_MAX,
 		.threads = xb_online_cpus(),
 		.out = stdout,
+		.svg_file.opt = "--svg",
 	};
 	const volatile int *cancel;
 	struct xbulk_fs *fs = NULL;
@@ -597,7 +529,7 @@ xb_cmd_du(int argc, char **argv)
 		return xb_write_error("du", -EBADF);
 	paths = optind < argc ? argv + optind : dflt;
 	npaths = optind < argc ? argc - optind : 1;
-	if (r.svg_path) {
+	if (r.svg_file.path) {
 		r.svg_title = join_paths(paths, npaths);
 		if (!r.svg_title) {
 			ret = XB_EXIT_FAILURE;
@@ -611,7 +543,7 @@ xb_cmd_du(int argc, char **argv)
 	if (!ret && xb_run_stats_begin(&r.stats, "du", paths[0]))
 		ret = XB_EXIT_FAILURE;
 	if (!ret)
-		ret = open_svg(&r, fs);
+		ret = du_file_open(&r.svg_file, fs);
 	/* names of owners, groups and projects: the walks' and
 	 * --unreachable's (--by) alike */
 	if (!ret && xbulk_ids_new(&r.ids)) {
@@ -638,8 +570,8 @@ xb_cmd_du(int argc, char **argv)
 		ret = xb_signal_exit_status();
 	if ((fflush(stdout) || ferror(stdout)) && !ret)
 		ret = xb_write_error("du", -errno);
-	if (!ret && r.svg_file)
-		ret = place_svg(&r);
+	if (!ret && r.svg_file.tmp)
+		ret = du_file_place(&r.svg_file);
 	if (!ret && r.failed)
 		ret = XB_EXIT_FAILURE;
 out:
@@ -650,9 +582,7 @@ out:
 		ret = XB_EXIT_FAILURE;
 	free(r.svg_title);
 	/* Not written (an error, a signal): the old picture stays. */
-	if (r.svg_out)
-		fclose(r.svg_out);
-	xbulk_replace_abort(r.svg_file);
+	du_file_abort(&r.svg_file);
 	while (r.nexclude)
 		free(r.exclude[--r.nexclude]);
 	free(r.exclude);

@@ -136,7 +136,7 @@ du_acct_init(struct du_run *r, int npaths)
 	/* Only directories' lines: a file's entry is not needed (--top of
 	 * files, --by, the treemap and --unreachable look at every file) */
 	r->fold = !r->all && !r->by_given && (!r->top || r->top_dirs) &&
-		  !r->svg_path && !r->unreachable && npaths == 1 &&
+		  !r->svg_file.path && !r->unreachable && npaths == 1 &&
 		  !r->nexclude;
 }
 
@@ -164,7 +164,7 @@ setup(struct du_run *r)
 			on_table, r);
 	if (!err && r->top)
 		err = du_top_init(&r->best, r->top);
-	if (!err && r->svg_path)
+	if (!err && r->svg_file.path)
 		err = du_svg_new(&so, &r->svg);
 	return err;
 }
@@ -177,22 +177,6 @@ teardown(struct du_run *r)
 	du_agg_free(&r->agg);
 	du_top_free(&r->best);
 	du_svg_free(r->svg);
-}
-
-/* Write the picture (put in place by the caller once du succeeded). */
-static enum xb_exit
-write_svg(struct du_run *r)
-{
-	FILE *f = r->svg_out;
-	int err = du_svg_write(r->svg, f);
-
-	r->svg_out = NULL;
-	if (fclose(f) && !err)
-		err = -errno;
-	if (!err)
-		return XB_EXIT_OK;
-	xb_error("du", "--svg: %s: %s", r->svg_path, strerror(-err));
-	return XB_EXIT_FAILURE;
 }
 
 /* After the walks: the total, the --top list, the picture. */
@@ -209,7 +193,10 @@ finish(struct du_run *r)
 	du_top_sort(&r->best);
 	for (i = 0; i < r->best.n; i++)
 		du_print_line(r, r->best.heap[i].path, &r->best.heap[i].sum);
-	return r->svg ? write_svg(r) : XB_EXIT_OK;
+	/* The picture: put in place by the caller once du succeeded. */
+	return r->svg ? du_file_close(&r->svg_file,
+				      du_svg_write(r->svg, r->svg_file.out))
+		      : XB_EXIT_OK;
 }
 
 /*
