@@ -81,6 +81,9 @@ XB_STATS_HELP
 "               1 or more, else 3).\n"
 "   --color-by <owner|age>\n"
 "               Treemap colours by owner (default) or age.\n"
+"   --ncdu <file>\n"
+"               Also export the tree under PATH in ncdu's JSON format\n"
+"               into FILE (ncdu -f FILE reads it).\n"
 "   --unreachable\n"
 "               List and sum the inodes no path from the mount's top\n"
 "               reaches (deleted but open, under a mount point).\n"
@@ -94,7 +97,7 @@ XB_STATS_HELP
 enum {
 	OPT_APPARENT = 256, OPT_SI, OPT_INODES, OPT_BY, OPT_TIME, OPT_TOP,
 	OPT_TOP_DIRS, OPT_SVG, OPT_SVG_DEPTH, OPT_COLOR_BY, OPT_UNREACHABLE,
-	OPT_HELP, OPT_EXCLUDE, OPT_NO_SYNC,
+	OPT_HELP, OPT_EXCLUDE, OPT_NO_SYNC, OPT_NCDU,
 };
 
 static const struct option longopts[] = {
@@ -125,6 +128,7 @@ static const struct option longopts[] = {
 	{ "svg", required_argument, NULL, OPT_SVG },
 	{ "svg-depth", required_argument, NULL, OPT_SVG_DEPTH },
 	{ "color-by", required_argument, NULL, OPT_COLOR_BY },
+	{ "ncdu", required_argument, NULL, OPT_NCDU },
 	{ "unreachable", no_argument, NULL, OPT_UNREACHABLE },
 	{ "help", no_argument, NULL, OPT_HELP },
 	XB_MEMORY_LONGOPTS,
@@ -285,6 +289,7 @@ parse_options(struct du_run *r, int argc, char **argv)
 			ret = pick("--color-by", optarg, colors, &i);
 			r->color = (enum du_color_by)i;
 			break;
+		case OPT_NCDU: r->ncdu_file.path = optarg; break;
 		case OPT_UNREACHABLE: r->unreachable = true; break;
 		case XB_OPT_MEMORY:
 		case XB_OPT_TMPDIR:
@@ -380,6 +385,8 @@ fields_of(const struct du_run *r)
 					   : by_field[r->by];
 	if (r->svg_file.path)
 		f |= XBULK_F_OWNER | time_field[r->time];
+	if (r->ncdu_file.path)
+		f |= XBULK_F_SIZE | XBULK_F_NLINK;
 	if (r->unreachable)
 		f |= XBULK_F_OWNER | XBULK_F_SIZE | XBULK_F_NLINK;
 	return f;
@@ -423,6 +430,33 @@ open_fs(char **paths, int npaths, struct xbulk_fs **fs)
 	for (i = 0; i < npaths; i++)
 		du_path_error(paths[i], *paths[i] ? try_fs(paths[i], fs) : 0);
 	return XB_EXIT_FAILURE;
+}
+
+/* Start --ncdu FILE before the scan, its top @path (the only PATH): a
+ * directory, named by its absolute path as ncdu names it. */
+static enum xb_exit
+open_ncdu(struct du_run *r, const struct xbulk_fs *fs, const char *path)
+{
+	struct stat st;
+	enum xb_exit ret;
+
+	/* ncdu -o - is standard output, where du's lines go: not a file
+	 * named "-" by surprise (./- is one) */
+	if (!strcmp(r->ncdu_file.path, "-"))
+		return xb_usage_error("du", "--ncdu: the export goes to a "
+				      "file, not to standard output (./- "
+				      "names a file -)");
+	if (lstat(path, &st) || !(r->ncdu_top = realpath(path, NULL))) {
+		du_path_error(path, -errno);
+		return XB_EXIT_FAILURE;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return xb_usage_error("du", "--ncdu: %s is not a directory "
+				      "(ncdu's export starts at one)", path);
+	ret = du_file_open(&r->ncdu_file, fs);
+	if (!ret)
+		du_ncdu_start(&r->ncdu, r->ncdu_file.out, r->ncdu_top, r->now);
+	return ret;
 }
 
 static void
@@ -512,6 +546,7 @@ xb_cmd_du(int argc, char **argv)
 		.threads = xb_online_cpus(),
 		.out = stdout,
 		.svg_file.opt = "--svg",
+		.ncdu_file.opt = "--ncdu",
 	};
 	const volatile int *cancel;
 	struct xbulk_fs *fs = NULL;
@@ -529,6 +564,9 @@ xb_cmd_du(int argc, char **argv)
 		return xb_write_error("du", -EBADF);
 	paths = optind < argc ? argv + optind : dflt;
 	npaths = optind < argc ? argc - optind : 1;
+	if (r.ncdu_file.path && npaths > 1)
+		return xb_usage_error("du", "--ncdu takes one PATH (an ncdu "
+				      "export has one top)");
 	if (r.svg_file.path) {
 		r.svg_title = join_paths(paths, npaths);
 		if (!r.svg_title) {
@@ -542,8 +580,11 @@ xb_cmd_du(int argc, char **argv)
 		ret = xb_memory_check_fs(&r.mem, "du", fs);
 	if (!ret && xb_run_stats_begin(&r.stats, "du", paths[0]))
 		ret = XB_EXIT_FAILURE;
+	r.now = (int64_t)time(NULL);
 	if (!ret)
 		ret = du_file_open(&r.svg_file, fs);
+	if (!ret && r.ncdu_file.path)
+		ret = open_ncdu(&r, fs, paths[0]);
 	/* names of owners, groups and projects: the walks' and
 	 * --unreachable's (--by) alike */
 	if (!ret && xbulk_ids_new(&r.ids)) {
@@ -553,7 +594,6 @@ xb_cmd_du(int argc, char **argv)
 	if (ret)
 		goto out;
 	r.blocklog = xbulk_fs_blocklog(fs);
-	r.now = (int64_t)time(NULL);
 	cancel = xb_catch_signals();
 	/* apparent sizes as stat() gives them: delayed writes first */
 	if (!r.no_sync && (fields_of(&r) & XBULK_F_SIZE) &&
@@ -572,6 +612,8 @@ xb_cmd_du(int argc, char **argv)
 		ret = xb_write_error("du", -errno);
 	if (!ret && r.svg_file.tmp)
 		ret = du_file_place(&r.svg_file);
+	if (!ret && r.ncdu_file.tmp)
+		ret = du_file_place(&r.ncdu_file);
 	if (!ret && r.failed)
 		ret = XB_EXIT_FAILURE;
 out:
@@ -583,6 +625,8 @@ out:
 	free(r.svg_title);
 	/* Not written (an error, a signal): the old picture stays. */
 	du_file_abort(&r.svg_file);
+	du_file_abort(&r.ncdu_file);
+	free(r.ncdu_top);
 	while (r.nexclude)
 		free(r.exclude[--r.nexclude]);
 	free(r.exclude);

@@ -10,6 +10,7 @@
 
 #include "memory.h"
 #include "du/agg.h"
+#include "du/ncdu.h"
 #include "du/top.h"
 #include "du/treemap.h"
 #include "du/units.h"
@@ -41,6 +42,8 @@ struct du_run {
 	size_t			top;		/* --top N, 0 none */
 	bool			top_dirs;
 	struct du_file		svg_file;	/* --svg FILE */
+	struct du_file		ncdu_file;	/* --ncdu FILE */
+	char			*ncdu_top;	/* its top: PATH's realpath() */
 	char			*svg_title;	/* the PATHs, ", " between */
 	unsigned int		svg_depth;
 	enum du_color_by	color;
@@ -72,6 +75,7 @@ struct du_run {
 	struct du_agg_table	table;		/* --unreachable --by */
 	struct du_top	best;
 	struct du_svg	*svg;
+	struct du_ncdu	ncdu;		/* .f: --ncdu's export is on */
 	struct xbulk_du_sum	lost;		/* --unreachable total */
 	bool			failed;		/* exit 1 at the end */
 	int			err;		/* first output error */
