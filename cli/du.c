@@ -6,7 +6,6 @@
  * inodes no path reaches.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <locale.h>
@@ -14,7 +13,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "du.h"
 
@@ -84,6 +82,9 @@ XB_PROGRESS_HELP
 "               1 or more, else 3).\n"
 "   --color-by <owner|age>\n"
 "               Treemap colours by owner (default) or age.\n"
+"   --ncdu <file>\n"
+"               Also export the tree under PATH in ncdu's JSON format\n"
+"               into FILE (ncdu -f FILE reads it).\n"
 "   --unreachable\n"
 "               List and sum the inodes no path from the mount's top\n"
 "               reaches (deleted but open, under a mount point).\n"
@@ -97,7 +98,7 @@ XB_PROGRESS_HELP
 enum {
 	OPT_APPARENT = 256, OPT_SI, OPT_INODES, OPT_BY, OPT_TIME, OPT_TOP,
 	OPT_TOP_DIRS, OPT_SVG, OPT_SVG_DEPTH, OPT_COLOR_BY, OPT_UNREACHABLE,
-	OPT_HELP, OPT_EXCLUDE, OPT_NO_SYNC,
+	OPT_HELP, OPT_EXCLUDE, OPT_NO_SYNC, OPT_NCDU,
 };
 
 static const struct option longopts[] = {
@@ -128,6 +129,7 @@ static const struct option longopts[] = {
 	{ "svg", required_argument, NULL, OPT_SVG },
 	{ "svg-depth", required_argument, NULL, OPT_SVG_DEPTH },
 	{ "color-by", required_argument, NULL, OPT_COLOR_BY },
+	{ "ncdu", required_argument, NULL, OPT_NCDU },
 	{ "unreachable", no_argument, NULL, OPT_UNREACHABLE },
 	{ "help", no_argument, NULL, OPT_HELP },
 	XB_MEMORY_LONGOPTS,
@@ -279,7 +281,7 @@ parse_options(struct du_run *r, int argc, char **argv)
 			break;
 		case OPT_TOP_DIRS: r->top_dirs = true; break;
 		case 'o': ret = xb_parse_format("du", optarg, &r->format); break;
-		case OPT_SVG: r->svg_path = optarg; break;
+		case OPT_SVG: r->svg_file.path = optarg; break;
 		case OPT_SVG_DEPTH:
 			ret = parse_count("--svg-depth", optarg, 64, &v);
 			r->svg_depth = (unsigned int)v;
@@ -288,6 +290,7 @@ parse_options(struct du_run *r, int argc, char **argv)
 			ret = pick("--color-by", optarg, colors, &i);
 			r->color = (enum du_color_by)i;
 			break;
+		case OPT_NCDU: r->ncdu_file.path = optarg; break;
 		case OPT_UNREACHABLE: r->unreachable = true; break;
 		case XB_OPT_MEMORY:
 		case XB_OPT_TMPDIR:
@@ -381,8 +384,10 @@ fields_of(const struct du_run *r)
 	if (r->by_given)
 		f |= r->by == DU_BY_AGE ? time_field[r->time]
 					   : by_field[r->by];
-	if (r->svg_path)
+	if (r->svg_file.path)
 		f |= XBULK_F_OWNER | time_field[r->time];
+	if (r->ncdu_file.path)
+		f |= XBULK_F_SIZE | XBULK_F_NLINK;
 	if (r->unreachable)
 		f |= XBULK_F_OWNER | XBULK_F_SIZE | XBULK_F_NLINK;
 	return f;
@@ -428,71 +433,31 @@ open_fs(char **paths, int npaths, struct xbulk_fs **fs)
 	return XB_EXIT_FAILURE;
 }
 
-/*
- * Start --svg FILE before the scan, so that a FILE that cannot be written
- * fails at once.  It may not be on the filesystem scanned (writing it
- * would change what is measured): its directory is checked before
- * anything is made there.  The picture is written unnamed and put at
- * FILE when du succeeded (xbulk/replace.h): until then the old picture
- * stays, and nothing someone planted at FILE (a symbolic link, a FIFO)
- * is followed or opened.
- */
+/* Start --ncdu FILE before the scan, its top @path (the only PATH): a
+ * directory, named by its absolute path as ncdu names it. */
 static enum xb_exit
-open_svg(struct du_run *r, const struct xbulk_fs *fs)
+open_ncdu(struct du_run *r, const struct xbulk_fs *fs, const char *path)
 {
-	struct stat fst, st;
-	char *copy;
-	int fd, err;
+	struct stat st;
+	enum xb_exit ret;
 
-	if (!r->svg_path)
-		return XB_EXIT_OK;
-	if (!*r->svg_path)
-		return xb_usage_error("du", "--svg: empty file name");
-	copy = strdup(r->svg_path);
-	if (!copy || fstat(xbulk_fs_fd(fs), &fst)) {
-		free(copy);
-		xb_error("du", "%s", strerror(errno));
+	/* ncdu -o - is standard output, where du's lines go: not a file
+	 * named "-" by surprise (./- is one) */
+	if (!strcmp(r->ncdu_file.path, "-"))
+		return xb_usage_error("du", "--ncdu: the export goes to a "
+				      "file, not to standard output (./- "
+				      "names a file -)");
+	if (lstat(path, &st) || !(r->ncdu_top = realpath(path, NULL))) {
+		du_path_error(path, -errno);
 		return XB_EXIT_FAILURE;
 	}
-	err = stat(dirname(copy), &st) ? -errno : 0;
-	free(copy);
-	if (!err && st.st_dev == fst.st_dev)
-		return xb_usage_error("du", "--svg: %s is on the filesystem "
-				      "being scanned; write it elsewhere",
-				      r->svg_path);
-	if (!err)
-		err = xbulk_replace_open(r->svg_path, 0600, 0, &r->svg_file);
-	if (!err) {
-		fd = dup(xbulk_replace_fd(r->svg_file));
-		r->svg_out = fd < 0 ? NULL : fdopen(fd, "w");
-		if (!r->svg_out) {
-			err = -errno;
-			if (fd >= 0)
-				close(fd);
-		}
-	}
-	if (!err)
-		return XB_EXIT_OK;
-	if (err == -EEXIST)
-		xb_error("du", "--svg: %s: not a regular file: left as it is",
-			 r->svg_path);
-	else
-		xb_error("du", "--svg: %s: %s", r->svg_path, strerror(-err));
-	return XB_EXIT_FAILURE;
-}
-
-/* Put the picture at --svg FILE: XB_EXIT_OK or XB_EXIT_FAILURE (message
- * printed). */
-static enum xb_exit
-place_svg(struct du_run *r)
-{
-	int err = xbulk_replace_commit(r->svg_file);
-
-	r->svg_file = NULL;
-	if (!err)
-		return XB_EXIT_OK;
-	xb_error("du", "--svg: %s: %s", r->svg_path, strerror(-err));
-	return XB_EXIT_FAILURE;
+	if (!S_ISDIR(st.st_mode))
+		return xb_usage_error("du", "--ncdu: %s is not a directory "
+				      "(ncdu's export starts at one)", path);
+	ret = du_file_open(&r->ncdu_file, fs);
+	if (!ret)
+		du_ncdu_start(&r->ncdu, r->ncdu_file.out, r->ncdu_top, r->now);
+	return ret;
 }
 
 static void
@@ -582,6 +547,8 @@ xb_cmd_du(int argc, char **argv)
 		.max_depth = UINT64_MAX,
 		.threads = xb_online_cpus(),
 		.out = stdout,
+		.svg_file.opt = "--svg",
+		.ncdu_file.opt = "--ncdu",
 	};
 	const volatile int *cancel;
 	struct xbulk_fs *fs = NULL;
@@ -599,7 +566,10 @@ xb_cmd_du(int argc, char **argv)
 		return xb_write_error("du", -EBADF);
 	paths = optind < argc ? argv + optind : dflt;
 	npaths = optind < argc ? argc - optind : 1;
-	if (r.svg_path) {
+	if (r.ncdu_file.path && npaths > 1)
+		return xb_usage_error("du", "--ncdu takes one PATH (an ncdu "
+				      "export has one top)");
+	if (r.svg_file.path) {
 		r.svg_title = join_paths(paths, npaths);
 		if (!r.svg_title) {
 			ret = XB_EXIT_FAILURE;
@@ -612,8 +582,11 @@ xb_cmd_du(int argc, char **argv)
 		ret = xb_memory_check_fs(&r.mem, "du", fs);
 	if (!ret && xb_run_stats_begin(&r.stats, "du", paths[0]))
 		ret = XB_EXIT_FAILURE;
+	r.now = (int64_t)time(NULL);
 	if (!ret)
-		ret = open_svg(&r, fs);
+		ret = du_file_open(&r.svg_file, fs);
+	if (!ret && r.ncdu_file.path)
+		ret = open_ncdu(&r, fs, paths[0]);
 	/* names of owners, groups and projects: the walks' and
 	 * --unreachable's (--by) alike */
 	if (!ret && xbulk_ids_new(&r.ids)) {
@@ -623,7 +596,6 @@ xb_cmd_du(int argc, char **argv)
 	if (ret)
 		goto out;
 	r.blocklog = xbulk_fs_blocklog(fs);
-	r.now = (int64_t)time(NULL);
 	cancel = xb_catch_signals();
 	/* apparent sizes as stat() gives them: delayed writes first */
 	if (!r.no_sync && (fields_of(&r) & XBULK_F_SIZE) &&
@@ -645,8 +617,10 @@ xb_cmd_du(int argc, char **argv)
 		ret = xb_signal_exit_status();
 	if ((fflush(stdout) || ferror(stdout)) && !ret)
 		ret = xb_write_error("du", -errno);
-	if (!ret && r.svg_file)
-		ret = place_svg(&r);
+	if (!ret && r.svg_file.tmp)
+		ret = du_file_place(&r.svg_file);
+	if (!ret && r.ncdu_file.tmp)
+		ret = du_file_place(&r.ncdu_file);
 	if (!ret && r.failed)
 		ret = XB_EXIT_FAILURE;
 out:
@@ -657,9 +631,9 @@ out:
 		ret = XB_EXIT_FAILURE;
 	free(r.svg_title);
 	/* Not written (an error, a signal): the old picture stays. */
-	if (r.svg_out)
-		fclose(r.svg_out);
-	xbulk_replace_abort(r.svg_file);
+	du_file_abort(&r.svg_file);
+	du_file_abort(&r.ncdu_file);
+	free(r.ncdu_top);
 	while (r.nexclude)
 		free(r.exclude[--r.nexclude]);
 	free(r.exclude);

@@ -10,9 +10,19 @@
 
 #include "memory.h"
 #include "du/agg.h"
+#include "du/ncdu.h"
 #include "du/top.h"
 #include "du/treemap.h"
 #include "du/units.h"
+
+/* A file du writes besides its lines (cli/du_file.c). */
+struct du_file {
+	const char		*opt;		/* "--svg": for messages */
+	const char		*path;		/* NULL: not asked for */
+	struct xbulk_replace	*tmp;		/* made before the scan, put
+						   at path at the end */
+	FILE			*out;		/* its stream */
+};
 
 /* Everything the command line asked for and the run keeps. */
 struct du_run {
@@ -31,10 +41,9 @@ struct du_run {
 	enum xbulk_time		time;
 	size_t			top;		/* --top N, 0 none */
 	bool			top_dirs;
-	const char		*svg_path;
-	struct xbulk_replace	*svg_file;	/* made before the scan, put
-						   at svg_path at the end */
-	FILE			*svg_out;	/* its stream */
+	struct du_file		svg_file;	/* --svg FILE */
+	struct du_file		ncdu_file;	/* --ncdu FILE */
+	char			*ncdu_top;	/* its top: PATH's realpath() */
 	char			*svg_title;	/* the PATHs, ", " between */
 	unsigned int		svg_depth;
 	enum du_color_by	color;
@@ -66,6 +75,7 @@ struct du_run {
 	struct du_agg_table	table;		/* --unreachable --by */
 	struct du_top	best;
 	struct du_svg	*svg;
+	struct du_ncdu	ncdu;		/* .f: --ncdu's export is on */
 	struct xbulk_du_sum	lost;		/* --unreachable total */
 	bool			failed;		/* exit 1 at the end */
 	int			err;		/* first output error */
@@ -98,6 +108,21 @@ bool du_excluded(void *arg, const struct xbulk_entry *e);
 /* Options that cannot go together: XB_EXIT_OK, or XB_EXIT_USAGE after a
  * message. */
 enum xb_exit du_check_conflicts(const struct du_run *r);
+
+/* --- du_file.c -------------------------------------------------- */
+
+/* Start @f before the scan (nothing if @f->path is NULL): XB_EXIT_OK,
+ * XB_EXIT_USAGE on the filesystem of @fs, else XB_EXIT_FAILURE; a
+ * message for each. */
+enum xb_exit du_file_open(struct du_file *f, const struct xbulk_fs *fs);
+/* Close @f's stream after writing it (@err: the writing's, 0 or a
+ * negative errno): XB_EXIT_OK, or XB_EXIT_FAILURE after a message. */
+enum xb_exit du_file_close(struct du_file *f, int err);
+/* Put the file at @f->path once du has run through: XB_EXIT_OK, or
+ * XB_EXIT_FAILURE after a message. */
+enum xb_exit du_file_place(struct du_file *f);
+/* Not placed (an error, a signal): the old file stays; NULLs are fine. */
+void du_file_abort(struct du_file *f);
 
 /* --- du_out.c ----------------------------------------------------- */
 

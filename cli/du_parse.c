@@ -140,10 +140,12 @@ du_check_conflicts(const struct du_run *r)
 		const char	*what, *why;
 	} no[] = {
 		{ r->unreachable && r->top, "--unreachable and --top", "" },
-		{ r->unreachable && r->svg_path, "--unreachable and --svg",
+		{ r->unreachable && r->svg_file.path, "--unreachable and --svg",
 		  "" },
+		{ r->unreachable && r->ncdu_file.path,
+		  "--unreachable and --ncdu", "" },
 		{ r->by_given && r->top, "--by and --top", "" },
-		{ r->separate_dirs && r->svg_path, "-S and --svg",
+		{ r->separate_dirs && r->svg_file.path, "-S and --svg",
 		  " (a treemap needs whole subtrees)" },
 		{ r->separate_dirs && (r->by_given || r->unreachable),
 		  "-S and --by or --unreachable", "" },

@@ -75,6 +75,13 @@ visit(void *arg, const struct xbulk_entry *e, enum xbulk_visit v)
 			 strerror(-e->err));
 		r->failed = true;
 	}
+	if (r->ncdu.f) {
+		int err = du_ncdu_visit(&r->ncdu, e, v, v == XBULK_VISIT_PRE &&
+					r->nexclude && du_excluded(r, e));
+
+		if (err)
+			return err;
+	}
 	return xbulk_du_visit(r->du, e, v);
 }
 
@@ -134,9 +141,11 @@ du_acct_init(struct du_run *r, int npaths)
 		.arg = r,
 	};
 	/* Only directories' lines: a file's entry is not needed (--top of
-	 * files, --by, the treemap and --unreachable look at every file) */
+	 * files, --by, the treemap, --ncdu and --unreachable look at every
+	 * file) */
 	r->fold = !r->all && !r->by_given && (!r->top || r->top_dirs) &&
-		  !r->svg_path && !r->unreachable && npaths == 1 &&
+		  !r->svg_file.path && !r->ncdu_file.path && !r->unreachable &&
+		  npaths == 1 &&
 		  !r->nexclude;
 }
 
@@ -164,7 +173,7 @@ setup(struct du_run *r)
 			on_table, r);
 	if (!err && r->top)
 		err = du_top_init(&r->best, r->top);
-	if (!err && r->svg_path)
+	if (!err && r->svg_file.path)
 		err = du_svg_new(&so, &r->svg);
 	return err;
 }
@@ -177,22 +186,6 @@ teardown(struct du_run *r)
 	du_agg_free(&r->agg);
 	du_top_free(&r->best);
 	du_svg_free(r->svg);
-}
-
-/* Write the picture (put in place by the caller once du succeeded). */
-static enum xb_exit
-write_svg(struct du_run *r)
-{
-	FILE *f = r->svg_out;
-	int err = du_svg_write(r->svg, f);
-
-	r->svg_out = NULL;
-	if (fclose(f) && !err)
-		err = -errno;
-	if (!err)
-		return XB_EXIT_OK;
-	xb_error("du", "--svg: %s: %s", r->svg_path, strerror(-err));
-	return XB_EXIT_FAILURE;
 }
 
 /* After the walks: the total, the --top list, the picture. */
@@ -209,7 +202,16 @@ finish(struct du_run *r)
 	du_top_sort(&r->best);
 	for (i = 0; i < r->best.n; i++)
 		du_print_line(r, r->best.heap[i].path, &r->best.heap[i].sum);
-	return r->svg ? write_svg(r) : XB_EXIT_OK;
+	/* The files: put in place by the caller once du succeeded; an
+	 * export whose walk could not start is not. */
+	if (r->ncdu.f && !r->ncdu.started)
+		du_file_abort(&r->ncdu_file);
+	else if (r->ncdu.f && du_file_close(&r->ncdu_file,
+					    du_ncdu_end(&r->ncdu)))
+		return XB_EXIT_FAILURE;
+	return r->svg ? du_file_close(&r->svg_file,
+				      du_svg_write(r->svg, r->svg_file.out))
+		      : XB_EXIT_OK;
 }
 
 /*
@@ -239,7 +241,7 @@ du_walks(struct du_run *r, char **paths, int npaths)
 		err = xbulk_names_walk(r->names, paths[i], XBULK_WALK_POST,
 				       visit, r);
 		if (err < 0 && err != -ENOMEM && err != -EINTR &&
-		    err != r->err) {
+		    err != r->err && err != r->ncdu.err) {
 			ret = walk_error(r, paths[i], err);
 			err = 0;
 		}
@@ -248,6 +250,8 @@ du_walks(struct du_run *r, char **paths, int npaths)
 		ret = xb_signal_exit_status();
 	else if (err < 0 && err == r->err)
 		ret = xb_write_error("du", err);
+	else if (err < 0 && err == r->ncdu.err)
+		ret = du_file_close(&r->ncdu_file, err);
 	else if (err < 0) {
 		xb_error("du", "%s", strerror(-err));
 		ret = XB_EXIT_FAILURE;

@@ -99,16 +99,29 @@ xb_fig_iec(char *buf, size_t size, double v)
 	return buf;
 }
 
+/* Escapes as ncdu 1.x writes them (src/dir_export.c), so that du --ncdu
+ * writes names byte for byte as ncdu -o does: JSON's short ones where
+ * there is one, \u00XX for other control bytes and DEL, every other
+ * byte as it is, UTF-8 or not. */
 void
 xb_json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
+		char e = 0;
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
+		switch (c) {
+		case '\b': e = 'b'; break;
+		case '\f': e = 'f'; break;
+		case '\n': e = 'n'; break;
+		case '\r': e = 'r'; break;
+		case '\t': e = 't'; break;
+		case '"': case '\\': e = (char)c; break;
+		}
+		if (e)
+			fprintf(f, "\\%c", e);
+		else if (c < 0x20 || c == 0x7f)
 			fprintf(f, "\\u%04x", c);
 		else
 			fputc(c, f);

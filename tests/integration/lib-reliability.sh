@@ -147,6 +147,19 @@ rel_done()
 	exit 0
 }
 
+# rel_expect CMD STATUS PATTERN ARGS...: xbulk CMD ARGS exits STATUS,
+# its stderr ($T/bad.err) says PATTERN, its stdout ($T/bad.out) is empty.
+rel_expect()
+{
+	local cmd=$1 status=$2 pattern=$3 rc=0
+
+	shift 3
+	"$XBULK" "$cmd" "$@" >"$T/bad.out" 2>"$T/bad.err" || rc=$?
+	rel_check "$cmd $* exit status" "$status" "$rc"
+	rel_ok "$cmd $*: message '$pattern'" grep -q -- "$pattern" "$T/bad.err"
+	rel_check "$cmd $*: no output" 0 "$(wc -c <"$T/bad.out")"
+}
+
 # Show the first lines of the difference of files $1 and $2, indented.
 rel_show_diff()
 {

@@ -458,13 +458,7 @@ test_messages()
 # PATTERN, stdout is empty.
 expect()
 {
-	local status=$1 pattern=$2 rc=0
-
-	shift 2
-	"$XBULK" du "$@" >"$T/bad.out" 2>"$T/bad.err" || rc=$?
-	rel_check "du $* exit status" "$status" "$rc"
-	rel_ok "du $*: message '$pattern'" grep -q -- "$pattern" "$T/bad.err"
-	rel_check "du $*: no output" 0 "$(wc -c <"$T/bad.out")"
+	rel_expect du "$@"
 }
 
 test_bad_input()
