@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "../base.h"
+#include "../varint.h"
 
 /* ------------------------------------------------------------------ */
 /* The file's layout (all numbers little-endian)                      */
@@ -181,9 +182,6 @@ struct snap_raw {
 	const uint8_t	*body;
 	size_t		len;		/* of the body */
 };
-
-/* Read a varint at *@p (before @end): 0 or -EBADMSG. */
-int snap_get_var(const uint8_t **p, const uint8_t *end, uint64_t *v);
 
 /* Split the record at *@p (before @end) off, @prev the previous inode of
  * the block (0: none), its inode number prev + delta: 0, or -EBADMSG.
