@@ -19,7 +19,9 @@
  * other times), then for each, zigzag (value - reference) as a varint
  * (lib/varint.h).  Neighbours in a chunk mostly share owner, project,
  * link count and second of ctime, and a file's times are mostly equal:
- * the fields bench/populate --empty-files makes take 4-5 bytes, not 108.
+ * an inode that differs from the one before in its ctime at most takes
+ * 1 to 7 bytes; bench/populate --empty-files's inodes take 6.7 on
+ * average (a fifth of them have random older atime and mtime), not 108.
  */
 #include <errno.h>
 #include <stddef.h>
