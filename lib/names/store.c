@@ -297,29 +297,28 @@ sfield_get(const struct xfs_bulkstat *bs, const struct xbn_sfield *f)
 	return v4;
 }
 
-/* @bs's fields at @p, against @prev (the run's inode before), which gets
+/* @bs's fields at @p, against @val (the run's inode before), which gets
  * them: xbn_stream_get() reads them back.  Return the byte after them. */
 static uint8_t *
 stream_put(const struct xbn_layout *l, uint8_t *p,
-	   const struct xfs_bulkstat *bs, uint64_t *prev)
+	   const struct xfs_bulkstat *bs, uint64_t *val)
 {
-	uint64_t val[XBN_MAX_SFIELDS], delta[XBN_MAX_SFIELDS], mask = 0;
+	uint64_t delta[XBN_MAX_SFIELDS], mask = 0, m;
 	unsigned int i;
 
+	/* a reference of this inode's is before the field: in val now */
 	for (i = 0; i < l->nsfields; i++) {
 		const struct xbn_sfield *f = &l->sfield[i];
+		uint64_t v = sfield_get(bs, f);
 
-		val[i] = sfield_get(bs, f);
-		delta[i] = val[i] - (f->ref == XBN_REF_PREV ? prev[i] :
-				     val[f->ref]);
+		delta[i] = v - val[f->ref == XBN_REF_PREV ? i : f->ref];
+		val[i] = v;
 		if (delta[i])
 			mask |= 1ULL << i;
 	}
 	p = xbl_put_var(p, mask);
-	for (i = 0; i < l->nsfields; i++)
-		if (delta[i])
-			p = xbl_put_var(p, xbl_zig((int64_t)delta[i]));
-	memcpy(prev, val, l->nsfields * sizeof(*val));
+	for (m = mask; m; m &= m - 1)
+		p = xbl_put_var(p, xbl_zig((int64_t)delta[__builtin_ctzll(m)]));
 	return p;
 }
 
@@ -331,11 +330,10 @@ xbn_stream_get(const struct xbn_layout *l, const uint8_t *p, uint64_t *val)
 
 	for (i = 0; i < l->nsfields; i++) {
 		const struct xbn_sfield *f = &l->sfield[i];
-		uint64_t ref = f->ref == XBN_REF_PREV ? val[i] : val[f->ref];
 
-		val[i] = mask >> i & 1 ?
-				 ref + (uint64_t)xbl_unzig(xbl_read_var(&p)) :
-				 ref;
+		val[i] = val[f->ref == XBN_REF_PREV ? i : f->ref];
+		if (mask >> i & 1)
+			val[i] += (uint64_t)xbl_unzig(xbl_read_var(&p));
 	}
 	return p;
 }
