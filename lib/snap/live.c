@@ -21,12 +21,6 @@
 #include "snap.h"
 #include "../names/inodes.h"
 
-/* The bulkstat fields a snapshot record holds. */
-#define SNAP_FIELDS	(XBULK_F_SIZE | XBULK_F_BLOCKS | XBULK_F_ATIME | \
-			 XBULK_F_MTIME | XBULK_F_CTIME | XBULK_F_BTIME | \
-			 XBULK_F_OWNER | XBULK_F_PROJID | XBULK_F_NLINK | \
-			 XBULK_F_RDEV | XBULK_F_XFLAGS | XBULK_F_EXTENTS)
-
 struct live {
 	struct xbulk_snap	s;		/* first: what callers see */
 	struct xbulk_names	*nm;

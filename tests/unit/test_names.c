@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "names/tree.h"
+#include "snap/snap.h"
 
 static void
 test_handle(void **state)
@@ -103,12 +104,6 @@ test_layout(void **state)
 	memcpy(out.bs_pad, bs.bs_pad, sizeof(out.bs_pad));
 	assert_memory_equal(&out, &bs, sizeof(out));
 }
-
-/* The fields a snapshot's store keeps (lib/snap/live.c). */
-#define SNAP_FIELDS	(XBULK_F_SIZE | XBULK_F_BLOCKS | XBULK_F_ATIME | \
-			 XBULK_F_MTIME | XBULK_F_CTIME | XBULK_F_BTIME | \
-			 XBULK_F_OWNER | XBULK_F_PROJID | XBULK_F_NLINK | \
-			 XBULK_F_RDEV | XBULK_F_XFLAGS | XBULK_F_EXTENTS)
 
 static void
 test_stream_layout(void **state)
