@@ -75,7 +75,7 @@ store_batch(void *arg, struct xbulk_out *out, const struct xfs_bulk_ireq *hdr,
 			a->dropped++;
 			continue;
 		}
-		slot = xbn_arena_add(&nm->store, a, bs[i].bs_ino);
+		slot = xbn_arena_add(&nm->store, a, &bs[i]);
 		if (!slot) {
 			ret = nm->spill.err ? nm->spill.err : -ENOMEM;
 			break;
@@ -84,7 +84,6 @@ store_batch(void *arg, struct xbulk_out *out, const struct xfs_bulk_ireq *hdr,
 		slot->flags = !isdir && bs[i].bs_nlink > 1 ? XBN_SLOT_LINKED
 							   : 0;
 		slot->aux = isdir ? dir++ : bs[i].bs_gen;
-		xbn_pack(&nm->store.lay, slot, &bs[i]);
 		if (nm->store.lay.link)
 			memcpy((char *)slot + nm->store.lay.link,
 			       &(struct xbn_slot_link){ XBN_NONE, 0 },

@@ -15,10 +15,13 @@
  * names of inodes with several (hard links) become items, which are then
  * sorted by inode number (LSD radix sort, 11 bits a pass, only over the
  * bits inode numbers use).  The cursor goes over the store's runs in
- * inode order and merges the items in.  Memory: 16 bytes per extra name
- * (twice while sorting), first sized from the scan's link counts, in
- * huge pages faulted in at once (xbn_alloc_block(): first touches of
- * fresh memory are most of the cost otherwise), and 24 per run.
+ * inode order and merges the items in; the fields of a run's slots are
+ * decoded from the store's stream as it steps through them, and only
+ * when asked (xbn_inodes_fill()): the pass that gathers the directory
+ * table decodes none.  Memory: 16 bytes per extra name (twice while
+ * sorting), first sized from the scan's link counts, in huge pages
+ * faulted in at once (xbn_alloc_block(): first touches of fresh memory
+ * are most of the cost otherwise), and 32 per run.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -69,9 +72,16 @@ struct xbn_inodes {
 	bool			started;
 	/* What next() hands out */
 	struct xbn_inode	cur;
-	const struct xbn_slot	*slot;
+	unsigned int		at;		/* its slot's place in
+						   runs[run] */
 	struct xbn_link		*links;
 	size_t			lcap;
+	/* The stream's fields, decoded as fill() asks for them: the run,
+	 * how many of its slots, the next slot's fields, the last values */
+	size_t			frun;		/* SIZE_MAX: none */
+	unsigned int		fdone;
+	const uint8_t		*fpos;
+	uint64_t		fval[XBN_MAX_SFIELDS];
 };
 
 /* Room for @n items at least: a block twice as large if full. */
@@ -383,6 +393,7 @@ xbn_inodes_rewind(struct xbn_inodes *it)
 	it->item = 0;
 	it->last = 0;
 	it->started = false;
+	it->frun = SIZE_MAX;
 }
 
 /* The next slot in inode order and its inode in *@ino, or NULL at the
@@ -401,6 +412,7 @@ next_slot(struct xbn_inodes *it, uint64_t *ino)
 	r = &it->runs[it->run];
 	bit = (unsigned int)__builtin_ctzll(it->mask);
 	it->mask &= it->mask - 1;
+	it->at = xbn_popcount(r->mask & ~it->mask) - 1;
 	*ino = r->chunk << 6 | bit;
 	return xbn_run_slot(&it->nm->store, r, bit);
 }
@@ -454,7 +466,6 @@ xbn_inodes_next(struct xbn_inodes *it, const struct xbn_inode **out)
 			return ret;
 	}
 	d = xbn_slot_dir(nm, slot);
-	it->slot = slot;
 	it->cur.ino = ino;
 	it->cur.mode = slot->mode;
 	it->cur.gen = d ? d->gen : slot->aux;
@@ -466,13 +477,24 @@ xbn_inodes_next(struct xbn_inodes *it, const struct xbn_inode **out)
 }
 
 void
-xbn_inodes_fill(const struct xbn_inodes *it, struct xfs_bulkstat *bs)
+xbn_inodes_fill(struct xbn_inodes *it, struct xfs_bulkstat *bs)
 {
+	const struct xbn_layout *l = &it->nm->store.lay;
+
 	memset(bs, 0, sizeof(*bs));
 	bs->bs_ino = it->cur.ino;
 	bs->bs_mode = (uint16_t)it->cur.mode;
 	bs->bs_gen = it->cur.gen;
-	xbn_unpack(&it->nm->store.lay, bs, it->slot);
+	if (it->frun != it->run) {
+		/* another run: its fields from its first slot's */
+		it->frun = it->run;
+		it->fdone = 0;
+		it->fpos = it->runs[it->run].fields;
+		memset(it->fval, 0, sizeof(it->fval));
+	}
+	for (; it->fdone <= it->at; it->fdone++)
+		it->fpos = xbn_stream_get(l, it->fpos, it->fval);
+	xbn_stream_fill(l, bs, it->fval);
 }
 
 int

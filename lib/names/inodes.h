@@ -57,8 +57,10 @@ int xbn_names_build(struct xbulk_fs *fs, const struct xbulk_names_opts *uo,
 int xbn_inodes_open(struct xbulk_names *nm, struct xbn_inodes **it);
 /* 1 and *@in set, 0 at the end, -ENOMEM, -EPROTO (out of order). */
 int xbn_inodes_next(struct xbn_inodes *it, const struct xbn_inode **in);
-/* The store's fields of the inode next() returned last (others 0). */
-void xbn_inodes_fill(const struct xbn_inodes *it, struct xfs_bulkstat *bs);
+/* The store's fields of the inode next() returned last (others 0),
+ * decoded from the stream up to it: a pass that never asks decodes
+ * nothing. */
+void xbn_inodes_fill(struct xbn_inodes *it, struct xfs_bulkstat *bs);
 /* Back to the first inode. */
 void xbn_inodes_rewind(struct xbn_inodes *it);
 void xbn_inodes_free(struct xbn_inodes *it);

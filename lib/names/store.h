@@ -3,9 +3,9 @@
  * Internal to lib/names (prefix xbn_: CONTRIBUTING.md).
  *
  * The inode store (store.c): one packed slot per kept inode, with the
- * bulkstat fields the caller asked for; arenas the scan's batches fill;
- * the chunk index lookups go through.  Its blocks come from the budget
- * (spill.h).
+ * bulkstat fields the caller asked for (a snapshot's store: in a stream
+ * beside the slots); arenas the scan's batches fill; the chunk index
+ * lookups go through.  Its blocks come from the budget (spill.h).
  */
 #ifndef XBULK_NAMES_STORE_H
 #define XBULK_NAMES_STORE_H
@@ -46,10 +46,13 @@ struct xbn_piece {
 #define XBN_MAX_PIECES	24
 
 /*
- * Not a bulkstat field: room in each slot for the first name of the inode
- * (its parent's directory index and the entry's offset in its listing),
- * which the inode-order cursor (inodes.c) fills, so that it keeps no list
- * of every name.  Internal: above the XBULK_F_* bits.
+ * Not a bulkstat field: a store read by the inode-order cursor
+ * (inodes.c), a snapshot's.  Each slot has room for the first name of the
+ * inode (its parent's directory index and the entry's offset in its
+ * listing), which the cursor fills, so that it keeps no list of every
+ * name; the fields are not in the slot but in the arena's stream, at
+ * variable width, which only the cursor reads (xbn_stream_get()), in
+ * inode order.  Internal: above the XBULK_F_* bits.
  */
 #define XBN_F_LINK	(1u << 31)
 
@@ -59,15 +62,46 @@ struct xbn_slot_link {
 	uint32_t	off;
 };
 
+/*
+ * One field in the stream (XBN_F_LINK): coded as the difference from a
+ * reference, the same field of the run's inode before (the run's first:
+ * 0) or, for the other times, this inode's ctime.
+ */
+struct xbn_sfield {
+	uint16_t	src;		/* offset in struct xfs_bulkstat */
+	uint8_t		len;		/* 4 or 8 */
+	uint8_t		ref;		/* index of the field it is coded
+					   against; XBN_REF_PREV */
+};
+
+#define XBN_REF_PREV	0xff
+#define XBN_MAX_SFIELDS	24
+
 struct xbn_layout {
 	uint32_t	slot;		/* bytes per slot, a multiple of 4 */
 	uint32_t	link;		/* offset of the xbn_slot_link; 0: none */
 	unsigned int	npieces;
 	struct xbn_piece piece[XBN_MAX_PIECES];
+	/* XBN_F_LINK: the fields in the stream instead of pieces */
+	unsigned int	nsfields;
+	uint32_t	stream_max;	/* most bytes of one inode's */
+	struct xbn_sfield sfield[XBN_MAX_SFIELDS];
 };
 
 /* The slot layout for the XBULK_F_* and XBN_F_LINK in @fields. */
 void xbn_layout_init(struct xbn_layout *l, uint32_t fields);
+
+/*
+ * One inode's fields in the stream, as xbn_arena_add() put them at @p:
+ * @val holds the values of the run's inode before (zeros for the run's
+ * first) and gets this one's, one per l->sfield.  Return the byte after
+ * them.
+ */
+const uint8_t *xbn_stream_get(const struct xbn_layout *l, const uint8_t *p,
+			      uint64_t *val);
+/* Values @val of xbn_stream_get() into @bs (other fields untouched). */
+void xbn_stream_fill(const struct xbn_layout *l, struct xfs_bulkstat *bs,
+		     const uint64_t *val);
 
 /* Copy the layout's fields of @bs into @slot (header not included). */
 static inline void
@@ -112,11 +146,13 @@ xbn_unpack(const struct xbn_layout *l, struct xfs_bulkstat *bs,
 
 struct xbn_block;
 
-/* One run of slots of one inode chunk, contiguous in a block. */
+/* One run of slots of one inode chunk, contiguous in a block, and their
+ * fields contiguous in a block of the stream (XBN_F_LINK). */
 struct xbn_run {
 	uint64_t	chunk;		/* ino >> 6 */
 	uint64_t	mask;		/* inodes of the chunk in the run */
 	char		*base;		/* slot of the run's first inode */
+	const uint8_t	*fields;	/* its fields in the stream; NULL */
 };
 
 /*
@@ -127,6 +163,11 @@ struct xbn_run {
 struct xbn_arena {
 	struct xbn_arena	*next;		/* in the pool / all arenas */
 	struct xbn_block	*blocks;	/* newest first */
+	struct xbn_block	*stream;	/* the fields (XBN_F_LINK),
+						   newest first */
+	const uint8_t		*fields_end;	/* after the last inode's
+						   fields in the stream */
+	uint64_t		prev[XBN_MAX_SFIELDS]; /* their values */
 	struct xbn_run		*runs;		/* in the order made */
 	size_t			nruns;
 	size_t			runs_cap;
@@ -156,10 +197,11 @@ void xbn_store_free(struct xbn_store *s);
 /* Take an arena for one batch (NULL: out of memory) and give it back. */
 struct xbn_arena *xbn_arena_get(struct xbn_store *s);
 void xbn_arena_put(struct xbn_store *s, struct xbn_arena *a);
-/* Room for the slot of inode @ino, above the arena's last inode (NULL:
- * out of memory, or s->mem->err). */
+/* The slot of inode @bs->bs_ino, above the arena's last inode, with the
+ * store's fields of @bs in it or in the stream; the caller fills the
+ * header (NULL: out of memory, or s->mem->err). */
 struct xbn_slot *xbn_arena_add(struct xbn_store *s, struct xbn_arena *a,
-			       uint64_t ino);
+			       const struct xfs_bulkstat *bs);
 /* After the scan: gather the arenas and build the chunk index. */
 int xbn_store_index(struct xbn_store *s, uint64_t *kept, uint64_t *dropped);
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Snapshot records to and from bytes (the layout: snap.h and
- * docs/formats.md).  Varints are LEB128 (7 bits a byte, low first, at
- * most 10 bytes); signed values are zigzag-coded first, as protobuf does.
+ * docs/formats.md).  Varints are LEB128, signed values zigzag-coded
+ * first (lib/varint.h).
  * Times other than ctime are stored relative to it: a file's four times
  * are mostly equal or close, so each usually costs two bytes.  An
  * inode's names go into as many records as they need (a first one and
@@ -22,57 +22,21 @@ snap_hash(const void *p, size_t len, uint64_t seed)
 	return XXH3_64bits_withSeed(p, len, seed);
 }
 
-static inline uint8_t *
-put_var(uint8_t *p, uint64_t v)
-{
-	while (v >= 0x80) {
-		*p++ = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	*p++ = (uint8_t)v;
-	return p;
-}
-
-static inline uint64_t
-zig(int64_t v)
-{
-	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
-}
-
-static inline int64_t
-unzig(uint64_t v)
-{
-	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
-}
-
-/* Bytes of varint @v. */
-static inline size_t
-var_len(uint64_t v)
-{
-	size_t n = 1;
-
-	while (v >= 0x80) {
-		v >>= 7;
-		n++;
-	}
-	return n;
-}
-
 /* A time as (seconds, ns) relative to @base. */
 static uint8_t *
 put_reltime(uint8_t *p, int64_t sec, uint32_t nsec, int64_t bsec,
 	    uint32_t bnsec)
 {
-	p = put_var(p, zig((int64_t)((uint64_t)sec - (uint64_t)bsec)));
-	return put_var(p, zig((int64_t)nsec - (int64_t)bnsec));
+	p = xbl_put_var(p, xbl_zig((int64_t)((uint64_t)sec - (uint64_t)bsec)));
+	return xbl_put_var(p, xbl_zig((int64_t)nsec - (int64_t)bnsec));
 }
 
 /* Bytes name @l of inode @ino takes in a record. */
 static size_t
 link_len(const struct xbulk_snap_link *l, uint64_t ino)
 {
-	return var_len(zig((int64_t)(l->parent - ino))) + var_len(l->namelen) +
-	       l->namelen;
+	return xbl_var_len(xbl_zig((int64_t)(l->parent - ino))) +
+	       xbl_var_len(l->namelen) + l->namelen;
 }
 
 /* The fields of @bs after the flags byte, and the count of names. */
@@ -81,18 +45,18 @@ put_fields(uint8_t *p, const struct xfs_bulkstat *bs, uint32_t nlinks)
 {
 	put_le32(p, bs->bs_gen);
 	p += 4;
-	p = put_var(p, bs->bs_mode);
-	p = put_var(p, bs->bs_nlink);
-	p = put_var(p, bs->bs_uid);
-	p = put_var(p, bs->bs_gid);
-	p = put_var(p, bs->bs_projectid);
-	p = put_var(p, bs->bs_size);
-	p = put_var(p, bs->bs_blocks);
-	p = put_var(p, bs->bs_rdev);
-	p = put_var(p, bs->bs_xflags);
-	p = put_var(p, bs->bs_extents64);
-	p = put_var(p, bs->bs_aextents);
-	p = put_var(p, zig(bs->bs_ctime));
+	p = xbl_put_var(p, bs->bs_mode);
+	p = xbl_put_var(p, bs->bs_nlink);
+	p = xbl_put_var(p, bs->bs_uid);
+	p = xbl_put_var(p, bs->bs_gid);
+	p = xbl_put_var(p, bs->bs_projectid);
+	p = xbl_put_var(p, bs->bs_size);
+	p = xbl_put_var(p, bs->bs_blocks);
+	p = xbl_put_var(p, bs->bs_rdev);
+	p = xbl_put_var(p, bs->bs_xflags);
+	p = xbl_put_var(p, bs->bs_extents64);
+	p = xbl_put_var(p, bs->bs_aextents);
+	p = xbl_put_var(p, xbl_zig(bs->bs_ctime));
 	put_le32(p, bs->bs_ctime_nsec);
 	p += 4;
 	p = put_reltime(p, bs->bs_mtime, bs->bs_mtime_nsec, bs->bs_ctime,
@@ -101,7 +65,7 @@ put_fields(uint8_t *p, const struct xfs_bulkstat *bs, uint32_t nlinks)
 			bs->bs_ctime_nsec);
 	p = put_reltime(p, bs->bs_btime, bs->bs_btime_nsec, bs->bs_ctime,
 			bs->bs_ctime_nsec);
-	return put_var(p, nlinks);
+	return xbl_put_var(p, nlinks);
 }
 
 /* Most bytes of the flags, the fields and the count: the flags, gen,
@@ -125,7 +89,7 @@ snap_encode_rec(uint8_t *dst, uint64_t prev, const struct xbulk_snap_rec *rec,
 		p = put_fields(p, bs, rec->nlinks);
 	/* the body's length takes 3 bytes at most: SNAP_REC_MAX < 2^21 */
 	body = (size_t)(p - head);
-	room = SNAP_REC_MAX - var_len(delta) - 3 - body;
+	room = SNAP_REC_MAX - xbl_var_len(delta) - 3 - body;
 	for (end = i; end < rec->nlinks; end++) {
 		size_t n = link_len(&rec->links[end], bs->bs_ino);
 
@@ -136,15 +100,15 @@ snap_encode_rec(uint8_t *dst, uint64_t prev, const struct xbulk_snap_rec *rec,
 	}
 	if (end < rec->nlinks)
 		head[0] |= SNAP_REC_MORE;
-	out = put_var(out, delta);
-	out = put_var(out, body);
+	out = xbl_put_var(out, delta);
+	out = xbl_put_var(out, body);
 	memcpy(out, head, (size_t)(p - head));
 	out += p - head;
 	for (; i < end; i++) {
 		const struct xbulk_snap_link *l = &rec->links[i];
 
-		out = put_var(out, zig((int64_t)(l->parent - bs->bs_ino)));
-		out = put_var(out, l->namelen);
+		out = xbl_put_var(out, xbl_zig((int64_t)(l->parent - bs->bs_ino)));
+		out = xbl_put_var(out, l->namelen);
 		memcpy(out, l->name, l->namelen);
 		out += l->namelen;
 	}
@@ -170,38 +134,17 @@ snap_encode_dir(uint8_t *dst, uint64_t prev, const struct snap_dir *d,
 		const char *name)
 {
 	uint8_t *p = dst;
-	size_t body = 4 + var_len(d->parent) + var_len(d->namelen) +
+	size_t body = 4 + xbl_var_len(d->parent) + xbl_var_len(d->namelen) +
 		      d->namelen;
 
-	p = put_var(p, d->ino - prev);
-	p = put_var(p, body);
+	p = xbl_put_var(p, d->ino - prev);
+	p = xbl_put_var(p, body);
 	put_le32(p, d->gen);
 	p += 4;
-	p = put_var(p, d->parent);
-	p = put_var(p, d->namelen);
+	p = xbl_put_var(p, d->parent);
+	p = xbl_put_var(p, d->namelen);
 	memcpy(p, name, d->namelen);
 	return (size_t)(p - dst) + d->namelen;
-}
-
-int
-snap_get_var(const uint8_t **p, const uint8_t *end, uint64_t *v)
-{
-	const uint8_t *q = *p;
-	uint64_t r = 0;
-	unsigned int shift = 0;
-
-	while (q < end && shift < 64) {
-		uint8_t b = *q++;
-
-		r |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80)) {
-			*p = q;
-			*v = r;
-			return 0;
-		}
-		shift += 7;
-	}
-	return -EBADMSG;
 }
 
 int
@@ -210,7 +153,7 @@ snap_split(const uint8_t **p, const uint8_t *end, uint64_t prev,
 {
 	uint64_t delta, len;
 
-	if (snap_get_var(p, end, &delta) || snap_get_var(p, end, &len) ||
+	if (xbl_get_var(p, end, &delta) || xbl_get_var(p, end, &len) ||
 	    len > (uint64_t)(end - *p) || len > SNAP_REC_MAX ||
 	    delta > UINT64_MAX - prev)
 		return -EBADMSG;
@@ -263,7 +206,7 @@ snap_name_ok(const char *name, size_t len)
 static inline int
 get_field(const uint8_t **p, const uint8_t *end, uint64_t max, uint64_t *v)
 {
-	return snap_get_var(p, end, v) || *v > max ? -EBADMSG : 0;
+	return xbl_get_var(p, end, v) || *v > max ? -EBADMSG : 0;
 }
 
 static int
@@ -273,10 +216,10 @@ get_reltime(const uint8_t **p, const uint8_t *end, int64_t bsec,
 	uint64_t ds, dn;
 	int64_t n;
 
-	if (snap_get_var(p, end, &ds) || snap_get_var(p, end, &dn))
+	if (xbl_get_var(p, end, &ds) || xbl_get_var(p, end, &dn))
 		return -EBADMSG;
-	*sec = (int64_t)((uint64_t)bsec + (uint64_t)unzig(ds));
-	n = (int64_t)bnsec + unzig(dn);
+	*sec = (int64_t)((uint64_t)bsec + (uint64_t)xbl_unzig(ds));
+	n = (int64_t)bnsec + xbl_unzig(dn);
 	if (n < 0 || n >= 1000000000)
 		return -EBADMSG;
 	*nsec = (uint32_t)n;
@@ -300,7 +243,7 @@ snap_decode_rec(const struct snap_raw *raw, struct xfs_bulkstat *bs,
 	bs->bs_gen = get_le32(p + 1);
 	p += 5;
 	for (k = 0; k < 11; k++)
-		if (snap_get_var(&p, end, &v[k]))
+		if (xbl_get_var(&p, end, &v[k]))
 			return -EBADMSG;
 	if (v[0] > 0xffff || v[1] > UINT32_MAX || v[2] > UINT32_MAX ||
 	    v[3] > UINT32_MAX || v[4] > UINT32_MAX || v[7] > UINT32_MAX ||
@@ -317,9 +260,9 @@ snap_decode_rec(const struct snap_raw *raw, struct xfs_bulkstat *bs,
 	bs->bs_xflags = v[8];
 	bs->bs_extents64 = v[9];
 	bs->bs_aextents = (uint32_t)v[10];
-	if (snap_get_var(&p, end, &n) || end - p < 4)
+	if (xbl_get_var(&p, end, &n) || end - p < 4)
 		return -EBADMSG;
-	bs->bs_ctime = unzig(n);
+	bs->bs_ctime = xbl_unzig(n);
 	bs->bs_ctime_nsec = get_le32(p);
 	p += 4;
 	if (bs->bs_ctime_nsec >= 1000000000 ||
@@ -331,7 +274,7 @@ snap_decode_rec(const struct snap_raw *raw, struct xfs_bulkstat *bs,
 			&bs->bs_btime, &bs->bs_btime_nsec))
 		return -EBADMSG;
 	/* Each name takes 3 bytes at least; a count fits 32 bits. */
-	if (snap_get_var(&p, end, &n) || n > (uint64_t)(end - p) / 3 ||
+	if (xbl_get_var(&p, end, &n) || n > (uint64_t)(end - p) / 3 ||
 	    n > UINT32_MAX)
 		return -EBADMSG;
 	if (n > *lcap) {
@@ -346,10 +289,10 @@ snap_decode_rec(const struct snap_raw *raw, struct xfs_bulkstat *bs,
 		struct xbulk_snap_link *l = &(*links)[i];
 		uint64_t par, len;
 
-		if (snap_get_var(&p, end, &par) || get_field(&p, end, 255, &len) ||
+		if (xbl_get_var(&p, end, &par) || get_field(&p, end, 255, &len) ||
 		    !len || len > (uint64_t)(end - p))
 			return -EBADMSG;
-		l->parent = raw->ino + (uint64_t)unzig(par);
+		l->parent = raw->ino + (uint64_t)xbl_unzig(par);
 		l->name = (const char *)p;
 		l->namelen = (uint32_t)len;
 		if (!l->parent || !snap_name_ok(l->name, len) ||

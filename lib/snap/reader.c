@@ -310,8 +310,8 @@ read_dirs(struct reader *r, char *why, size_t whysize)
 			qe = raw.body + raw.len;
 			/* a name as an entry's, or none: the top's, or a
 			 * directory's without a parent (no path has it) */
-			if (snap_get_var(&q, qe, &parent) ||
-			    snap_get_var(&q, qe, &len) ||
+			if (xbl_get_var(&q, qe, &parent) ||
+			    xbl_get_var(&q, qe, &len) ||
 			    len != (uint64_t)(qe - q) ||
 			    (len ? !snap_name_ok((const char *)q, len)
 				 : parent && raw.ino != r->s.dirs.top))

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "../base.h"
+#include "../varint.h"
 
 /* ------------------------------------------------------------------ */
 /* The file's layout (all numbers little-endian)                      */
@@ -159,6 +160,13 @@ uint64_t snap_hash(const void *p, size_t len, uint64_t seed);
  * body: u32 gen, varint parent (0: none), varint name length, the name.
  */
 
+/* The bulkstat fields an inode record holds, as the names engine's
+ * XBULK_F_* (a live scan keeps these: live.c). */
+#define SNAP_FIELDS	(XBULK_F_SIZE | XBULK_F_BLOCKS | XBULK_F_ATIME | \
+			 XBULK_F_MTIME | XBULK_F_CTIME | XBULK_F_BTIME | \
+			 XBULK_F_OWNER | XBULK_F_PROJID | XBULK_F_NLINK | \
+			 XBULK_F_RDEV | XBULK_F_XFLAGS | XBULK_F_EXTENTS)
+
 /*
  * Append the next record of @rec to @dst (SNAP_REC_MAX bytes of room),
  * @prev the previous inode of the block (0 for the first): from its
@@ -181,9 +189,6 @@ struct snap_raw {
 	const uint8_t	*body;
 	size_t		len;		/* of the body */
 };
-
-/* Read a varint at *@p (before @end): 0 or -EBADMSG. */
-int snap_get_var(const uint8_t **p, const uint8_t *end, uint64_t *v);
 
 /* Split the record at *@p (before @end) off, @prev the previous inode of
  * the block (0: none), its inode number prev + delta: 0, or -EBADMSG.

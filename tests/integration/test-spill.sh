@@ -4,14 +4,15 @@
 # A memory budget changes nothing but where the names engine keeps what
 # grows with the inode count (issue 25): find, du, snapshot and diff
 # against a mount print byte for byte what they print in memory, at -j 1
-# and -j 2, when every block goes to the spill file and its pages are let
-# go every 1024 entries (XBULK_MEMORY=1M, or --memory 1M once per
-# command); --stats=json says bytes were spilled; the spill file is never
-# seen and its space is given back after SIGTERM, SIGINT, a closed stdout
-# and a full --tmpdir (a small tmpfs; an ext2, which has no fallocate),
-# which is one line and exit status 1; ulimit -v does not stop a spill;
-# in a memory cgroup smaller than the in-memory need, snapshot completes
-# under the default budget derived from the cgroup's limit.
+# and -j 2, when every block (a snapshot's field stream too) goes to the
+# spill file and its pages are let go every 1024 entries (XBULK_MEMORY=1M,
+# or --memory 1M once per command); --stats=json says bytes were spilled;
+# the spill file is never seen and its space is given back after SIGTERM,
+# SIGINT, a closed stdout and a full --tmpdir (a small tmpfs; an ext2,
+# which has no fallocate), which is one line and exit status 1; ulimit -v
+# does not stop a spill; in a memory cgroup smaller than the in-memory
+# need, snapshot completes under the default budget derived from the
+# cgroup's limit.
 #
 # Environment: XBULK, POPULATE (bench/populate).
 
@@ -220,7 +221,7 @@ for sig in TERM INT; do
 done
 
 # Inside a memory cgroup of 32 MiB, smaller than what snapshot needs in
-# memory for 300k inodes (~66 MiB): killed with a budget of 4G, done
+# memory for 300k inodes (~48 MiB): killed with a budget of 4G, done
 # under the default budget it derives from the limit (8 MiB), with the
 # rows of a snapshot taken outside.  The inodes are warmed outside first
 # (the kernel charges an inode it reads to the reader's cgroup), the

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "names/tree.h"
+#include "snap/snap.h"
 
 static void
 test_handle(void **state)
@@ -104,10 +105,155 @@ test_layout(void **state)
 	assert_memory_equal(&out, &bs, sizeof(out));
 }
 
+static void
+test_stream_layout(void **state)
+{
+	struct xbn_layout l;
+
+	(void)state;
+	/* a snapshot's slot: the header and the first name, no field */
+	xbn_layout_init(&l, SNAP_FIELDS | XBN_F_LINK);
+	assert_int_equal(l.slot, 16);
+	assert_int_equal(l.link, 8);
+	assert_int_equal(l.npieces, 0);
+	assert_int_equal(l.nsfields, 19);
+	assert_int_equal(l.stream_max, 3 + 19 * 10);
+	xbn_layout_init(&l, XBULK_F_ALL | XBN_F_LINK);
+	assert_int_equal(l.slot, 16);
+	assert_int_equal(l.nsfields, 22);
+	/* without ctime, the other times are coded against their own */
+	xbn_layout_init(&l, XBULK_F_MTIME | XBN_F_LINK);
+	assert_int_equal(l.nsfields, 2);
+	assert_int_equal(l.sfield[0].ref, XBN_REF_PREV);
+	assert_int_equal(l.sfield[1].ref, XBN_REF_PREV);
+	xbn_layout_init(&l, XBULK_F_MTIME | XBULK_F_CTIME | XBN_F_LINK);
+	assert_int_equal(l.sfield[2].ref, 0);	/* mtime_nsec: ctime's */
+	assert_int_equal(l.sfield[3].ref, 1);
+}
+
+/* Inode @i's record: fields equal to the one before, or not, or odd. */
+static void
+stream_bs(struct xfs_bulkstat *bs, uint64_t i)
+{
+	memset(bs, 0, sizeof(*bs));
+	bs->bs_ino = 1000 + i + (i / 50) * 70;	/* gaps, chunks apart */
+	bs->bs_uid = bs->bs_gid = 1000;
+	bs->bs_nlink = 1;
+	bs->bs_blksize = 4096;
+	bs->bs_ctime = 1700000000 + (int64_t)(i / 7);
+	bs->bs_ctime_nsec = (uint32_t)(i * 7919 % 1000000000);
+	bs->bs_mtime = bs->bs_atime = bs->bs_btime = bs->bs_ctime;
+	bs->bs_mtime_nsec = bs->bs_atime_nsec = bs->bs_btime_nsec =
+		bs->bs_ctime_nsec;
+	if (i % 3 == 0) {
+		bs->bs_size = i * 4097;
+		bs->bs_blocks = (i * 4097 + 511) / 512;
+		bs->bs_extents64 = 1;
+		bs->bs_atime = bs->bs_ctime + 86400;
+	}
+	if (i % 11 == 0) {	/* the far ends of every width */
+		bs->bs_size = UINT64_MAX;
+		bs->bs_ctime = INT64_MIN;
+		bs->bs_mtime = INT64_MAX;
+		bs->bs_atime_nsec = 999999999;
+		bs->bs_btime = -1;
+		bs->bs_uid = UINT32_MAX;
+		bs->bs_xflags = UINT64_MAX;
+		bs->bs_cowextsize_blks = 7;
+		bs->bs_version = 5;
+		bs->bs_checked = 0xffff;
+	}
+}
+
+/*
+ * A stream store (XBN_F_LINK) over two arenas, in memory or (@budget 1)
+ * spilled, read back run by run in inode order as the cursor does: the
+ * fields come back as a slot holds them, and neighbours cost little.
+ */
+static void
+stream_case(uint64_t budget)
+{
+	struct xbn_layout flat;
+	struct xbn_spill mem;
+	struct xbn_store s;
+	struct xbn_arena *a[2];
+	struct xbn_run *runs;
+	struct xfs_bulkstat bs, got, want;
+	uint64_t i, kept, dropped, n = 3000, seen = 0;
+	uint64_t slot[64];
+	size_t nruns, k;
+
+	xbn_layout_init(&flat, XBULK_F_ALL);
+	assert_int_equal(xbn_spill_init(&mem, budget, "/tmp", 0), 0);
+	assert_int_equal(xbn_store_init(&s, XBULK_F_ALL | XBN_F_LINK, &mem),
+			 0);
+	a[0] = xbn_arena_get(&s);
+	a[1] = xbn_arena_get(&s);
+	for (i = 0; i < n; i++) {
+		stream_bs(&bs, i);
+		/* batches of 100 to either arena */
+		assert_non_null(xbn_arena_add(&s, a[i / 100 % 2], &bs));
+		a[i / 100 % 2]->kept++;
+	}
+	xbn_arena_put(&s, a[0]);
+	xbn_arena_put(&s, a[1]);
+	assert_int_equal(xbn_store_index(&s, &kept, &dropped), 0);
+	assert_int_equal(kept, n);
+	assert_int_equal(xbn_store_runs(&s, &runs, &nruns), 0);
+	for (k = 0, i = 0; k < nruns; k++) {
+		const uint8_t *p = runs[k].fields;
+		uint64_t val[XBN_MAX_SFIELDS] = { 0 }, m;
+
+		for (m = runs[k].mask; m; m &= m - 1, i++) {
+			const uint8_t *q = p;
+
+			stream_bs(&bs, i);
+			assert_int_equal(bs.bs_ino, runs[k].chunk << 6 |
+							    __builtin_ctzll(m));
+			p = xbn_stream_get(&s.lay, p, val);
+			/* after a neighbour of the same owner, link count,
+			 * size and times: the mask, ctime's change */
+			if (m != runs[k].mask && i % 3 == 2 && i % 11 &&
+			    (i - 1) % 11)
+				assert_in_range(p - q, 3, 4);
+			memset(&got, 0, sizeof(got));
+			xbn_stream_fill(&s.lay, &got, val);
+			xbn_pack(&flat, slot, &bs);
+			memset(&want, 0, sizeof(want));
+			xbn_unpack(&flat, &want, slot);
+			assert_memory_equal(&got, &want, sizeof(got));
+			seen++;
+		}
+	}
+	assert_int_equal(seen, n);
+	/* a slot block and a stream block per arena */
+	assert_int_equal(s.bytes, 4 * XBN_BLOCK_ALIGN + (s.runmask + 1) *
+							      sizeof(*runs));
+	assert_int_equal(mem.placed ? 1 : 0, budget ? 1 : 0);
+	free(runs);
+	xbn_store_free(&s);
+	xbn_spill_fini(&mem);
+}
+
+static void
+test_stream(void **state)
+{
+	(void)state;
+	stream_case(0);
+}
+
+static void
+test_stream_spilled(void **state)
+{
+	(void)state;
+	stream_case(1);
+}
+
 static struct xbn_slot *
 add(struct xbn_store *s, struct xbn_arena *a, uint64_t ino)
 {
-	struct xbn_slot *slot = xbn_arena_add(s, a, ino);
+	struct xfs_bulkstat bs = { .bs_ino = ino, .bs_size = ino };
+	struct xbn_slot *slot = xbn_arena_add(s, a, &bs);
 
 	assert_non_null(slot);
 	slot->mode = S_IFREG;
@@ -431,8 +577,7 @@ fake_fs(void)
 	assert_int_equal(xbn_dirs_add(&nm->dirs, bs, 5, 4, &first), 0);
 	a = xbn_arena_get(&nm->store);
 	for (i = 0; i < 5; i++) {
-		struct xbn_slot *slot = xbn_arena_add(&nm->store, a,
-						      bs[i].bs_ino);
+		struct xbn_slot *slot = xbn_arena_add(&nm->store, a, &bs[i]);
 
 		slot->mode = bs[i].bs_mode;
 		slot->flags = 0;
@@ -573,6 +718,9 @@ main(void)
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_store),
 		cmocka_unit_test(test_store_spilled),
+		cmocka_unit_test(test_stream_layout),
+		cmocka_unit_test(test_stream),
+		cmocka_unit_test(test_stream_spilled),
 		cmocka_unit_test(test_spill),
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_order_ties),
