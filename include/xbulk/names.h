@@ -204,7 +204,8 @@ struct xbulk_names_opts {
 	 * blocks in memory exceed @memory, so the kernel's page cache
 	 * (reclaimable) holds them instead.  Walks give
 	 * the same entries in the same order at any budget.  Fixed costs
-	 * (threads, buffers) and the chunk index are not counted:
+	 * (threads, buffers) and the scan's notes of the runs of slots
+	 * (about half a byte per inode, freed after it) are not counted:
 	 * docs/performance.md, "Memory".
 	 */
 	uint64_t	memory;

@@ -225,7 +225,7 @@ xbn_store_free(struct xbn_store *s)
 {
 	free_arenas(s, s->pool);
 	free_arenas(s, s->all);
-	free(s->runs);
+	xbn_free_block(s->mem, s->runs, s->runs_bytes);
 	pthread_mutex_destroy(&s->lock);
 	memset(s, 0, sizeof(*s));
 }
@@ -433,7 +433,7 @@ xbn_store_index(struct xbn_store *s, uint64_t *kept, uint64_t *dropped)
 {
 	struct xbn_arena *a;
 	uint64_t size = 16;
-	size_t i;
+	size_t i, bytes;
 
 	/* Every batch is over: all arenas are back in the pool. */
 	s->all = s->pool;
@@ -449,10 +449,16 @@ xbn_store_index(struct xbn_store *s, uint64_t *kept, uint64_t *dropped)
 	}
 	while (size < 2 * s->nruns)
 		size *= 2;
-	s->runs = calloc(size, sizeof(*s->runs));
+	/* from the budget too: about a byte per inode, which a walk looks
+	 * up at random (spilled, a lookup may fault its page back in) */
+	bytes = size * sizeof(*s->runs);
+	s->runs = xbn_alloc_block(s->mem, bytes, &s->runs_bytes,
+				  bytes >= XBN_BLOCK_ALIGN);
 	if (!s->runs)
-		return -ENOMEM;
-	s->bytes += size * sizeof(*s->runs);
+		return s->mem->err ? s->mem->err : -ENOMEM;
+	if (!xbn_spilled(s->mem, s->runs))	/* the file's are 0 */
+		memset(s->runs, 0, bytes);
+	s->bytes += s->runs_bytes;
 	s->runmask = size - 1;
 	for (a = s->all; a; a = a->next) {
 		for (i = 0; i < a->nruns; i++)

@@ -184,6 +184,7 @@ struct xbn_store {
 	struct xbn_arena	*all;		/* once the scan is over */
 	struct xbn_run		*runs;		/* hash table on chunk */
 	uint64_t		runmask;	/* table size - 1 */
+	size_t			runs_bytes;	/* its block's */
 	uint64_t		nruns;
 	uint64_t		bytes;		/* blocks allocated */
 	uint64_t		more_links;	/* sum of nlink - 1 over the
