@@ -11,3 +11,10 @@ command -v sqlite3 >/dev/null || xb_skip "sqlite3 not installed (scripts/deps)"
 xb_mkfs_mount 1G "-d agcount=4"
 M=$XB_MNT
 T=$XB_TMP
+
+# pass: the checks passed so far; ok: one more
+pass=0
+ok()
+{
+	pass=$((pass + 1))
+}

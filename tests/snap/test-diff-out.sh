@@ -24,12 +24,6 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/snap/lib-snap.sh"
 export LC_ALL=C
 
-pass=0
-ok()
-{
-	pass=$((pass + 1))
-}
-
 S=$T/snaps
 mkdir "$S" "$M/w"
 

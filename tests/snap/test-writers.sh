@@ -31,12 +31,6 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/snap/lib-snap.sh"
 command -v strace >/dev/null || xb_skip "strace not installed (scripts/deps)"
 
-pass=0
-ok()
-{
-	pass=$((pass + 1))
-}
-
 # strace ARGS...: LeakSanitizer off for what it runs (it fails under
 # ptrace: the ASan build)
 traced()
