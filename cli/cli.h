@@ -217,6 +217,9 @@ void xb_json_num(FILE *f, const char *key, double v, const char *sep);
  * quote).  malloc'd; NULL if out of memory. */
 char *xb_shell_quote(const char *s);
 
+/* The topmost directory above @path (resolved) on @path's device: its
+ * mount point, malloc'd; NULL if @path cannot be resolved. */
+char *xb_mount_point(const char *path);
 /* The mount point of the filesystem that holds @path (@path itself when
  * it cannot be resolved), quoted with xb_shell_quote(); NULL if out of
  * memory. */

@@ -85,6 +85,14 @@ XB_PROGRESS_HELP
 "   --ncdu <file>\n"
 "               Also export the tree under PATH in ncdu's JSON format\n"
 "               into FILE (ncdu -f FILE reads it).\n"
+"   --prometheus <file>\n"
+"               Also write disk usage and inodes by user, group,\n"
+"               project and directory (down to -d N, default 1), and\n"
+"               the scan's figures, as Prometheus gauges into FILE\n"
+"               (node_exporter's textfile collector reads it).\n"
+"   --max-series <n>\n"
+"               With --prometheus: at most N series per grouping, the\n"
+"               largest; the rest summed as \"other\" (default 100).\n"
 "   --unreachable\n"
 "               List and sum the inodes no path from the mount's top\n"
 "               reaches (deleted but open, under a mount point).\n"
@@ -98,7 +106,8 @@ XB_PROGRESS_HELP
 enum {
 	OPT_APPARENT = 256, OPT_SI, OPT_INODES, OPT_BY, OPT_TIME, OPT_TOP,
 	OPT_TOP_DIRS, OPT_SVG, OPT_SVG_DEPTH, OPT_COLOR_BY, OPT_UNREACHABLE,
-	OPT_HELP, OPT_EXCLUDE, OPT_NO_SYNC, OPT_NCDU,
+	OPT_HELP, OPT_EXCLUDE, OPT_NO_SYNC, OPT_NCDU, OPT_PROMETHEUS,
+	OPT_MAX_SERIES,
 };
 
 static const struct option longopts[] = {
@@ -130,6 +139,8 @@ static const struct option longopts[] = {
 	{ "svg-depth", required_argument, NULL, OPT_SVG_DEPTH },
 	{ "color-by", required_argument, NULL, OPT_COLOR_BY },
 	{ "ncdu", required_argument, NULL, OPT_NCDU },
+	{ "prometheus", required_argument, NULL, OPT_PROMETHEUS },
+	{ "max-series", required_argument, NULL, OPT_MAX_SERIES },
 	{ "unreachable", no_argument, NULL, OPT_UNREACHABLE },
 	{ "help", no_argument, NULL, OPT_HELP },
 	XB_MEMORY_LONGOPTS,
@@ -291,6 +302,11 @@ parse_options(struct du_run *r, int argc, char **argv)
 			r->color = (enum du_color_by)i;
 			break;
 		case OPT_NCDU: r->ncdu_file.path = optarg; break;
+		case OPT_PROMETHEUS: r->prom_file.path = optarg; break;
+		case OPT_MAX_SERIES:
+			ret = parse_count("--max-series", optarg, 1 << 20, &v);
+			r->prom.max_series = (size_t)v;
+			break;
 		case OPT_UNREACHABLE: r->unreachable = true; break;
 		case XB_OPT_MEMORY:
 		case XB_OPT_TMPDIR:
@@ -333,6 +349,11 @@ parse_options(struct du_run *r, int argc, char **argv)
 	}
 	if (r->top_dirs && !r->top)
 		return xb_usage_error("du", "--top-dirs needs --top N");
+	if (r->prom.max_series && !r->prom_file.path)
+		return xb_usage_error("du", "--max-series needs --prometheus "
+				      "FILE");
+	if (!r->prom.max_series)
+		r->prom.max_series = DU_PROM_MAX_SERIES;
 	ret = du_check_conflicts(r);
 	if (!ret)
 		ret = xb_memory_setup(&r->mem, "du");
@@ -390,6 +411,8 @@ fields_of(const struct du_run *r)
 		f |= XBULK_F_SIZE | XBULK_F_NLINK;
 	if (r->unreachable)
 		f |= XBULK_F_OWNER | XBULK_F_SIZE | XBULK_F_NLINK;
+	if (r->prom_file.path)
+		f |= XBULK_F_OWNER | XBULK_F_PROJID | XBULK_F_SIZE;
 	return f;
 }
 
@@ -547,8 +570,9 @@ xb_cmd_du(int argc, char **argv)
 		.max_depth = UINT64_MAX,
 		.threads = xb_online_cpus(),
 		.out = stdout,
-		.svg_file.opt = "--svg",
-		.ncdu_file.opt = "--ncdu",
+		.svg_file = { .opt = "--svg", .mode = 0600 },
+		.ncdu_file = { .opt = "--ncdu", .mode = 0600 },
+		.prom_file = { .opt = "--prometheus", .mode = 0644 },
 	};
 	const volatile int *cancel;
 	struct xbulk_fs *fs = NULL;
@@ -569,6 +593,9 @@ xb_cmd_du(int argc, char **argv)
 	if (r.ncdu_file.path && npaths > 1)
 		return xb_usage_error("du", "--ncdu takes one PATH (an ncdu "
 				      "export has one top)");
+	if (r.prom_file.path && npaths > 1)
+		return xb_usage_error("du", "--prometheus takes one PATH (its "
+				      "series are labelled with it)");
 	if (r.svg_file.path) {
 		r.svg_title = join_paths(paths, npaths);
 		if (!r.svg_title) {
@@ -587,6 +614,8 @@ xb_cmd_du(int argc, char **argv)
 		ret = du_file_open(&r.svg_file, fs);
 	if (!ret && r.ncdu_file.path)
 		ret = open_ncdu(&r, fs, paths[0]);
+	if (!ret && r.prom_file.path)
+		ret = du_prom_open(&r, fs, paths[0]);
 	/* names of owners, groups and projects: the walks' and
 	 * --unreachable's (--by) alike */
 	if (!ret && xbulk_ids_new(&r.ids)) {
@@ -621,6 +650,8 @@ xb_cmd_du(int argc, char **argv)
 		ret = du_file_place(&r.svg_file);
 	if (!ret && r.ncdu_file.tmp)
 		ret = du_file_place(&r.ncdu_file);
+	if (!ret && r.prom_file.tmp)
+		ret = du_file_place(&r.prom_file);
 	if (!ret && r.failed)
 		ret = XB_EXIT_FAILURE;
 out:
@@ -633,6 +664,8 @@ out:
 	/* Not written (an error, a signal): the old picture stays. */
 	du_file_abort(&r.svg_file);
 	du_file_abort(&r.ncdu_file);
+	du_file_abort(&r.prom_file);
+	du_prom_free(&r.prom);
 	free(r.ncdu_top);
 	while (r.nexclude)
 		free(r.exclude[--r.nexclude]);

@@ -19,9 +19,37 @@
 struct du_file {
 	const char		*opt;		/* "--svg": for messages */
 	const char		*path;		/* NULL: not asked for */
+	mode_t			mode;		/* its permission bits */
 	struct xbulk_replace	*tmp;		/* made before the scan, put
 						   at path at the end */
 	FILE			*out;		/* its stream */
+};
+
+/* --prometheus's groupings by owner: uid, gid, projid (cli/du_prom.c). */
+#define DU_PROM_OWNERS	3
+/* --max-series by default: a dashboard's worth, bounded whatever the
+ * filesystem holds */
+#define DU_PROM_MAX_SERIES	100
+
+/* --prometheus: the directories of one depth. */
+struct du_prom_level {
+	struct du_top		top;	/* the largest (--max-series) */
+	struct xbulk_du_sum	sum;	/* of them all */
+	uint64_t		n;	/* how many */
+};
+
+/* --prometheus: what its file says, gathered over du's walk. */
+struct du_prom {
+	unsigned int		depth;		/* directories down to -d N
+						   (default 1) */
+	size_t			max_series;	/* --max-series, per grouping */
+	char			*mnt;		/* the mount point */
+	char			uuid[37];	/* the filesystem's */
+	const char		*path;		/* the PATH */
+	struct du_agg		agg[DU_PROM_OWNERS];	/* uid, gid, projid */
+	struct du_agg_table	tab[DU_PROM_OWNERS];
+	struct du_prom_level	*lvl;		/* per depth reached */
+	size_t			nlvl;
 };
 
 /* Everything the command line asked for and the run keeps. */
@@ -43,6 +71,7 @@ struct du_run {
 	bool			top_dirs;
 	struct du_file		svg_file;	/* --svg FILE */
 	struct du_file		ncdu_file;	/* --ncdu FILE */
+	struct du_file		prom_file;	/* --prometheus FILE */
 	char			*ncdu_top;	/* its top: PATH's realpath() */
 	char			*svg_title;	/* the PATHs, ", " between */
 	unsigned int		svg_depth;
@@ -76,6 +105,7 @@ struct du_run {
 	struct du_top	best;
 	struct du_svg	*svg;
 	struct du_ncdu	ncdu;		/* .f: --ncdu's export is on */
+	struct du_prom		prom;		/* --prometheus's figures */
 	struct xbulk_du_sum	lost;		/* --unreachable total */
 	bool			failed;		/* exit 1 at the end */
 	int			err;		/* first output error */
@@ -124,8 +154,28 @@ enum xb_exit du_file_place(struct du_file *f);
 /* Not placed (an error, a signal): the old file stays; NULLs are fine. */
 void du_file_abort(struct du_file *f);
 
+/* --- du_prom.c --------------------------------------------------- */
+
+/* Start --prometheus FILE before the scan, for @path on @fs (the mount
+ * point, the UUID); exit status, a message for each failure. */
+enum xb_exit du_prom_open(struct du_run *r, const struct xbulk_fs *fs,
+			  const char *path);
+/* Before the walk: the groupings' keys (no allocation). */
+void du_prom_init(struct du_run *r);
+/* One entry du counted, with its subtree's @sum; 0 or -ENOMEM. */
+int du_prom_charge(struct du_prom *p, const struct xbulk_entry *e,
+		   const struct xbulk_du_sum *sum);
+/* The metrics to @f; 0, or the negative errno of a failed write. */
+int du_prom_write(struct du_run *r, FILE *f);
+/* Release what the walk gathered, and the mount point. */
+void du_prom_free(struct du_prom *p);
+
 /* --- du_out.c ----------------------------------------------------- */
 
+/* The name of @key of @by: the NSS or /etc/projid name, the label
+ * (du_agg_label(), of r->agg), or NULL when there is only the number. */
+const char *du_key_name(const struct du_run *r, enum du_by by,
+			uint64_t key);
 /* One du line: SIZE, TAB, PATH, newline or NUL (or a JSON/CSV row). */
 void du_print_line(struct du_run *r, const char *path,
 		   const struct xbulk_du_sum *s);
@@ -136,6 +186,12 @@ int du_print_table(struct du_run *r, const char *path,
 		   const struct du_agg_table *t);
 /* One inode no path reaches (--unreachable). */
 void du_print_unreached(struct du_run *r, const struct xfs_bulkstat *bs);
+/* How du_put_text() quotes: a CSV field's quotes doubled; a JSON
+ * string's escapes; a Prometheus label value's (\\, \", \n). */
+enum du_quote { DU_QUOTE_CSV, DU_QUOTE_JSON, DU_QUOTE_PROM };
+/* The text of @s inside quotes of @q, bytes that are not UTF-8 as
+ * U+FFFD; true if any were. */
+bool du_put_text(FILE *f, const char *s, enum du_quote q);
 /* A JSON string of @s: escapes, U+FFFD for bytes that are not UTF-8,
  * then ,"<key>_b64":"..." with the exact bytes if there were any. */
 void du_json_string(FILE *f, const char *key, const char *s);

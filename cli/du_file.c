@@ -4,7 +4,8 @@
  * export): made before the scan, so that one that cannot be written
  * fails at once, never on the filesystem scanned, and put in place only
  * when du has run through (xbulk/replace.h: unnamed until then, mode
- * 0600, the old file kept on any failure).
+ * 0600, --prometheus's 0644 for node_exporter, the old file kept on any
+ * failure).
  */
 #include <errno.h>
 #include <libgen.h>
@@ -44,7 +45,7 @@ du_file_open(struct du_file *f, const struct xbulk_fs *fs)
 				      "being scanned; write it elsewhere",
 				      f->opt, f->path);
 	if (!err)
-		err = xbulk_replace_open(f->path, 0600, 0, &f->tmp);
+		err = xbulk_replace_open(f->path, f->mode, 0, &f->tmp);
 	if (!err) {
 		fd = dup(xbulk_replace_fd(f->tmp));
 		f->out = fd < 0 ? NULL : fdopen(fd, "w");

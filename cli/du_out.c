@@ -14,13 +14,17 @@ static const char *const by_name[DU_BY_NR] = {
 	"uid", "gid", "projid", "type", "ext", "age", "size-class",
 };
 
-/*
- * The text of @s, in a JSON string (@json: with JSON's escapes) or a CSV
- * field (quotes doubled); bytes that are not UTF-8 become U+FFFD.  True
- * if any did.
- */
+/* Does @q escape byte @c?  A quote always. */
 static bool
-put_text(FILE *f, const char *s, bool json)
+escaped(enum du_quote q, unsigned char c)
+{
+	return c == '"' || (q != DU_QUOTE_CSV && c == '\\') ||
+	       (q == DU_QUOTE_JSON && c < 0x20) ||
+	       (q == DU_QUOTE_PROM && c == '\n');
+}
+
+bool
+du_put_text(FILE *f, const char *s, enum du_quote q)
 {
 	const unsigned char *p = (const unsigned char *)s, *run;
 	bool lossy = false;
@@ -28,18 +32,21 @@ put_text(FILE *f, const char *s, bool json)
 
 	while (*p) {
 		/* the longest run written as it is, in one fwrite() */
-		for (run = p; *p && (len = xb_utf8_len(p)) && *p != '"' &&
-			      !(json && (*p == '\\' || *p < 0x20)); p += len)
+		for (run = p; *p && (len = xb_utf8_len(p)) && !escaped(q, *p);
+		     p += len)
 			;
 		if (p > run)
 			fwrite(run, 1, (size_t)(p - run), f);
 		if (!*p)
 			break;
 		if (!len) {
-			fputs(json ? "\\ufffd" : "\xef\xbf\xbd", f);
+			fputs(q == DU_QUOTE_JSON ? "\\ufffd" : "\xef\xbf\xbd",
+			      f);
 			lossy = true;
-		} else if (!json) {
+		} else if (q == DU_QUOTE_CSV) {
 			fputs("\"\"", f);
+		} else if (*p == '\n' && q == DU_QUOTE_PROM) {
+			fputs("\\n", f);
 		} else if (*p == '"' || *p == '\\') {
 			fprintf(f, "\\%c", *p);
 		} else {
@@ -57,7 +64,7 @@ json_value(FILE *f, const char *s)
 	bool lossy;
 
 	fputc('"', f);
-	lossy = put_text(f, s, true);
+	lossy = du_put_text(f, s, DU_QUOTE_JSON);
 	fputc('"', f);
 	return lossy;
 }
@@ -84,7 +91,7 @@ csv_field(FILE *f, const char *s)
 
 	if (quote)
 		fputc('"', f);
-	lossy = put_text(f, s, false);
+	lossy = du_put_text(f, s, DU_QUOTE_CSV);
 	if (quote)
 		fputc('"', f);
 	return lossy;
@@ -156,12 +163,10 @@ du_print_line(struct du_run *r, const char *path,
 	}
 }
 
-/* A row's key as a name: the NSS or /etc/projid name, the label, or the
- * number.  NULL when there is only the number. */
-static const char *
-key_name(const struct du_run *r, uint64_t key)
+const char *
+du_key_name(const struct du_run *r, enum du_by by, uint64_t key)
 {
-	switch (r->by) {
+	switch (by) {
 	case DU_BY_UID:
 		return xbulk_ids_user(r->ids, (uint32_t)key);
 	case DU_BY_GID:
@@ -176,7 +181,7 @@ key_name(const struct du_run *r, uint64_t key)
 static void
 print_row(struct du_run *r, const char *path, const struct du_agg_row *w)
 {
-	const char *name = key_name(r, w->key);
+	const char *name = du_key_name(r, r->by, w->key);
 	bool numeric = r->by <= DU_BY_PROJID;
 	char disk[DU_UNITS_MAX], app[DU_UNITS_MAX], num[24];
 	bool lossy;

@@ -152,6 +152,13 @@ du_check_conflicts(const struct du_run *r)
 		{ r->threshold && (r->by_given || r->top || r->unreachable),
 		  "-t and --by, --top or --unreachable",
 		  " (-t chooses du's lines)" },
+		{ r->prom_file.path && (r->by_given || r->top ||
+					r->unreachable),
+		  "--prometheus and --by, --top or --unreachable",
+		  " (its file has the tables by owner)" },
+		{ r->prom_file.path && (r->apparent || r->separate_dirs),
+		  "--prometheus and --apparent-size, -b or -S",
+		  " (its figures are the disk usage of whole trees)" },
 		{ r->nul && r->format != XB_FORMAT_TEXT,
 		  "-0 and -o jsonl or csv", "" },
 	};

@@ -44,13 +44,15 @@ on_counted(void *arg, const struct xbulk_entry *e,
 	}
 	if (r->svg)
 		err = du_svg_charge(r->svg, e, sum);
+	if (!err && r->prom_file.path)
+		err = du_prom_charge(&r->prom, e, sum);
 	if (!err && r->by_given)
 		return du_agg_dirs_charge(&r->dirs, e);
 	if (!err && r->top) {
 		if (dir == r->top_dirs)
 			err = du_top_add(&r->best, r->inodes ? sum->inodes
 						     : sum->bytes, sum,
-					    e->path);
+					    e->path, e->bs->bs_ino);
 		return err;
 	}
 	if (!err && (!e->depth || ((dir || r->all) &&
@@ -144,7 +146,8 @@ du_acct_init(struct du_run *r, int npaths)
 	 * files, --by, the treemap, --ncdu and --unreachable look at every
 	 * file) */
 	r->fold = !r->all && !r->by_given && (!r->top || r->top_dirs) &&
-		  !r->svg_file.path && !r->ncdu_file.path && !r->unreachable &&
+		  !r->svg_file.path && !r->ncdu_file.path && !r->prom_file.path &&
+		  !r->unreachable &&
 		  npaths == 1 &&
 		  !r->nexclude;
 }
@@ -167,6 +170,7 @@ setup(struct du_run *r)
 	err = xbulk_du_new(&r->acct, &r->du);
 
 	du_agg_init(&r->agg, r->by, r->time, r->now, r->blocklog);
+	du_prom_init(r);
 	if (!err && r->by_given)
 		err = du_agg_dirs_init(&r->dirs, &r->agg,
 			r->depth_given ? (unsigned int)r->max_depth : 0,
@@ -204,6 +208,9 @@ finish(struct du_run *r)
 		du_print_line(r, r->best.heap[i].path, &r->best.heap[i].sum);
 	/* The files: put in place by the caller once du succeeded; an
 	 * export whose walk could not start is not. */
+	if (r->prom_file.out &&
+	    du_file_close(&r->prom_file, du_prom_write(r, r->prom_file.out)))
+		return XB_EXIT_FAILURE;
 	if (r->ncdu.f && !r->ncdu.started)
 		du_file_abort(&r->ncdu_file);
 	else if (r->ncdu.f && du_file_close(&r->ncdu_file,

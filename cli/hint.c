@@ -47,10 +47,8 @@ xb_shell_quote(const char *s)
 	return q;
 }
 
-/* The topmost directory above @path (resolved) on @path's device; NULL
- * if @path cannot be resolved. */
-static char *
-mount_point(const char *path)
+char *
+xb_mount_point(const char *path)
 {
 	char *p = realpath(path, NULL), *slash;
 	struct stat st, up;
@@ -77,7 +75,7 @@ mount_point(const char *path)
 char *
 xb_hint_mount(const char *path)
 {
-	char *mnt = mount_point(path), *q;
+	char *mnt = xb_mount_point(path), *q;
 
 	q = xb_shell_quote(mnt ? mnt : path);
 	free(mnt);

@@ -54,10 +54,10 @@ du_top_init(struct du_top *t, size_t want)
 
 int
 du_top_add(struct du_top *t, uint64_t key,
-	      const struct xbulk_du_sum *sum, const char *path)
+	      const struct xbulk_du_sum *sum, const char *path, uint64_t ino)
 {
 	struct du_top_item it = { .key = key, .sum = *sum,
-				     .seq = t->seq++ };
+				     .seq = t->seq++, .ino = ino };
 	size_t i;
 
 	if (!t->want)

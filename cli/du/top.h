@@ -19,6 +19,7 @@ struct du_top_item {
 	uint64_t		seq;	/* order of arrival: ties keep the
 					   first */
 	char			*path;
+	uint64_t		ino;	/* its inode */
 };
 
 /* The @want largest of what was added (a min-heap of @want items). */
@@ -31,12 +32,13 @@ struct du_top {
 /** du_top_init() - keep the @want largest.  Return: 0 or -ENOMEM. */
 int du_top_init(struct du_top *t, size_t want);
 /**
- * du_top_add() - offer @path, ranked by @key (du --top: its bytes, or
- * with --inodes its inodes), with its @sum.
+ * du_top_add() - offer @path (inode @ino), ranked by @key (du --top: its
+ * bytes, or with --inodes its inodes), with its @sum.
  * Return: 0 or -ENOMEM (copies @path).
  */
 int du_top_add(struct du_top *t, uint64_t key,
-		  const struct xbulk_du_sum *sum, const char *path);
+		  const struct xbulk_du_sum *sum, const char *path,
+		  uint64_t ino);
 /** du_top_sort() - the items largest first (ties: first added). */
 void du_top_sort(struct du_top *t);
 /** du_top_free() - release the items and their paths. */

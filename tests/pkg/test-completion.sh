@@ -151,7 +151,8 @@ test_values()
 		"-empty -exec -execdir -executable" xbulk find /mnt -e
 	expect "find's refused options are not offered" "" \
 		xbulk find /mnt -fol
-	expect "du's long options" "--max-depth" xbulk du -s --max-
+	expect "du's long options" "--max-depth --max-series" \
+		xbulk du -s --max-
 	expect "du's -o values" "text jsonl csv" xbulk du -o ''
 	expect "du's --by values" "uid gid projid type ext age size-class" \
 		xbulk du --by ''

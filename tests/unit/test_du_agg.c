@@ -155,7 +155,7 @@ test_top(void **state)
 		struct xbulk_du_sum s = { sizes[i] * 512, 100 + i };
 
 		snprintf(path, sizeof(path), "p%zu", i);
-		assert_int_equal(du_top_add(&t, sizes[i], &s, path), 0);
+		assert_int_equal(du_top_add(&t, sizes[i], &s, path, i), 0);
 	}
 	du_top_sort(&t);
 	assert_int_equal(t.n, 4);
