@@ -241,7 +241,7 @@ xb_thread_text(int err, char *buf, size_t size)
 /*
  * About the bytes a names build of @r's slots would spill in all on @fs
  * under @budget (docs/performance.md, "The model"): each allocated
- * inode's slot and a name's entry (32 bytes is above the entry of a name
+ * inode's slot (or what the store held per inode) and a name's entry (32 bytes is above the entry of a name
  * of 20 bytes and the chunk index), less the three quarters of the
  * budget held in memory, plus the 2 MiB blocks partly filled (one of the
  * store and one of the listings per thread, the cursor's).  At least one
@@ -251,12 +251,16 @@ static uint64_t
 spill_need(const struct xbulk_fs *fs, const struct xbulk_names_result *r,
 	   uint64_t budget)
 {
-	uint64_t block = 2ULL << 20, used = 0, need, least;
+	uint64_t block = 2ULL << 20, used = 0, per = r->slot_bytes, need, least;
 
 	least = r->spill_bytes + block;
 	if (xbulk_used_inodes(fs, XBULK_ALL_AGS, &used))
 		return least;
-	need = used * ((uint64_t)r->slot_bytes + 32);
+	/* what the store held per kept inode, when it got that far: a
+	 * snapshot's fields are in a stream beside its 16-byte slots */
+	if (r->inodes && r->store_bytes / r->inodes > per)
+		per = r->store_bytes / r->inodes;
+	need = used * (per + 32);
 	need = need > budget / 4 * 3 ? need - budget / 4 * 3 : 0;
 	need += (2 * (uint64_t)r->scan_threads + 2) * block;
 	return need > least ? need : least;
