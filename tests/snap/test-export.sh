@@ -9,7 +9,7 @@
 # same sums; every CSV row carries the filesystem's UUID; Python's csv
 # and sqlite3 read names that are not UTF-8, hold newlines, tabs, C1
 # controls or bidi overrides byte for byte; the exports are
-# 0600; the README's three SQLite queries, as it writes them, give what
+# 0600; the README's four SQLite queries, as it writes them, give what
 # find sees.  DuckDB is skipped, saying so, only when npm cannot reach its
 # registry (or is missing): with access, an install or a load that fails
 # fails the test.
@@ -118,12 +118,12 @@ uuid=$(xfs_db -r -c uuid "$XB_IMG" | awk '{ print $3 }')
 	xb_die "CSV: the UUID is not the filesystem's ($uuid)"
 pass=$((pass + 1))
 
-# the README's three queries, as it writes them, against find's view
+# the README's four queries, as it writes them, against find's view
 python3 - "$TOP/README.md" "$T/db" "$M" "$T/du" <<'EOF' || xb_die "the README's queries"
 import collections, os, re, subprocess, sys
 readme, db, mnt, du = sys.argv[1:]
 qs = re.findall(r'^sqlite3 DB "(.*?)"\s+#', open(readme).read(), re.S | re.M)
-assert len(qs) == 3, qs
+assert len(qs) == 4, qs
 
 
 def run(q):
@@ -167,6 +167,15 @@ for d, _, files in os.walk(mnt):
 got = set(rows(qs[2]))
 assert got == want and {('old/f1', '1000'), ('old/f2', '2000'),
                         ('old/f3', '3000')} <= got, (got ^ want)
+# mode 0777, as lstat() says (symlinks have it)
+want = set()
+for d, dirs, files in os.walk(mnt):
+    for f in dirs + files:
+        p = os.path.join(d, f)
+        if os.lstat(p).st_mode & 0o7777 == 0o777:
+            want.add(os.path.relpath(p, mnt))
+got = set(run(qs[3]))
+assert got == want and got, (got ^ want)
 EOF
 pass=$((pass + 1))
 
