@@ -184,6 +184,35 @@ bool xb_sync_fs(const char *cmd, const struct xbulk_fs *fs,
  */
 const char *xb_dir_open_hint(int err);
 
+/* --- encode.c: names written one way (docs/formats.md) ----------- */
+
+/* How xb_put_text() quotes: not at all (raw text); a CSV field's quotes
+ * doubled; a JSON string's escapes; a Prometheus label value's (\\, \",
+ * \n). */
+enum xb_quote { XB_QUOTE_NONE, XB_QUOTE_CSV, XB_QUOTE_JSON, XB_QUOTE_PROM };
+/* The text of @s inside quotes of @q, each byte that is not UTF-8 as
+ * U+FFFD; true if any was. */
+bool xb_put_text(FILE *f, const char *s, enum xb_quote q);
+/* @s as a JSON string (quotes included); true if it is not UTF-8. */
+bool xb_json_value(FILE *f, const char *s);
+/* "<key>":"<s>" (JSON escapes, U+FFFD for bytes that are not UTF-8),
+ * then ,"<key>_b64":"..." with the exact bytes if there were any. */
+void xb_json_string(FILE *f, const char *key, const char *s);
+/* @s as a quoted CSV field (RFC 4180); true if it is not UTF-8. */
+bool xb_csv_quoted(FILE *f, const char *s);
+/* A comma, then @s's bytes in base64 if @lossy (a CSV *_b64 column). */
+void xb_csv_b64(FILE *f, const char *s, bool lossy);
+/* Is @s (NUL-terminated) UTF-8 throughout? */
+bool xb_utf8_valid(const char *s);
+/* A copy of @s (malloc()ed) with U+FFFD for each byte that is not UTF-8,
+ * or NULL without memory. */
+char *xb_utf8_fffd(const char *s);
+/* @s for a line people read: C escapes (\\, \n, \t, \NNN octal for
+ * each byte) of a byte that is not UTF-8, a C0 or C1 control, DEL, a
+ * Unicode format character (bidi overrides...), the line and paragraph
+ * separators, and of a '>' after '-' (so "->" is only a rename's). */
+void xb_put_escaped(FILE *f, const char *s);
+
 /* --- figures.c: numbers with their units, for --stats, --progress - */
 
 /* Seconds in @buf with a unit: "850 us", "12.976 ms", "3.250 s"; "n/a"

@@ -48,29 +48,15 @@ static const struct {
 
 #define NFACETS	(sizeof(facets) / sizeof(facets[0]))
 
-/* A path for a line of text: C escapes for what would break the line. */
+/* A path for a line of text (xb_put_escaped()), or the inode's number. */
 static void
 put_text_path(FILE *f, const struct xbulk_snap_change *c, const char *p)
 {
-	if (!p) {
+	if (p)
+		xb_put_escaped(f, p);
+	else
 		fprintf(f, "<inode %llu>",
 			(unsigned long long)xb_diff_rec(c)->bs_ino);
-		return;
-	}
-	for (; *p; p++) {
-		unsigned char ch = (unsigned char)*p;
-
-		if (ch == '\\')
-			fputs("\\\\", f);
-		else if (ch == '\n')
-			fputs("\\n", f);
-		else if (ch == '\t')
-			fputs("\\t", f);
-		else if (ch < 0x20 || ch == 0x7f)
-			fprintf(f, "\\%03o", ch);
-		else
-			putc(ch, f);
-	}
 }
 
 static void
@@ -98,41 +84,21 @@ put_text(FILE *f, const struct xbulk_snap_change *c)
 	putc('\n', f);
 }
 
-/* Is @s (NUL-terminated) UTF-8 without control characters? */
-static bool
-plain_utf8(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t len;
-
-	for (; *p; p += len)
-		if (*p < 0x20 || !(len = xb_utf8_len(p)))
-			return false;
-	return true;
-}
-
-/* "key":"path" (JSON-escaped), or "key":null,"key_b64":"..." when the
- * path is not plain UTF-8. */
+/* "key":"path" (JSON escapes), or "key":null,"key_b64":"..." when the
+ * path is not UTF-8 (0.3's form, kept: find's has U+FFFD in "path"). */
 static void
 put_json_path(FILE *f, const char *key, const char *p)
 {
+	fprintf(f, ",\"%s\":", key);
 	if (!p) {
-		fprintf(f, ",\"%s\":null", key);
-		return;
-	}
-	if (!plain_utf8(p)) {
-		fprintf(f, ",\"%s\":null,\"%s_b64\":\"", key, key);
+		fputs("null", f);
+	} else if (xb_utf8_valid(p)) {
+		xb_json_value(f, p);
+	} else {
+		fprintf(f, "null,\"%s_b64\":\"", key);
 		xb_base64(f, (const unsigned char *)p, strlen(p));
 		putc('"', f);
-		return;
 	}
-	fprintf(f, ",\"%s\":\"", key);
-	for (; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			putc('\\', f);
-		putc(*p, f);
-	}
-	putc('"', f);
 }
 
 static void
@@ -181,19 +147,13 @@ put_jsonl(FILE *f, const struct xbulk_snap_change *c)
 	fputs("}\n", f);
 }
 
-static void
+/* ,"path" (U+FFFD for bytes that are not UTF-8; true then), or a
+ * comma alone. */
+static bool
 put_csv_path(FILE *f, const char *p)
 {
 	putc(',', f);
-	if (!p)
-		return;
-	putc('"', f);
-	for (; *p; p++) {
-		if (*p == '"')
-			putc('"', f);
-		putc(*p, f);
-	}
-	putc('"', f);
+	return p && xb_csv_quoted(f, p);
 }
 
 void
@@ -201,7 +161,7 @@ xb_diff_out_begin(struct xb_diff_out *o)
 {
 	if (o->fmt == XB_DIFF_CSV)
 		fprintf(o->f, "change,type,ino,gen,facets,changing,path,"
-			"old_path,size,old_size%s\r\n",
+			"old_path,size,old_size%s,path_b64,old_path_b64\r\n",
 			o->fold ? ",inodes,bytes" : "");
 }
 
@@ -209,14 +169,15 @@ static void
 put_csv(FILE *f, const struct xbulk_snap_change *c, bool fold)
 {
 	const struct xfs_bulkstat *r = xb_diff_rec(c);
+	bool lossy, old_lossy;
 
 	fprintf(f, "%s,%c,%llu,%u,", xb_change_names[c->kind],
 		xb_type_letter(r->bs_mode), (unsigned long long)r->bs_ino,
 		r->bs_gen);
 	put_facet_list(f, c->facets, "|");
 	fprintf(f, ",%d", c->flags & XBULK_CHANGE_CHANGING ? 1 : 0);
-	put_csv_path(f, c->path);
-	put_csv_path(f, c->old_path);
+	lossy = put_csv_path(f, c->path);
+	old_lossy = put_csv_path(f, c->old_path);
 	putc(',', f);
 	if (c->new)
 		fprintf(f, "%llu", (unsigned long long)c->new->bs_size);
@@ -228,6 +189,8 @@ put_csv(FILE *f, const struct xbulk_snap_change *c, bool fold)
 			(unsigned long long)c->bytes);
 	else if (fold)
 		fputs(",,", f);
+	xb_csv_b64(f, c->path, lossy);
+	xb_csv_b64(f, c->old_path, old_lossy);
 	fputs("\r\n", f);
 }
 

@@ -186,14 +186,5 @@ int du_print_table(struct du_run *r, const char *path,
 		   const struct du_agg_table *t);
 /* One inode no path reaches (--unreachable). */
 void du_print_unreached(struct du_run *r, const struct xfs_bulkstat *bs);
-/* How du_put_text() quotes: a CSV field's quotes doubled; a JSON
- * string's escapes; a Prometheus label value's (\\, \", \n). */
-enum du_quote { DU_QUOTE_CSV, DU_QUOTE_JSON, DU_QUOTE_PROM };
-/* The text of @s inside quotes of @q, bytes that are not UTF-8 as
- * U+FFFD; true if any were. */
-bool du_put_text(FILE *f, const char *s, enum du_quote q);
-/* A JSON string of @s: escapes, U+FFFD for bytes that are not UTF-8,
- * then ,"<key>_b64":"..." with the exact bytes if there were any. */
-void du_json_string(FILE *f, const char *key, const char *s);
 
 #endif

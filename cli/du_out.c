@@ -14,72 +14,6 @@ static const char *const by_name[DU_BY_NR] = {
 	"uid", "gid", "projid", "type", "ext", "age", "size-class",
 };
 
-/* Does @q escape byte @c?  A quote always. */
-static bool
-escaped(enum du_quote q, unsigned char c)
-{
-	return c == '"' || (q != DU_QUOTE_CSV && c == '\\') ||
-	       (q == DU_QUOTE_JSON && c < 0x20) ||
-	       (q == DU_QUOTE_PROM && c == '\n');
-}
-
-bool
-du_put_text(FILE *f, const char *s, enum du_quote q)
-{
-	const unsigned char *p = (const unsigned char *)s, *run;
-	bool lossy = false;
-	size_t len = 0;
-
-	while (*p) {
-		/* the longest run written as it is, in one fwrite() */
-		for (run = p; *p && (len = xb_utf8_len(p)) && !escaped(q, *p);
-		     p += len)
-			;
-		if (p > run)
-			fwrite(run, 1, (size_t)(p - run), f);
-		if (!*p)
-			break;
-		if (!len) {
-			fputs(q == DU_QUOTE_JSON ? "\\ufffd" : "\xef\xbf\xbd",
-			      f);
-			lossy = true;
-		} else if (q == DU_QUOTE_CSV) {
-			fputs("\"\"", f);
-		} else if (*p == '\n' && q == DU_QUOTE_PROM) {
-			fputs("\\n", f);
-		} else if (*p == '"' || *p == '\\') {
-			fprintf(f, "\\%c", *p);
-		} else {
-			fprintf(f, "\\u%04x", *p);
-		}
-		p++;
-	}
-	return lossy;
-}
-
-/* @s as a JSON string; true if bytes that are not UTF-8 became U+FFFD. */
-static bool
-json_value(FILE *f, const char *s)
-{
-	bool lossy;
-
-	fputc('"', f);
-	lossy = du_put_text(f, s, DU_QUOTE_JSON);
-	fputc('"', f);
-	return lossy;
-}
-
-void
-du_json_string(FILE *f, const char *key, const char *s)
-{
-	fprintf(f, "\"%s\":", key);
-	if (json_value(f, s)) {
-		fprintf(f, ",\"%s_b64\":\"", key);
-		xb_base64(f, (const unsigned char *)s, strlen(s));
-		fputc('"', f);
-	}
-}
-
 /*
  * A CSV field (RFC 4180): quoted when it holds a comma, quote or line
  * break; bytes that are not UTF-8 become U+FFFD.  True if any did.
@@ -87,25 +21,8 @@ du_json_string(FILE *f, const char *key, const char *s)
 static bool
 csv_field(FILE *f, const char *s)
 {
-	bool quote = strpbrk(s, ",\"\r\n") != NULL, lossy;
-
-	if (quote)
-		fputc('"', f);
-	lossy = du_put_text(f, s, DU_QUOTE_CSV);
-	if (quote)
-		fputc('"', f);
-	return lossy;
-}
-
-/* The last CSV column, path_b64: @path's exact bytes where the path column
- * could not show them (@lossy), else empty; then the row's end. */
-static void
-csv_path_b64(FILE *f, const char *path, bool lossy)
-{
-	fputc(',', f);
-	if (lossy)
-		xb_base64(f, (const unsigned char *)path, strlen(path));
-	fputs("\r\n", f);
+	return strpbrk(s, ",\"\r\n") ? xb_csv_quoted(f, s) :
+					xb_put_text(f, s, XB_QUOTE_CSV);
 }
 
 static void
@@ -144,7 +61,7 @@ du_print_line(struct du_run *r, const char *path,
 	switch (r->format) {
 	case XB_FORMAT_JSONL:
 		fputc('{', r->out);
-		du_json_string(r->out, "path", path);
+		xb_json_string(r->out, "path", path);
 		fprintf(r->out, ",\"bytes\":%llu,\"inodes\":%llu}\n",
 			(unsigned long long)s->bytes,
 			(unsigned long long)s->inodes);
@@ -153,7 +70,8 @@ du_print_line(struct du_run *r, const char *path,
 		lossy = csv_field(r->out, path);
 		fprintf(r->out, ",%llu,%llu", (unsigned long long)s->bytes,
 			(unsigned long long)s->inodes);
-		csv_path_b64(r->out, path, lossy);
+		xb_csv_b64(r->out, path, lossy);
+		fputs("\r\n", r->out);
 		return;
 	default:
 		size_text(r, r->inodes ? s->inodes : s->bytes, r->inodes,
@@ -190,15 +108,15 @@ print_row(struct du_run *r, const char *path, const struct du_agg_row *w)
 	switch (r->format) {
 	case XB_FORMAT_JSONL:
 		fputc('{', r->out);
-		du_json_string(r->out, "path", path);
+		xb_json_string(r->out, "path", path);
 		fprintf(r->out, ",\"by\":\"%s\",\"key\":", by_name[r->by]);
 		if (numeric)
 			fputs(num, r->out);
 		else
-			json_value(r->out, name);
+			xb_json_value(r->out, name);
 		fputs(",", r->out);
 		if (name)
-			du_json_string(r->out, "name", name);
+			xb_json_string(r->out, "name", name);
 		else
 			fputs("\"name\":null", r->out);
 		fprintf(r->out, ",\"inodes\":%llu,\"disk_bytes\":%llu,"
@@ -217,7 +135,8 @@ print_row(struct du_run *r, const char *path, const struct du_agg_row *w)
 			(unsigned long long)w->count,
 			(unsigned long long)w->disk,
 			(unsigned long long)w->apparent);
-		csv_path_b64(r->out, path, lossy);
+		xb_csv_b64(r->out, path, lossy);
+		fputs("\r\n", r->out);
 		return;
 	default:
 		size_text(r, w->disk, false, disk);

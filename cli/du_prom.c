@@ -156,7 +156,7 @@ label(FILE *f, const char *name, const char *value)
 	bool lossy;
 
 	fprintf(f, ",%s=\"", name);
-	lossy = du_put_text(f, value, DU_QUOTE_PROM);
+	lossy = xb_put_text(f, value, XB_QUOTE_PROM);
 	fputc('"', f);
 	return lossy;
 }
@@ -175,7 +175,7 @@ static void
 series(FILE *f, const struct du_prom *p, const char *name)
 {
 	fprintf(f, "xbulk_%s{mountpoint=\"", name);
-	du_put_text(f, p->mnt, DU_QUOTE_PROM);
+	xb_put_text(f, p->mnt, XB_QUOTE_PROM);
 	fprintf(f, "\",uuid=\"%s\"", p->uuid);
 	label(f, "path", p->path);
 }

@@ -12,9 +12,11 @@
 /* Where the rows go; each returns 0 or a negative errno. */
 struct xb_export_sink {
 	int	(*inode)(void *arg, const struct xbulk_snap_rec *rec);
-	/* @l NULL: the mount's top (path "."); @path from the top */
+	/* @l NULL: the mount's top (path ".", @name ""); @name is @l's,
+	 * NUL-terminated; @path from the top */
 	int	(*entry)(void *arg, uint64_t ino,
-			 const struct xbulk_snap_link *l, const char *path);
+			 const struct xbulk_snap_link *l, const char *name,
+			 const char *path);
 };
 
 /* Every record of @s, then its entries, to @k: 0, -EINTR once *@cancel

@@ -16,8 +16,10 @@
 static const char inodes_header[] =
 	"fs_uuid,ino,gen,type,mode,nlink,uid,gid,projid,size,blocks,"
 	"disk_bytes,atime,atime_nsec,mtime,mtime_nsec,ctime,ctime_nsec,"
-	"btime,btime_nsec,xflags,extents,aextents,rdev,changing\r\n";
-static const char entries_header[] = "fs_uuid,parent,name,ino,path\r\n";
+	"btime,btime_nsec,xflags,extents,aextents,rdev,changing,"
+	"mode_octal\r\n";
+static const char entries_header[] =
+	"fs_uuid,parent,name,ino,path,name_b64,path_b64\r\n";
 
 struct csv {
 	FILE		*inodes, *entries;
@@ -39,7 +41,7 @@ csv_inode(void *arg, const struct xbulk_snap_rec *rec)
 	const struct xfs_bulkstat *b = rec->bs;
 
 	fprintf(c->inodes, "%s,%llu,%u,%c,%u,%u,%u,%u,%u,%llu,%llu,%llu,"
-		"%lld,%u,%lld,%u,%lld,%u,%lld,%u,%llu,%llu,%u,%u,%d\r\n",
+		"%lld,%u,%lld,%u,%lld,%u,%lld,%u,%llu,%llu,%u,%u,%d,%#o\r\n",
 		c->uuid, (unsigned long long)b->bs_ino, b->bs_gen,
 		xb_type_letter(b->bs_mode), b->bs_mode & 07777, b->bs_nlink,
 		b->bs_uid, b->bs_gid, b->bs_projectid,
@@ -52,39 +54,27 @@ csv_inode(void *arg, const struct xbulk_snap_rec *rec)
 		(long long)b->bs_btime, b->bs_btime_nsec,
 		(unsigned long long)b->bs_xflags,
 		(unsigned long long)b->bs_extents64, b->bs_aextents,
-		b->bs_rdev, rec->flags & XBULK_SNAP_CHANGING ? 1 : 0);
+		b->bs_rdev, rec->flags & XBULK_SNAP_CHANGING ? 1 : 0,
+		b->bs_mode & 07777);
 	return stream_error(c->inodes);
-}
-
-static void
-quoted(FILE *f, const char *s, size_t len)
-{
-	size_t i;
-
-	putc('"', f);
-	for (i = 0; i < len; i++) {
-		if (s[i] == '"')
-			putc('"', f);
-		putc(s[i], f);
-	}
-	putc('"', f);
 }
 
 static int
 csv_entry(void *arg, uint64_t ino, const struct xbulk_snap_link *l,
-	  const char *path)
+	  const char *name, const char *path)
 {
 	struct csv *c = arg;
+	bool lossy_name, lossy_path;
 
 	fprintf(c->entries, "%s,", c->uuid);
-	if (l) {
-		fprintf(c->entries, "%llu,", (unsigned long long)l->parent);
-		quoted(c->entries, l->name, l->namelen);
-	} else {
-		fputs(",", c->entries);
-	}
+	if (l)
+		fprintf(c->entries, "%llu", (unsigned long long)l->parent);
+	putc(',', c->entries);
+	lossy_name = xb_csv_quoted(c->entries, name);
 	fprintf(c->entries, ",%llu,", (unsigned long long)ino);
-	quoted(c->entries, path, strlen(path));
+	lossy_path = xb_csv_quoted(c->entries, path);
+	xb_csv_b64(c->entries, name, lossy_name);
+	xb_csv_b64(c->entries, path, lossy_path);
 	fputs("\r\n", c->entries);
 	return stream_error(c->entries);
 }

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "export.h"
 
@@ -15,7 +16,7 @@ xb_export_each(struct xbulk_snap *s, const struct xb_export_sink *k, void *arg,
 {
 	const struct xbulk_snap_info *info = xbulk_snap_info(s);
 	const struct xbulk_snap_rec *rec;
-	char *path = NULL;
+	char *path = NULL, name[256];	/* a name has 1-255 bytes */
 	size_t cap = 0;
 	uint64_t n = 0;
 	uint32_t i;
@@ -31,15 +32,17 @@ xb_export_each(struct xbulk_snap *s, const struct xb_export_sink *k, void *arg,
 		if (!ret && rec->bs->bs_ino == info->top) {
 			len = xbulk_snap_path(s, NULL, &path, &cap);
 			ret = len < 0 ? (int)len :
-			      k->entry(arg, rec->bs->bs_ino, NULL, path);
+			      k->entry(arg, rec->bs->bs_ino, NULL, "", path);
 		}
 		for (i = 0; !ret && i < rec->nlinks; i++) {
 			len = xbulk_snap_path(s, &rec->links[i], &path, &cap);
 			if (len == -ENOENT)
 				continue;	/* a name no path reaches */
+			memcpy(name, rec->links[i].name, rec->links[i].namelen);
+			name[rec->links[i].namelen] = '\0';
 			ret = len < 0 ? (int)len :
 			      k->entry(arg, rec->bs->bs_ino, &rec->links[i],
-				       path);
+				       name, path);
 		}
 		if (ret)
 			break;

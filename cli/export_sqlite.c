@@ -20,6 +20,7 @@
 
 static const char schema[] =
 	"PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+	"PRAGMA user_version=1;"
 	"CREATE TABLE fs (uuid TEXT, host TEXT, mountpoint TEXT,"
 	" scan_start INTEGER, scan_start_nsec INTEGER, scan_end INTEGER,"
 	" scan_end_nsec INTEGER, xbulk_version TEXT, blocksize INTEGER,"
@@ -31,9 +32,9 @@ static const char schema[] =
 	" mtime_nsec INTEGER, ctime INTEGER, ctime_nsec INTEGER,"
 	" btime INTEGER, btime_nsec INTEGER, xflags INTEGER,"
 	" extents INTEGER, aextents INTEGER, rdev INTEGER,"
-	" changing INTEGER);"
+	" changing INTEGER, mode_octal TEXT);"
 	"CREATE TABLE entries (parent INTEGER, name TEXT, ino INTEGER,"
-	" path TEXT);"
+	" path TEXT, name_bytes BLOB, path_bytes BLOB);"
 	"BEGIN;";
 static const char indexes[] =
 	"CREATE INDEX entries_ino ON entries(ino);"
@@ -65,7 +66,7 @@ db_inode(void *arg, const struct xbulk_snap_rec *rec)
 	struct db *d = arg;
 	const struct xfs_bulkstat *b = rec->bs;
 	sqlite3_stmt *st = d->ins_inode;
-	char type[2] = { xb_type_letter(b->bs_mode), 0 };
+	char type[2] = { xb_type_letter(b->bs_mode), 0 }, octal[8];
 	const int64_t v[] = {
 		(int64_t)b->bs_ino, b->bs_gen, 0, b->bs_mode & 07777,
 		b->bs_nlink, b->bs_uid, b->bs_gid, b->bs_projectid,
@@ -84,26 +85,48 @@ db_inode(void *arg, const struct xbulk_snap_rec *rec)
 			sqlite3_bind_text(st, 3, type, 1, SQLITE_STATIC);
 		else
 			sqlite3_bind_int64(st, i + 1, v[i]);
+	snprintf(octal, sizeof(octal), "%#o", b->bs_mode & 07777);
+	sqlite3_bind_text(st, i + 1, octal, -1, SQLITE_STATIC);
 	return step(st);
+}
+
+/* Text column @col: @s, with U+FFFD for each byte that is not UTF-8;
+ * BLOB column @col + @blob_col: NULL, or then @s's exact bytes.  0 or
+ * -ENOMEM. */
+static int
+bind_name(sqlite3_stmt *st, int col, int blob_col, const char *s)
+{
+	char *text;
+
+	if (xb_utf8_valid(s)) {
+		sqlite3_bind_text(st, col, s, -1, SQLITE_STATIC);
+		sqlite3_bind_null(st, blob_col);
+		return 0;
+	}
+	text = xb_utf8_fffd(s);
+	if (!text)
+		return -ENOMEM;
+	sqlite3_bind_text(st, col, text, -1, free);
+	sqlite3_bind_blob(st, blob_col, s, (int)strlen(s), SQLITE_STATIC);
+	return 0;
 }
 
 static int
 db_entry(void *arg, uint64_t ino, const struct xbulk_snap_link *l,
-	 const char *path)
+	 const char *name, const char *path)
 {
 	struct db *d = arg;
 	sqlite3_stmt *st = d->ins_entry;
 
-	if (l) {
+	if (l)
 		sqlite3_bind_int64(st, 1, (int64_t)l->parent);
-		sqlite3_bind_text(st, 2, l->name, (int)l->namelen,
-				  SQLITE_STATIC);
-	} else {
+	else
 		sqlite3_bind_null(st, 1);
-		sqlite3_bind_text(st, 2, "", 0, SQLITE_STATIC);
-	}
 	sqlite3_bind_int64(st, 3, (int64_t)ino);
-	sqlite3_bind_text(st, 4, path, -1, SQLITE_STATIC);
+	if (bind_name(st, 2, 5, name) || bind_name(st, 4, 6, path)) {
+		sqlite3_clear_bindings(st);
+		return -ENOMEM;
+	}
 	return step(st);
 }
 
@@ -145,9 +168,9 @@ fill(struct db *d, struct xbulk_snap *s, char *msg, size_t msgsize,
 
 	if (sqlite3_exec(d->db, schema, NULL, NULL, &err) ||
 	    sqlite3_prepare_v2(d->db, "INSERT INTO inodes VALUES (?,?,?,?,?,"
-			       "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1,
+			       "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1,
 			       &d->ins_inode, NULL) ||
-	    sqlite3_prepare_v2(d->db, "INSERT INTO entries VALUES (?,?,?,?)",
+	    sqlite3_prepare_v2(d->db, "INSERT INTO entries VALUES (?,?,?,?,?,?)",
 			       -1, &d->ins_entry, NULL)) {
 		snprintf(msg, msgsize, "%s", err ? err : sqlite3_errmsg(d->db));
 		sqlite3_free(err);

@@ -372,9 +372,10 @@ enum {
 	 * One change per name (for path lists, as xbulk diff -0 and
 	 * --deleted0 make): MOVED as XBULK_DIFF_EXPAND, also for the kept
 	 * names of an inode that gained or lost others; a MODIFIED or
-	 * ENTRIES change on each name the inode kept, @old_path its path
-	 * in OLD (an inode that kept none has its facets on its LINKED
-	 * changes).  Each name of NEW whose entry, inode or path changed
+	 * ENTRIES change on each name the inode kept when it changed or
+	 * (since 0.4) gained a name, @old_path its path in OLD (an inode
+	 * that kept none has its facets on its LINKED changes): a path
+	 * list holds every name of a new hard link, as rsync -H needs.  Each name of NEW whose entry, inode or path changed
 	 * is then the @path of exactly one change, each name of OLD whose
 	 * entry, inode or path changed the (@old_)path of exactly one.
 	 */

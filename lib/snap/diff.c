@@ -319,8 +319,8 @@ queue_moved(struct xbulk_snap_diff *d)
 
 /*
  * XBULK_DIFF_EVERY_NAME, for the names NEW kept of an inode (those it
- * gained are linked lines): when @list (facets @f, or OLD's record
- * racy), a modified (or entries) line for each (its path in OLD as
+ * gained are linked lines): when @list (facets @f, OLD's record racy,
+ * or a name gained), a modified (or entries) line for each (its path in OLD as
  * old_path); else a moved line for each below a moved directory.  The
  * top and inodes without names get one line.
  */
@@ -394,9 +394,11 @@ compare(struct xbulk_snap_diff *d)
 					    every && nadd == b->nlinks ? f : 0,
 					    NULL, &b->links[i]);
 	}
+	/* a name gained: the kept names too, so that a path list holds
+	 * every name of the link (rsync -H links only names it lists) */
 	if (every)
 		return ret || (nadd && nadd == b->nlinks) ? ret :
-		       queue_kept(d, f, f || racy);
+		       queue_kept(d, f, f || racy || nadd);
 	if (!ret && (f || racy))
 		ret = queue(d, snap_entries_only(a->bs, b->bs, f) ?
 			       XBULK_CHANGE_ENTRIES : XBULK_CHANGE_MODIFIED,

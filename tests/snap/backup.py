@@ -83,6 +83,7 @@ def populate(s):
                     ('sp ace\nnew line', b'odd name\n')):
         write(os.path.join(s, f), data)
     write(os.path.join(s, LATIN1), b'not utf-8\n')
+    write(os.path.join(s, 'big'), os.urandom(BIG))
     os.link(os.path.join(s, 'hard1'), os.path.join(s, 'hard2'))
     os.symlink('tgt', os.path.join(s, 'link'))
     os.symlink('tgt', os.path.join(s, 'link2'))
@@ -175,9 +176,43 @@ def case_round3(s):
     with open(x, 'r+b') as f:
         f.write(b'X')
     os.utime(x, ns=(st.st_atime_ns - 10**9, st.st_mtime_ns))
+    # what rsync -H, -S and -X keep: a second name for a large file, a
+    # sparse file, a changed xattr
+    os.link(os.path.join(s, 'big'), os.path.join(s, 'big.link'))
+    with open(os.path.join(s, 'sparse'), 'wb') as f:
+        f.truncate(SPARSE)
+        f.seek(SPARSE // 2)
+        f.write(b'one block of data')
+    os.setxattr(os.path.join(s, 'same.txt'), 'user.k', b'changed')
 
 
 CASES = [case_round1, case_round2, case_round3]
+BIG = 32 << 20		# bytes of s/big, which gains a name in round 3
+SPARSE = 1 << 30	# apparent bytes of s/sparse, made in round 3
+
+
+def rsync_judge(src, dst):
+    """What rsync -aHAX -c --delete would still do from @src to @dst
+    (itemized; none: the backup is the source, hard links, ACLs, xattrs
+    and directory times included)."""
+    p = subprocess.run(['rsync', '-aHAXn', '-c', '--delete', '-i',
+                        src + '/', dst + '/'], capture_output=True,
+                       text=True, errors='replace', check=True)
+    return p.stdout.splitlines()[:10]
+
+
+def round3_kept(src, dst):
+    """After round 3: the backup's s/big and s/big.link one inode, its
+    s/sparse still sparse."""
+    b = [os.lstat(os.path.join(dst, 's', n)) for n in ('big', 'big.link')]
+    sp = os.lstat(os.path.join(dst, 's', 'sparse'))
+    errs = []
+    if (b[0].st_ino, b[0].st_nlink) != (b[1].st_ino, 2):
+        errs.append(f's/big, s/big.link: inodes {b[0].st_ino}, '
+                    f'{b[1].st_ino}, nlink {b[0].st_nlink}: not one link')
+    if sp.st_blocks * 512 > 1 << 20:
+        errs.append(f's/sparse: {sp.st_blocks * 512} bytes on disk')
+    return errs
 
 
 def snapshot_tree(top):
@@ -300,6 +335,10 @@ def main():
                     return 1
                 want = [f"only in the backup: 's/vanish-{vanish[0]}-{name}'"]
             errs = compare(args.mnt, env['BACKUP'])
+            if not vanish and not errs:
+                errs = rsync_judge(args.mnt, env['BACKUP'])
+            if rnd == 2 and not errs:
+                errs = round3_kept(args.mnt, env['BACKUP'])
             if errs != want:
                 print(f'FAIL: {name} -j {args.j} round {rnd + 1}: the '
                       'backup is not the source' +

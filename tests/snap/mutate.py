@@ -189,9 +189,10 @@ def expected(old, new, freed, expand=False):
 
 def expected_lists(old, new, freed):
     """What diff -0 and --deleted0 print by their rules, as sets of
-    paths: every name of NEW whose inode, entry or path changed; every
-    path of OLD that names nothing in NEW and whose parent path is a
-    directory in NEW (the top is)."""
+    paths: every name of NEW whose inode, entry or path changed, and
+    every name of an inode that gained one (for rsync -H); every path of
+    OLD that names nothing in NEW and whose parent path is a directory
+    in NEW (the top is)."""
     nul = set()
     for ino in new.st:
         what, f, _, _ = inode_change(old, new, freed, ino)
@@ -199,8 +200,9 @@ def expected_lists(old, new, freed):
             if f:
                 nul.add('.')
             continue
+        gained = any(l not in old.links.get(ino, ()) for l in new.links[ino])
         for l in new.links[ino]:
-            if (what != 'same' or f or l not in old.links[ino] or
+            if (what != 'same' or f or gained or l not in old.links[ino] or
                     old.path[l] != new.path[l]):
                 nul.add(new.path[l])
 

@@ -13,9 +13,11 @@
 #   - -0 and --deleted0 under --type and --only: the filters pick what is
 #     printed, never what counts as gone;
 #   - an inode no name reaches: <inode N>, no path in JSON Lines or -0;
-#   - paths with a newline, a tab, a backslash, a control byte and a byte
-#     that is not UTF-8: C escapes in text, path_b64 in JSON Lines, the
-#     bytes as they are in CSV (quoted) and -0.
+#   - paths with a newline, a tab, a backslash, C0 and C1 controls, DEL,
+#     a bidi override, "->" and bytes that are not UTF-8: C escapes in
+#     text (a rename's "->" the only one), JSON escapes in JSON Lines
+#     (path_b64 for what is not UTF-8), U+FFFD and path_b64 in CSV, the
+#     bytes as they are in -0.
 #
 # Environment: XBULK.
 
@@ -92,7 +94,9 @@ python3 - "$T/csv" "$(stat -c %i "$M/o/ren2")" <<'EOF' || xb_die "CSV: $(cat "$T
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], newline='')))
 assert rows[0] == ['change', 'type', 'ino', 'gen', 'facets', 'changing',
-                   'path', 'old_path', 'size', 'old_size'], rows[0]
+                   'path', 'old_path', 'size', 'old_size', 'path_b64',
+                   'old_path_b64'], rows[0]
+assert all(r[10:] == ['', ''] for r in rows[1:]), rows
 by = {(r[0], r[6]): r for r in rows[1:]}
 r = by['renamed', 'o/ren2']
 assert r[1] == 'f' and r[2] == sys.argv[2] and r[4] == 'mode' and \
@@ -106,7 +110,7 @@ r = by['created', 'o/new']
 assert r[8] == '1000' and r[9] == '', r
 r = by['entries', 'o']
 assert r[1] == 'd' and 'content' in r[4].split('|'), r
-assert all(len(r) == 10 for r in rows), rows
+assert all(len(r) == 12 for r in rows), rows
 EOF
 ok
 "$XBULK" diff --summary "$S/o1" "$S/o2" >"$T/sum" || true
@@ -192,39 +196,51 @@ assert diff('-0') == b'' and diff('--deleted0') == b''
 EOF
 ok
 
-# --- odd names
+# --- odd names: one encoding (docs/formats.md, "Names and modes")
 mkdir "$M/n"
+touch "$M/n/a -> b"
 xb_settle
 "$XBULK" snapshot "$M" "$S/n1"
 python3 - "$M/n" <<'EOF'
 import os, sys
+d = os.fsencode(sys.argv[1])
 for n in (b'new\nline', b'tab\there', b'back\\slash', b'ctl\x01',
           b'latin1-\xe9', b'comma,"quote"', b'over\xc0\xaf',
           b'surr\xed\xa0\x80', b'big\xf4\x90\x80\x80',
-          b'emoji\xf0\x9f\x98\x80'):
-    open(os.path.join(os.fsencode(sys.argv[1]), n), 'wb').close()
+          b'emoji\xf0\x9f\x98\x80', b'c1\x9b', b'u9b\xc2\x9b',
+          b'rlo\xe2\x80\xaeabc', b'del\x7f', b'=lead', b'x80\x80'):
+    open(os.path.join(d, n), 'wb').close()
+os.rename(os.path.join(d, b'a -> b'), os.path.join(d, b'c -> d'))
 EOF
 xb_settle
 "$XBULK" snapshot "$M" "$S/n2"
-"$XBULK" diff --only created "$S/n1" "$S/n2" >"$T/text" || true
+"$XBULK" diff --only created,renamed "$S/n1" "$S/n2" >"$T/text" || true
 printf '%s\n' '+f........... n/back\\slash' '+f........... n/comma,"quote"' \
-	'+f........... n/ctl\001' '+f........... n/latin1-'$'\xe9' \
+	'+f........... n/ctl\001' '+f........... n/latin1-\351' \
 	'+f........... n/new\nline' '+f........... n/tab\there' \
-	'+f........... n/over'$'\xc0\xaf' '+f........... n/surr'$'\xed\xa0\x80' \
-	'+f........... n/big'$'\xf4\x90\x80\x80' \
-	'+f........... n/emoji'$'\xf0\x9f\x98\x80' | sort >"$T/want"
+	'+f........... n/over\300\257' '+f........... n/surr\355\240\200' \
+	'+f........... n/big\364\220\200\200' \
+	'+f........... n/emoji'$'\xf0\x9f\x98\x80' \
+	'+f........... n/c1\233' '+f........... n/u9b\302\233' \
+	'+f........... n/rlo\342\200\256abc' '+f........... n/del\177' \
+	'+f........... n/=lead' '+f........... n/x80\200' \
+	'Rf........... n/a -\076 b -> n/c -\076 d' | sort >"$T/want"
 sort "$T/text" | cmp -s - "$T/want" ||
 	xb_die "text escapes: $(diff "$T/want" <(sort "$T/text") | cat -A)"
-"$XBULK" diff --only created -o jsonl "$S/n1" "$S/n2" >"$T/jsonl" || true
-"$XBULK" diff --only created -o csv "$S/n1" "$S/n2" >"$T/csv" || true
+"$XBULK" diff --only created,renamed -o jsonl "$S/n1" "$S/n2" >"$T/jsonl" ||
+	true
+"$XBULK" diff --only created,renamed -o csv "$S/n1" "$S/n2" >"$T/csv" ||
+	true
 "$XBULK" diff --only created -0 "$S/n1" "$S/n2" >"$T/nul"
 python3 - "$T" <<'EOF' || xb_die "jsonl, csv or -0 paths"
-import base64, csv, json, sys
+import base64, csv, json, sys, unicodedata
 t = sys.argv[1]
 want = {b'n/new\nline', b'n/tab\there', b'n/back\\slash', b'n/ctl\x01',
         b'n/latin1-\xe9', b'n/comma,"quote"', b'n/over\xc0\xaf',
         b'n/surr\xed\xa0\x80', b'n/big\xf4\x90\x80\x80',
-        b'n/emoji\xf0\x9f\x98\x80'}
+        b'n/emoji\xf0\x9f\x98\x80', b'n/c1\x9b', b'n/u9b\xc2\x9b',
+        b'n/rlo\xe2\x80\xaeabc', b'n/del\x7f', b'n/=lead', b'n/x80\x80',
+        b'n/c -> d'}
 
 
 def utf8(p):
@@ -237,22 +253,41 @@ def utf8(p):
         return False
 
 
+# the text: the escapes undone give the bytes back; nothing raw that a
+# terminal hides or acts on
+got = set()
+for line in open(t + '/text', 'rb').read().split(b'\n')[:-1]:
+    assert not any(unicodedata.category(c) in ('Cc', 'Cf')
+                   for c in line.decode('utf-8')), line
+    paths = line[14:].split(b' -> ')
+    assert len(paths) == (2 if line[:1] == b'R' else 1), line
+    got.add(paths[-1].decode('unicode_escape').encode('latin-1'))
+assert got == want, got ^ want
 got = set()
 for line in open(t + '/jsonl', 'rb'):
     j = json.loads(line.decode('utf-8'))	# strict: all of it UTF-8
     if j['path'] is None:
         p = base64.b64decode(j['path_b64'])
         got.add(p)
-        # only what is not UTF-8, or has a control byte, goes to base64
-        assert not utf8(p) or min(p) < 0x20, j
+        assert not utf8(p), j		# only what is not UTF-8
     else:
         assert 'path_b64' not in j, j
         got.add(j['path'].encode())
-assert got == want, got
-assert any(json.loads(l)['path'] == 'n/back\\slash'
-           for l in open(t + '/jsonl')), 'the backslash path not plain'
-rows = list(csv.reader(open(t + '/csv', newline='', encoding='latin-1')))
-assert {r[6].encode('latin-1') for r in rows[1:]} == want, rows
+    if j['change'] == 'renamed':
+        assert j['old_path'] == 'n/a -> b', j
+assert got == want, got ^ want
+# CSV: strict UTF-8, path_b64 the exact bytes of what is not
+rows = list(csv.DictReader(open(t + '/csv', newline='', encoding='utf-8')))
+got = set()
+for r in rows:
+    p = base64.b64decode(r['path_b64']) if r['path_b64'] else \
+        r['path'].encode()
+    assert bool(r['path_b64']) == (not utf8(p)), r
+    assert r['path'] == p.decode('utf-8', 'replace'), r
+    got.add(p)
+assert got == want, got ^ want
+assert list(rows[0])[-2:] == ['path_b64', 'old_path_b64'], rows[0]
+want.discard(b'n/c -> d')
 assert set(open(t + '/nul', 'rb').read().split(b'\0')[:-1]) == want
 EOF
 ok

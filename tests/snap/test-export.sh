@@ -6,8 +6,10 @@
 # and with xbulk du --by uid (per uid, the disk bytes of each inode
 # once); the CSV files load into SQLite (sqlite3 .import) and into DuckDB
 # (npm's @duckdb/node-api, installed into NPM_DIR on first use) with the
-# same sums; every CSV row carries the filesystem's UUID; the exports are
-# 0600; the README's three SQLite queries, as it writes them, give what
+# same sums; every CSV row carries the filesystem's UUID; Python's csv
+# and sqlite3 read names that are not UTF-8, hold newlines, tabs, C1
+# controls or bidi overrides byte for byte; the exports are
+# 0600; the README's four SQLite queries, as it writes them, give what
 # find sees.  DuckDB is skipped, saying so, only when npm cannot reach its
 # registry (or is missing): with access, an install or a load that fails
 # fails the test.
@@ -28,6 +30,18 @@ for i in 1 2 3; do
 	head -c $((i * 1000)) /dev/zero >"$M/old/f$i"
 	touch -d "$((i + 1)) years ago" "$M/old/f$i"
 done
+# names every reader must get back byte for byte (issue 27)
+python3 - "$M" <<'EOF'
+import os, sys
+d = os.path.join(os.fsencode(sys.argv[1]), b'odd')
+os.mkdir(d)
+for n in (b'new\nline', b'tab\there', b'ff\xff', b'x80\x80', b'c1\x9b',
+          b'rlo\xe2\x80\xaeabc', b'comma,"quote"', b'=lead', b'a -> b'):
+    open(os.path.join(d, n), 'wb').close()
+os.mkdir(os.path.join(d, b'dir\xff'))
+open(os.path.join(d, b'dir\xff', b'in'), 'wb').close()
+os.chmod(os.path.join(d, b'=lead'), 0o4751)
+EOF
 mkdir "$T/csv"
 "$XBULK" snapshot "$M" "$T/snap"
 "$XBULK" export --sqlite "$T/db" "$T/snap"
@@ -61,7 +75,7 @@ done
 pass=$((pass + 1))
 
 # entries: one per path find lists
-want=$(find "$M" | wc -l)
+want=$(find "$M" -printf . | wc -c)
 got=$(sqlite3 "$T/db" 'select count(*) from entries')
 [[ $got == "$want" ]] || xb_die "entries: $got rows, find lists $want"
 pass=$((pass + 1))
@@ -104,12 +118,12 @@ uuid=$(xfs_db -r -c uuid "$XB_IMG" | awk '{ print $3 }')
 	xb_die "CSV: the UUID is not the filesystem's ($uuid)"
 pass=$((pass + 1))
 
-# the README's three queries, as it writes them, against find's view
+# the README's four queries, as it writes them, against find's view
 python3 - "$TOP/README.md" "$T/db" "$M" "$T/du" <<'EOF' || xb_die "the README's queries"
 import collections, os, re, subprocess, sys
 readme, db, mnt, du = sys.argv[1:]
 qs = re.findall(r'^sqlite3 DB "(.*?)"\s+#', open(readme).read(), re.S | re.M)
-assert len(qs) == 3, qs
+assert len(qs) == 4, qs
 
 
 def run(q):
@@ -153,6 +167,71 @@ for d, _, files in os.walk(mnt):
 got = set(rows(qs[2]))
 assert got == want and {('old/f1', '1000'), ('old/f2', '2000'),
                         ('old/f3', '3000')} <= got, (got ^ want)
+# mode 0777, as lstat() says (symlinks have it)
+want = set()
+for d, dirs, files in os.walk(mnt):
+    for f in dirs + files:
+        p = os.path.join(d, f)
+        if os.lstat(p).st_mode & 0o7777 == 0o777:
+            want.add(os.path.relpath(p, mnt))
+got = set(run(qs[3]))
+assert got == want and got, (got ^ want)
+EOF
+pass=$((pass + 1))
+
+# Python's csv and sqlite3 read every row, strictly as UTF-8; the names
+# (the text, or the exact bytes beside it) are find's, byte for byte;
+# mode_octal is the file's; the catalog says its schema version
+python3 - "$M" "$T/db" "$T/csv" <<'EOF' || xb_die "names through csv or sqlite3"
+import base64, csv, os, sqlite3, stat, sys
+mnt, db, dir = os.fsencode(sys.argv[1]), sys.argv[2], sys.argv[3]
+want = {b'.'}
+modes = {}
+for d, dirs, files in os.walk(mnt):
+    for n in dirs + files:
+        p = os.path.relpath(os.path.join(d, n), mnt)
+        want.add(p)
+        m = stat.S_IMODE(os.lstat(os.path.join(d, n)).st_mode)
+        modes[p] = '0%o' % m if m else '0'	# C's %#o
+
+
+def text(b):
+    return b.decode('utf-8', 'replace')
+
+
+c = sqlite3.connect(db)
+assert c.execute('pragma user_version').fetchone() == (1,)
+got = set()
+for p, pb, n, nb, mo in c.execute(
+        'select path, path_bytes, e.name, name_bytes, mode_octal '
+        'from entries e join inodes i on i.ino = e.ino'):
+    exact = p.encode() if pb is None else pb
+    assert p == text(exact) and (pb is None) == (p.encode() == exact), \
+        (p, pb)
+    name = n.encode() if nb is None else nb
+    assert exact == b'.' or exact.endswith(b'/' + name) or exact == name
+    assert exact == b'.' or modes[exact] == mo, (exact, mo)
+    got.add(exact)
+assert got == want, got ^ want
+# the README's query for the exact bytes
+q = [r for r in c.execute("select coalesce(path_bytes, cast(path as blob)) "
+                          "from entries where path like 'odd/ff%'")]
+assert q == [(b'odd/ff\xff',)], q
+with open(dir + '/entries.csv', newline='', encoding='utf-8') as f:
+    rows = list(csv.DictReader(f))
+got = set()
+for r in rows:
+    exact = base64.b64decode(r['path_b64']) if r['path_b64'] else \
+        r['path'].encode()
+    name = base64.b64decode(r['name_b64']) if r['name_b64'] else \
+        r['name'].encode()
+    assert r['path'] == text(exact) and r['name'] == text(name), r
+    assert bool(r['path_b64']) == (text(exact).encode() != exact), r
+    got.add(exact)
+assert got == want and len(rows) == len(want), got ^ want
+with open(dir + '/inodes.csv', newline='', encoding='utf-8') as f:
+    rows = list(csv.DictReader(f))
+assert '04751' in {r['mode_octal'] for r in rows}, rows[:3]
 EOF
 pass=$((pass + 1))
 

@@ -166,14 +166,14 @@ X
 )
 	out --sort path --fold -o csv
 	cut -d, -f1,2,7,8,11,12 "$T/out" | expect "--sort path --fold -o csv" \
-		<(printf '%s\r\n' change,type,path,old_path,inodes,bytes \
+		<(printf '%s\n' change,type,path,old_path,inodes,bytes \
 		  'entries,d,".",,,' 'created,d,"gen",,6,6000' \
 		  'deleted,d,"inc",,6,600' 'renamed,d,"renamed","old",,' \
 		  'entries,d,"src",,,' 'renamed,f,"src/keep.h","inc/keep.h",,' \
 		  'modified,f,"src/main.c",,,')
 	out --sort path -o csv
 	head -1 "$T/out" | cmp -s - <(printf '%s\r\n' \
-		change,type,ino,gen,facets,changing,path,old_path,size,old_size) ||
+		change,type,ino,gen,facets,changing,path,old_path,size,old_size,path_b64,old_path_b64) ||
 		xb_die "--sort path -o csv: the header changed: $(head -1 "$T/out")"
 	(($(wc -l <"$T/out") == 18)) || xb_die "--sort path -o csv folded"
 	ok
