@@ -38,15 +38,6 @@ struct build {
 	size_t				faults_cap;
 };
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* The scan's batch callback: no system call, no allocation per record. */
 static int
 store_batch(void *arg, struct xbulk_out *out, const struct xfs_bulk_ireq *hdr,
@@ -152,12 +143,12 @@ static int
 scan(struct build *b, struct xbulk_scan *scan, struct xbulk_names_result *r)
 {
 	struct xbulk_names *nm = b->nm;
-	double t0 = now_s();
+	double t0 = xbn_now_s();
 	int ret;
 
 	xbl_progress_phase(b->o->progress, XBULK_PHASE_SCAN);
 	ret = xbulk_scan_run(nm->fs, scan, &b->scan);
-	r->scan_s = now_s() - t0;
+	r->scan_s = xbn_now_s() - t0;
 	r->scan_fail = b->scan.fail;
 	r->scan_records = b->scan.records;
 	r->scan_calls = b->scan.calls;
@@ -271,7 +262,7 @@ read_all(struct build *b, const struct xfs_bulkstat *root,
 	 struct xbn_links *links, struct xbulk_names_result *r)
 {
 	struct xbulk_names *nm = b->nm;
-	double t0 = now_s();
+	double t0 = xbn_now_s();
 	int ret;
 
 	r->fail = XBULK_NAMES_FAIL_SCAN;
@@ -282,7 +273,7 @@ read_all(struct build *b, const struct xfs_bulkstat *root,
 	r->fail = XBULK_NAMES_FAIL_SETUP;
 	xbl_progress_phase(nm->progress, XBULK_PHASE_READ);
 	ret = xbn_travel(nm, b->o->threads, links, NULL, 0);
-	r->read_s = now_s() - t0;
+	r->read_s = xbn_now_s() - t0;
 	return ret;
 }
 
@@ -357,7 +348,7 @@ link_and_check(struct build *b, struct xbn_mountinfo *mi,
 	       struct xbn_links *links, struct xbulk_names_result *r)
 {
 	struct xbulk_names *nm = b->nm;
-	double t0 = now_s();
+	double t0 = xbn_now_s();
 	int ret;
 
 	r->fail = XBULK_NAMES_FAIL_SETUP;
@@ -376,7 +367,7 @@ link_and_check(struct build *b, struct xbn_mountinfo *mi,
 	r->fail = XBULK_NAMES_OK;
 	r->dirs = nm->dirs.n;
 	r->mounts = nm->nmounts;
-	r->link_s = now_s() - t0;
+	r->link_s = xbn_now_s() - t0;
 	return xbn_report_all(nm, b->o, r);
 }
 

@@ -70,15 +70,6 @@ struct subtree {
 	size_t		ncur, cur_cap, nnext, next_cap;
 };
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static int
 cmp_u64(const void *a, const void *b)
 {
@@ -87,22 +78,21 @@ cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Append @x to the vector *@v of *@n items; -ENOMEM. */
 static int
-push_u64(uint64_t **v, size_t *n, size_t *cap, uint64_t x)
+push(void *v, size_t *n, size_t *cap, const void *x, size_t size)
 {
-	if (xbl_grow((void **)v, cap, *n + 1, sizeof(**v)))
+	if (xbl_grow((void **)v, cap, *n + 1, size))
 		return -ENOMEM;
-	(*v)[(*n)++] = x;
+	memcpy(*(char **)v + *n * size, x, size);
+	(*n)++;
 	return 0;
 }
 
 static int
-push_u32(uint32_t **v, size_t *n, size_t *cap, uint32_t x)
+push_u64(uint64_t **v, size_t *n, size_t *cap, uint64_t x)
 {
-	if (xbl_grow((void **)v, cap, *n + 1, sizeof(**v)))
-		return -ENOMEM;
-	(*v)[(*n)++] = x;
-	return 0;
+	return push(v, n, cap, &x, sizeof(x));
 }
 
 /* Is @stx on the mount the names are built for? */
@@ -296,7 +286,7 @@ static int
 fetch(struct subtree *st)
 {
 	size_t i, j, n0 = st->ndone;
-	double t0 = now_s();
+	double t0 = xbn_now_s();
 	int ret = 0;
 
 	qsort(st->inos, st->ninos, sizeof(*st->inos), cmp_u64);
@@ -322,7 +312,7 @@ fetch(struct subtree *st)
 	if (!ret)
 		ret = xbn_store_index(&st->nm->store, &st->r->inodes,
 				      &st->r->dropped);
-	st->r->scan_s += now_s() - t0;
+	st->r->scan_s += xbn_now_s() - t0;
 	return ret;
 }
 
@@ -344,12 +334,9 @@ to_read(struct subtree *st, uint32_t c, uint32_t p, uint64_t off)
 	if (d->claimed)
 		return 0;
 	d->claimed = 1;
-	if (xbl_grow((void **)&st->read, &st->read_cap, st->nread + 1,
-		     sizeof(*st->read)))
-		return -ENOMEM;
-	st->read[st->nread++] = (struct xbn_edge){ .c = c, .p = p,
-						   .off = off };
-	return 0;
+	return push(&st->read, &st->nread, &st->read_cap,
+		    &(struct xbn_edge){ .c = c, .p = p, .off = off },
+		    sizeof(struct xbn_edge));
 }
 
 /* Put directory @c in the next level with @mark, if that is deeper than
@@ -363,7 +350,7 @@ reach(struct subtree *st, uint32_t c, uint32_t mark, uint32_t p,
 	if (d->mark >= mark)
 		return 0;
 	d->mark = mark;
-	if (push_u32(&st->next, &st->nnext, &st->next_cap, c))
+	if (push(&st->next, &st->nnext, &st->next_cap, &c, sizeof(c)))
 		return -ENOMEM;
 	return to_read(st, c, p, off);
 }
@@ -496,7 +483,7 @@ levels(struct subtree *st, struct xbn_links *links)
 	int ret = first_level(st);
 
 	while (!ret && st->nread + st->nnext) {
-		double t0 = now_s();
+		double t0 = xbn_now_s();
 		uint32_t *v = st->cur;
 		size_t cap = st->cur_cap;
 
@@ -509,15 +496,15 @@ levels(struct subtree *st, struct xbn_links *links)
 			ret = xbn_travel(st->nm, st->o->threads, links,
 					 st->read, st->nread);
 		st->nread = 0;
-		st->r->read_s += now_s() - t0;
+		st->r->read_s += xbn_now_s() - t0;
 		if (!ret)
 			ret = level_inos(st);
 		if (!ret)
 			ret = fetch(st);
-		t0 = now_s();
+		t0 = xbn_now_s();
 		if (!ret)
 			ret = level_next(st, links);
-		st->r->read_s += now_s() - t0;
+		st->r->read_s += xbn_now_s() - t0;
 	}
 	if (!ret)
 		ret = link_ups(st, links);

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "names.h"
 
@@ -61,6 +62,16 @@ int xbn_link_listing(struct xbulk_names *nm, uint32_t p,
 int xbn_travel(struct xbulk_names *nm, unsigned int threads,
 	       struct xbn_links *links, const struct xbn_edge *dirs,
 	       size_t ndirs);
+
+/* Seconds on CLOCK_MONOTONIC, for the phases' times. */
+static inline double
+xbn_now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 /* xbn_subtree(): the names are the scan's to get (nothing was stored). */
 #define XBN_USE_SCAN	1
