@@ -63,6 +63,7 @@ static const char help[] =
 XB_MEMORY_HELP
 XB_STATS_HELP
 XB_PROGRESS_HELP
+XB_STRATEGY_HELP
 "   --by <uid|gid|projid|type|ext|age|size-class>\n"
 "               Instead of du's lines, a table of disk usage, apparent\n"
 "               size and inodes per group, largest first: for each PATH,\n"
@@ -145,6 +146,7 @@ static const struct option longopts[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
 	XB_MEMORY_LONGOPTS,
 	XB_STATS_LONGOPTS,
+	XB_STRATEGY_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -317,6 +319,9 @@ parse_options(struct du_run *r, int argc, char **argv)
 		case XB_OPT_PROGRESS:
 			ret = xb_run_stats_option(&r->stats, "du", c, optarg);
 			break;
+		case XB_OPT_STRATEGY:
+			ret = xb_strategy_option("du", optarg, &r->strategy);
+			break;
 		case OPT_HELP:
 			fputs(help, stdout);
 			r->help = true;
@@ -347,6 +352,9 @@ parse_options(struct du_run *r, int argc, char **argv)
 		r->max_depth = 0;
 		r->depth_given = true;
 	}
+	if (r->unreachable && r->strategy == XBULK_STRATEGY_WALK)
+		return xb_usage_error("du", "--unreachable needs the whole "
+				      "filesystem: not --strategy walk");
 	if (r->top_dirs && !r->top)
 		return xb_usage_error("du", "--top-dirs needs --top N");
 	if (r->prom.max_series && !r->prom_file.path)
@@ -528,7 +536,7 @@ fold(void *arg, const struct xfs_bulkstat *bs, uint64_t *value)
 }
 
 static enum xb_exit
-build(struct du_run *r, struct xbulk_fs *fs, const char *path,
+build(struct du_run *r, struct xbulk_fs *fs, char **paths, int npaths,
       const volatile int *cancel)
 {
 	struct xbulk_names_opts o = {
@@ -542,6 +550,11 @@ build(struct du_run *r, struct xbulk_fs *fs, const char *path,
 		.tmpdir = r->mem.tmpdir,
 		.fold = r->fold ? fold : NULL,
 		.progress = xb_progress_build(&r->stats.progress, "du", fs),
+		/* du sums whole subtrees: no depth limit; --unreachable
+		 * looks at every inode */
+		.paths = (const char *const *)paths,
+		.npaths = (size_t)npaths,
+		.strategy = r->unreachable ? XBULK_STRATEGY_SCAN : r->strategy,
 	};
 	struct xbulk_names_result res = { .size = sizeof(res) };
 	int err = xbulk_names_build(fs, &o, &r->names, &res);
@@ -558,7 +571,7 @@ build(struct du_run *r, struct xbulk_fs *fs, const char *path,
 		return XB_EXIT_OK;
 	if (err == -EINTR)
 		return xb_signal_exit_status();
-	return xb_names_error("du", fs, path, &r->mem, &res, err);
+	return xb_names_error("du", fs, paths[0], &r->mem, &res, err);
 }
 
 enum xb_exit
@@ -631,7 +644,7 @@ xb_cmd_du(int argc, char **argv)
 	    xb_sync_fs("du", fs, paths[0]))
 		r.failed = true;
 	du_acct_init(&r, npaths);
-	ret = build(&r, fs, paths[0], cancel);
+	ret = build(&r, fs, paths, npaths, cancel);
 	if (ret)
 		goto out;
 	/* the walks' entries; --unreachable's sweep counts none */

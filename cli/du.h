@@ -77,6 +77,7 @@ struct du_run {
 	unsigned int		svg_depth;
 	enum du_color_by	color;
 	bool			unreachable;
+	uint32_t		strategy;	/* --strategy */
 	unsigned int		threads;
 	struct xb_memory	mem;		/* --memory, --tmpdir */
 	struct xb_run_stats	stats;		/* --stats, --stats-file */

@@ -26,7 +26,8 @@
 static const char help[] =
 "Usage: xbulk find [-j threads] [--format jsonl|csv] [--no-sync]\n"
 "                  [--memory size] [--tmpdir dir] [--stats[=text|json]]\n"
-"                  [--stats-file file] [--progress] [PATH...] [EXPRESSION]\n"
+"                  [--stats-file file] [--progress]\n"
+"                  [--strategy scan|walk|auto] [PATH...] [EXPRESSION]\n"
 "\n"
 "GNU find's expressions, answered from one bulkstat scan and one read of\n"
 "every directory instead of a stat() per file.  Every PATH must be on one\n"
@@ -48,6 +49,7 @@ static const char help[] =
 XB_MEMORY_HELP
 XB_STATS_HELP
 XB_PROGRESS_HELP
+XB_STRATEGY_HELP
 "   -h, --help Show this help.\n"
 "\n"
 "Options, tests and actions of the expression (as GNU find's):\n";
@@ -541,15 +543,21 @@ keep(void *arg, const struct xfs_bulkstat *bs)
 
 static enum xb_exit
 build_names(struct find_ctx *c, struct xbulk_fs *fs, unsigned int threads,
-	    uint32_t fields, const struct xb_memory *mem,
+	    uint32_t strategy, const struct xb_memory *mem,
 	    struct xb_run_stats *stats)
 {
+	int maxdepth = xbulk_find_maxdepth(c->find);
 	struct xbulk_names_opts o = {
-		.size = sizeof(o), .threads = threads, .fields = fields,
+		.size = sizeof(o), .threads = threads,
+		.fields = xbulk_find_fields(c->find),
 		.keep = keep, .problem = names_problem, .arg = c,
 		.cancel = c->cancel, .memory = mem->memory,
 		.tmpdir = mem->tmpdir,
 		.progress = xb_progress_build(&stats->progress, "find", fs),
+		.paths = c->paths, .npaths = c->npaths,
+		.has_max_depth = maxdepth >= 0,
+		.max_depth = maxdepth >= 0 ? (uint32_t)maxdepth : 0,
+		.strategy = strategy,
 	};
 	struct xbulk_names_result r = { .size = sizeof(r) };
 	int err;
@@ -662,6 +670,7 @@ struct own_opts {
 	bool			no_sync;	/* --no-sync */
 	struct xb_memory	mem;		/* --memory, --tmpdir */
 	struct xb_run_stats	stats;		/* --stats, --stats-file */
+	uint32_t		strategy;	/* --strategy */
 	bool			help;		/* --help printed: done */
 };
 
@@ -676,6 +685,7 @@ static const struct {
 	{ "--tmpdir", XB_OPT_TMPDIR, false },
 	{ "--stats", XB_OPT_STATS, true },
 	{ "--stats-file", XB_OPT_STATS_FILE, false },
+	{ "--strategy", XB_OPT_STRATEGY, false },
 };
 
 /* Is @a (@len bytes) one of own_long's options, with or without its
@@ -711,6 +721,8 @@ own_long_option(int argc, char **argv, int *i, const char *a, int k,
 	if (code == XB_OPT_STATS || code == XB_OPT_STATS_FILE)
 		return xb_stats_option("find", code, val, &o->stats.stats,
 				       &o->stats.file);
+	if (code == XB_OPT_STRATEGY)
+		return xb_strategy_option("find", val, &o->strategy);
 	return xb_memory_option(&o->mem, "find", code, val);
 }
 
@@ -785,7 +797,8 @@ parse_error(char *msg, int status)
 	const char *name = strstr(msg, "predicate `");
 	size_t len = name ? strcspn(name += 11, "'") : 0;
 	/* xbulk's own options after a PATH: -j, -jN, --format[=F],
-	 * --no-sync, --progress, --memory, --tmpdir, --stats, --stats-file
+	 * --no-sync, --progress, --memory, --tmpdir, --stats, --stats-file,
+	 * --strategy
 	 * (not -jtime, a typo of find's) */
 	bool late = name && ((len >= 2 && !strncmp(name, "-j", 2) &&
 			      strspn(name + 2, "0123456789") == len - 2) ||
@@ -800,8 +813,8 @@ parse_error(char *msg, int status)
 		fprintf(stderr, "xbulk find: %s\n", line);
 	if (late)
 		fputs("xbulk find: -j, --format, --no-sync, --progress, "
-		      "--memory, --tmpdir and --stats, xbulk find's own "
-		      "options, come before the PATHs\n", stderr);
+		      "--memory, --tmpdir, --stats and --strategy, xbulk "
+		      "find's own options, come before the PATHs\n", stderr);
 	if (status == XBULK_FIND_EXIT_REFUSED)
 		return XB_EXIT_USAGE;
 	return status == XBULK_FIND_EXIT_BAD ? XB_EXIT_FAILURE : XB_EXIT_OK;
@@ -875,8 +888,7 @@ xb_cmd_find(int argc, char **argv)
 		c.status = XB_EXIT_FAILURE;
 	if (!ret) {
 		xbulk_find_set_fs(c.find, xbulk_fs_blocklog(fs), st.st_dev);
-		ret = build_names(&c, fs, own.threads,
-				  xbulk_find_fields(c.find), &own.mem,
+		ret = build_names(&c, fs, own.threads, own.strategy, &own.mem,
 				  &own.stats);
 	}
 	/* the walk runs the expression, whose actions may write to the

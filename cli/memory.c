@@ -255,6 +255,28 @@ xb_memory_option(struct xb_memory *m, const char *cmd, int opt,
 }
 
 enum xb_exit
+xb_strategy_option(const char *cmd, const char *arg, uint32_t *strategy)
+{
+	if (!strcmp(arg, "auto"))
+		*strategy = XBULK_STRATEGY_AUTO;
+	else if (!strcmp(arg, "scan"))
+		*strategy = XBULK_STRATEGY_SCAN;
+	else if (!strcmp(arg, "walk"))
+		*strategy = XBULK_STRATEGY_WALK;
+	else
+		return xb_usage_error(cmd, "--strategy: unknown strategy '%s' "
+				      "(scan, walk or auto)", arg);
+	return XB_EXIT_OK;
+}
+
+/* The strategy a names build took, as --strategy names it. */
+static const char *
+strategy_name(uint32_t strategy)
+{
+	return strategy == XBULK_STRATEGY_WALK ? "walk" : "scan";
+}
+
+enum xb_exit
 xb_memory_setup(struct xb_memory *m, const char *cmd)
 {
 	const char *env = getenv("XBULK_MEMORY");
@@ -453,6 +475,7 @@ text_report(FILE *f, const struct xb_run_stats *s, const struct run_end *e)
 		s->completed ? "done" : "stopped",
 		xb_fig_dur(b[0], sizeof(b[0]), e->wall_s));
 	if (s->has_names) {
+		fprintf(f, "  strategy: %s\n", strategy_name(n->strategy));
 		fprintf(f, "  scan    : %" PRIu64 " records, %" PRIu64
 			" ioctl calls, %u thread%s, %s\n", n->scan_records,
 			n->scan_calls, n->scan_threads,
@@ -519,6 +542,12 @@ json_report(FILE *f, const struct xb_run_stats *s, const struct run_end *e)
 	xb_json_num(f, "sys_s", e->sys_s, ",\n  ");
 	xb_json_u64(f, "peak_rss_bytes", e->peak_rss, ",\n  ");
 	/* the names build */
+	fputs("\"strategy\": ", f);
+	if (nb)
+		xb_json_str(f, strategy_name(n->strategy));
+	else
+		fputs("null", f);
+	fputs(",\n  ", f);
 	xb_json_u64(f, "scan_records", u64_if(nb, n->scan_records), ",\n  ");
 	xb_json_u64(f, "ioctl_calls", u64_if(nb, n->scan_calls), ",\n  ");
 	xb_json_u64(f, "threads", u64_if(nb, n->scan_threads), ",\n  ");

@@ -23,11 +23,14 @@ enum {
 	XB_OPT_STATS,		/* --stats[=text|json] */
 	XB_OPT_STATS_FILE,	/* --stats-file FILE */
 	XB_OPT_PROGRESS,	/* --progress */
+	XB_OPT_STRATEGY,	/* --strategy scan|walk|auto */
 };
 
 #define XB_MEMORY_LONGOPTS						\
 	{ "memory", required_argument, NULL, XB_OPT_MEMORY },		\
 	{ "tmpdir", required_argument, NULL, XB_OPT_TMPDIR }
+#define XB_STRATEGY_LONGOPTS						\
+	{ "strategy", required_argument, NULL, XB_OPT_STRATEGY }
 #define XB_STATS_LONGOPTS						\
 	{ "stats", optional_argument, NULL, XB_OPT_STATS },		\
 	{ "stats-file", required_argument, NULL, XB_OPT_STATS_FILE },	\
@@ -55,6 +58,19 @@ enum {
 #define XB_PROGRESS_HELP						\
 "   --progress Show a progress line on stderr (only on a terminal): the\n" \
 "              phase, what is done, its rate and the time left.\n"
+
+/* The --help lines of --strategy (find and du). */
+#define XB_STRATEGY_HELP						\
+"   --strategy <scan|walk|auto>\n"					\
+"              How the names are got: scan every inode and read every\n" \
+"              directory, or read the PATHs' subtrees only and bulkstat\n" \
+"              the inode chunks of their entries; auto (the default)\n" \
+"              walks unless a PATH is the mount's top.\n"
+
+/* Take --strategy @arg into *@strategy (enum xbulk_names_strategy);
+ * XB_EXIT_OK or XB_EXIT_USAGE. */
+enum xb_exit xb_strategy_option(const char *cmd, const char *arg,
+				uint32_t *strategy);
 
 /* What --stats prints: text or JSON (docs/formats.md). */
 enum xb_stats { XB_STATS_NONE, XB_STATS_TEXT, XB_STATS_JSON };

@@ -237,6 +237,44 @@ struct xbulk_names_opts {
 	 * outlive the names.
 	 */
 	struct xbulk_names_progress *progress;
+	/*
+	 * Since 0.4, optional: the operands the walks will take (find's and
+	 * du's PATHs, as xbulk_names_walk() gets them), so that the walk
+	 * strategy reads only what they hold; with @has_max_depth, walks go
+	 * at most @max_depth levels below an operand (find -maxdepth), and
+	 * the walk strategy reads no deeper than they can reach.
+	 */
+	const char *const *paths;
+	size_t		npaths;
+	bool		has_max_depth;
+	uint32_t	max_depth;
+	/* Since 0.4: how the names are got (enum xbulk_names_strategy) */
+	uint32_t	strategy;
+};
+
+/*
+ * How xbulk_names_build() gets the names (xbulk_names_opts.strategy,
+ * xbulk_names_result.strategy).
+ */
+enum xbulk_names_strategy {
+	/* The walk when every operand (@paths) is below the mount's top,
+	 * else the scan. */
+	XBULK_STRATEGY_AUTO = 0,
+	/* One bulkstat scan of every inode, then one read of every
+	 * directory from the filesystem's root. */
+	XBULK_STRATEGY_SCAN,
+	/*
+	 * Only the operands' subtrees: their directories read top-down, a
+	 * level at a time (down to @max_depth), and the records of their
+	 * entries from bulkstat of just the inode chunks they are in (plus
+	 * the directories from the mount's top down to each operand, read
+	 * for the paths of problems and mounts).  Walks of paths outside
+	 * @paths' subtrees find nothing there (-ESTALE), nothing folds, and
+	 * xbulk_names_unreached() is refused.  Without @paths, or when an
+	 * operand's parents do not lead to the mount's top (another mount
+	 * hides it), the scan.
+	 */
+	XBULK_STRATEGY_WALK,
 };
 
 /* Where xbulk_names_build() failed. */
@@ -313,6 +351,9 @@ struct xbulk_names_result {
 	uint64_t	spill_bytes;	/* placed in the spill file */
 	uint64_t	spill_trims;	/* times its pages were let go */
 	uint64_t	folded;		/* entries opts.fold folded */
+	/* Since 0.4: the strategy taken (SCAN or WALK); with WALK the
+	 * scan_* fields count the bulkstat calls of the entries' chunks */
+	uint32_t	strategy;	/* enum xbulk_names_strategy */
 };
 
 struct xbulk_names;	/* opaque: inode store and directory tree */
@@ -588,7 +629,8 @@ int xbulk_names_readlink(struct xbulk_names *names,
  *
  * Return: 0, -EINTR if cancelled, -ENOMEM, or @fn's error; -EINVAL if
  * @names folded entries (xbulk_names_opts.fold: their inodes would seem
- * unreached).
+ * unreached) or were built by the walk strategy (it read a part of the
+ * filesystem only: build with XBULK_STRATEGY_SCAN).
  */
 int xbulk_names_unreached(struct xbulk_names *names,
 			  int (*fn)(void *arg, const struct xfs_bulkstat *bs),

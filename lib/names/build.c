@@ -8,6 +8,9 @@
  *    the chunk index of the store.
  * 2. As many readers read every directory a path from the root reaches,
  *    top-down (travel.c: why not by handle in inode order).
+ *    Or, the walk strategy (subtree.c), 1 and 2 for the operands'
+ *    subtrees only: their directories read a level at a time, and the
+ *    chunks of their entries bulkstatted into store_batch().
  * 3. The tree (tree.c: parents, re-checks, cycles), the mount's top and
  *    the mounts inside it (mounts.c).
  * 4. Problems are reported with their paths.
@@ -34,15 +37,6 @@ struct build {
 	size_t				bad_cap;
 	size_t				faults_cap;
 };
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* The scan's batch callback: no system call, no allocation per record. */
 static int
@@ -146,28 +140,15 @@ cmp_fault(const void *a, const void *b)
 
 /* The bulkstat scan into the store and the directory table. */
 static int
-scan(struct build *b, struct xbulk_names_result *r)
+scan(struct build *b, struct xbulk_scan *scan, struct xbulk_names_result *r)
 {
-	const struct xbulk_names_opts *o = b->o;
 	struct xbulk_names *nm = b->nm;
-	struct xbulk_scan scan = {
-		.size = sizeof(scan),
-		.kind = XBULK_KIND_BULKSTAT,
-		.endino = UINT64_MAX,
-		.batch = SCAN_BATCH,
-		.threads = o->threads,
-		.out_fd = -1,
-		.batch_fn = store_batch,
-		.bad_inode_fn = bad_inode,
-		.ag_fault_fn = ag_fault,
-		.arg = b,
-		.cancel = o->cancel,
-	};
-	double t0 = now_s();
+	double t0 = xbn_now_s();
 	int ret;
 
-	ret = xbulk_scan_run(nm->fs, &scan, &b->scan);
-	r->scan_s = now_s() - t0;
+	xbl_progress_phase(b->o->progress, XBULK_PHASE_SCAN);
+	ret = xbulk_scan_run(nm->fs, scan, &b->scan);
+	r->scan_s = xbn_now_s() - t0;
 	r->scan_fail = b->scan.fail;
 	r->scan_records = b->scan.records;
 	r->scan_calls = b->scan.calls;
@@ -275,14 +256,13 @@ check_root(struct xbulk_names *nm, struct xfs_bulkstat *root,
 	return 0;
 }
 
-/* Everything after the scan and the reads. */
+/* After the scan: every directory a path from the root reaches. */
 static int
-link_and_check(struct build *b, const struct xfs_bulkstat *root,
-	       struct xbn_mountinfo *mi, struct xbulk_names_result *r)
+read_all(struct build *b, const struct xfs_bulkstat *root,
+	 struct xbn_links *links, struct xbulk_names_result *r)
 {
 	struct xbulk_names *nm = b->nm;
-	struct xbn_links links = { .v = NULL };
-	double t0 = now_s();
+	double t0 = xbn_now_s();
 	int ret;
 
 	r->fail = XBULK_NAMES_FAIL_SCAN;
@@ -292,13 +272,88 @@ link_and_check(struct build *b, const struct xfs_bulkstat *root,
 	nm->top = nm->root;
 	r->fail = XBULK_NAMES_FAIL_SETUP;
 	xbl_progress_phase(nm->progress, XBULK_PHASE_READ);
-	ret = xbn_travel(nm, b->o->threads, &links);
-	r->read_s = now_s() - t0;
-	t0 = now_s();
+	ret = xbn_travel(nm, b->o->threads, links, NULL, 0);
+	r->read_s = xbn_now_s() - t0;
+	return ret;
+}
+
+/* The mount's top inode, for the walk strategy: 0 if not known (another
+ * mount hides a bind mount's directory). */
+static uint64_t
+top_ino(const struct xbulk_names *nm, const struct xfs_bulkstat *root,
+	const struct xbn_mountinfo *mi)
+{
+	struct statx stx;
+
+	if (!strcmp(mi->root, "/"))
+		return root->bs_ino;
+	if (!statx(AT_FDCWD, mi->mountpoint,
+		   AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
+		   STATX_INO | STATX_MNT_ID, &stx) &&
+	    (stx.stx_mask & STATX_MNT_ID) && stx.stx_mnt_id == nm->mnt_id)
+		return stx.stx_ino;
+	return 0;
+}
+
+/*
+ * The names' records and listings, by the strategy @b->o asks for:
+ * the walk's (subtree.c) if it takes them, else the scan and every
+ * directory.  Sets nm->strategy.
+ */
+static int
+get_names(struct build *b, const struct xfs_bulkstat *root,
+	  const struct xbn_mountinfo *mi, struct xbn_links *links,
+	  struct xbulk_names_result *r)
+{
+	const struct xbulk_names_opts *o = b->o;
+	struct xbulk_names *nm = b->nm;
+	struct xbulk_scan sc = {
+		.size = sizeof(sc),
+		.kind = XBULK_KIND_BULKSTAT,
+		.endino = UINT64_MAX,
+		.batch = SCAN_BATCH,
+		.threads = o->threads,
+		.out_fd = -1,
+		.batch_fn = store_batch,
+		.bad_inode_fn = bad_inode,
+		.ag_fault_fn = ag_fault,
+		.arg = b,
+		.cancel = o->cancel,
+	};
+	uint64_t top = top_ino(nm, root, mi);
+	int ret = XBN_USE_SCAN;
+
+	if (o->strategy != XBULK_STRATEGY_SCAN && o->npaths && top) {
+		r->fail = XBULK_NAMES_FAIL_SCAN;
+		ret = xbn_subtree(nm, o, &sc, top, links, r);
+		if (nm->nbad)
+			qsort(nm->bad, nm->nbad, sizeof(*nm->bad), cmp_bad);
+	}
+	nm->strategy = ret == XBN_USE_SCAN ? XBULK_STRATEGY_SCAN :
+					     XBULK_STRATEGY_WALK;
+	r->strategy = nm->strategy;
+	if (ret == XBN_USE_SCAN) {
+		ret = scan(b, &sc, r);
+		if (!ret)
+			ret = read_all(b, root, links, r);
+	}
+	if (ret == -EINTR)
+		r->fail = XBULK_NAMES_CANCELLED;
+	return ret;
+}
+
+/* Everything after the reads. */
+static int
+link_and_check(struct build *b, struct xbn_mountinfo *mi,
+	       struct xbn_links *links, struct xbulk_names_result *r)
+{
+	struct xbulk_names *nm = b->nm;
+	double t0 = xbn_now_s();
+	int ret;
+
+	r->fail = XBULK_NAMES_FAIL_SETUP;
 	xbl_progress_phase(nm->progress, XBULK_PHASE_LINK);
-	if (!ret)
-		ret = xbn_tree_build(nm, r, &links);
-	free(links.v);
+	ret = xbn_tree_build(nm, r, links);
 	if (ret == -EINTR)
 		r->fail = XBULK_NAMES_CANCELLED;
 	if (ret)
@@ -312,7 +367,7 @@ link_and_check(struct build *b, const struct xfs_bulkstat *root,
 	r->fail = XBULK_NAMES_OK;
 	r->dirs = nm->dirs.n;
 	r->mounts = nm->nmounts;
-	r->link_s = now_s() - t0;
+	r->link_s = xbn_now_s() - t0;
 	return xbn_report_all(nm, b->o, r);
 }
 
@@ -330,6 +385,7 @@ build(struct xbulk_fs *fs, const struct xbulk_names_opts *o,
 		.nm = nm, .o = o, .scan = { .size = sizeof(b.scan) },
 	};
 	struct xbn_mountinfo mi = { .mnt_id = 0 };
+	struct xbn_links links = { .v = NULL };
 	struct xfs_bulkstat root;
 	struct stat st;
 	int ret;
@@ -365,11 +421,11 @@ build(struct xbulk_fs *fs, const struct xbulk_names_opts *o,
 		};
 	if (!ret)
 		ret = check_root(nm, &root, r);
-	xbl_progress_phase(o->progress, XBULK_PHASE_SCAN);
 	if (!ret)
-		ret = scan(&b, r);
+		ret = get_names(&b, &root, &mi, &links, r);
 	if (!ret)
-		ret = link_and_check(&b, &root, &mi, r);
+		ret = link_and_check(&b, &mi, &links, r);
+	free(links.v);
 	pthread_mutex_destroy(&b.lock);
 fail:
 	xbl_progress_phase(o->progress, XBULK_PHASE_BUILT);

@@ -48,6 +48,8 @@ enum {
 	XBN_DIR_UNREADABLE	= 1u << 2,	/* err; maybe a partial list */
 	XBN_DIR_MOUNT		= 1u << 3,	/* covered by a mount */
 	XBN_DIR_MOVED		= 1u << 4,	/* settled by a re-check */
+	XBN_DIR_LINKED		= 1u << 5,	/* the walk strategy linked its
+						   listing (once) */
 };
 
 #define XBN_DIR_SHIFT	12		/* directories per block: 4096 */

@@ -40,6 +40,7 @@ struct xbulk_names {
 	dev_t			dev;
 	uint32_t		fields;
 	bool			filtered;	/* a keep filter ran */
+	uint32_t		strategy;	/* the one taken: SCAN, WALK */
 	struct xbn_fold		fold;		/* fn NULL: none */
 	struct xbn_store	store;
 	struct xbn_dirs		dirs;

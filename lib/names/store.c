@@ -428,39 +428,70 @@ insert_run(struct xbn_store *s, const struct xbn_run *r)
 	s->runs[h] = *r;
 }
 
+/* A table of @size entries (a power of 2) for the runs, from the
+ * budget too: about a byte per inode, which a walk looks up at random
+ * (spilled, a lookup may fault its page back in).  The old table's runs
+ * move into it. */
+static int
+grow_index(struct xbn_store *s, uint64_t size)
+{
+	struct xbn_run *old = s->runs;
+	size_t old_bytes = s->runs_bytes, bytes = size * sizeof(*s->runs);
+	uint64_t i, old_size = old ? s->runmask + 1 : 0;
+
+	s->runs = xbn_alloc_block(s->mem, bytes, &s->runs_bytes,
+				  bytes >= XBN_BLOCK_ALIGN);
+	if (!s->runs) {
+		s->runs = old;
+		s->runs_bytes = old_bytes;
+		return s->mem->err ? s->mem->err : -ENOMEM;
+	}
+	if (!xbn_spilled(s->mem, s->runs))	/* the file's are 0 */
+		memset(s->runs, 0, bytes);
+	s->bytes += s->runs_bytes;
+	s->runmask = size - 1;
+	for (i = 0; i < old_size; i++) {
+		if (old[i].mask)
+			insert_run(s, &old[i]);
+	}
+	if (old) {
+		s->bytes -= old_bytes;
+		xbn_free_block(s->mem, old, old_bytes);
+	}
+	return 0;
+}
+
 int
 xbn_store_index(struct xbn_store *s, uint64_t *kept, uint64_t *dropped)
 {
-	struct xbn_arena *a;
-	uint64_t size = 16;
-	size_t i, bytes;
+	struct xbn_arena *a, *fresh = s->pool, **tail = &s->all;
+	uint64_t size = 16, nruns = s->nruns;
+	size_t i;
+	int ret;
 
-	/* Every batch is over: all arenas are back in the pool. */
-	s->all = s->pool;
+	/* Every batch is over: all arenas are back in the pool.  Those
+	 * filled since the last call join the others. */
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = fresh;
 	s->pool = NULL;
 	*kept = *dropped = 0;
-	s->nruns = 0;
 	s->more_links = 0;
 	for (a = s->all; a; a = a->next) {
 		*kept += a->kept;
 		*dropped += a->dropped;
 		s->more_links += a->more_links;
-		s->nruns += a->nruns;
+		nruns += a->nruns;
 	}
-	while (size < 2 * s->nruns)
+	while (size < 2 * nruns)
 		size *= 2;
-	/* from the budget too: about a byte per inode, which a walk looks
-	 * up at random (spilled, a lookup may fault its page back in) */
-	bytes = size * sizeof(*s->runs);
-	s->runs = xbn_alloc_block(s->mem, bytes, &s->runs_bytes,
-				  bytes >= XBN_BLOCK_ALIGN);
-	if (!s->runs)
-		return s->mem->err ? s->mem->err : -ENOMEM;
-	if (!xbn_spilled(s->mem, s->runs))	/* the file's are 0 */
-		memset(s->runs, 0, bytes);
-	s->bytes += s->runs_bytes;
-	s->runmask = size - 1;
-	for (a = s->all; a; a = a->next) {
+	if (!s->runs || size > s->runmask + 1) {
+		ret = grow_index(s, size);
+		if (ret)
+			return ret;
+	}
+	s->nruns = nruns;
+	for (a = fresh; a; a = a->next) {
 		for (i = 0; i < a->nruns; i++)
 			insert_run(s, &a->runs[i]);
 		free(a->runs);

@@ -203,7 +203,9 @@ void xbn_arena_put(struct xbn_store *s, struct xbn_arena *a);
  * header (NULL: out of memory, or s->mem->err). */
 struct xbn_slot *xbn_arena_add(struct xbn_store *s, struct xbn_arena *a,
 			       const struct xfs_bulkstat *bs);
-/* After the scan: gather the arenas and build the chunk index. */
+/* After the scan, or each fetch of the walk strategy: gather the arenas
+ * filled since the last call and add their runs to the chunk index
+ * (grown as needed).  *@kept and *@dropped count every arena's. */
 int xbn_store_index(struct xbn_store *s, uint64_t *kept, uint64_t *dropped);
 
 static inline uint64_t

@@ -82,6 +82,7 @@ struct travel {
 	uint32_t		opened;		/* items' fds (atomic) */
 	uint32_t		open_budget;	/* OPEN_BUDGET or less */
 	uint32_t		shared_budget;	/* SHARED_BUDGET or less */
+	bool			descend;	/* link and claim what is read */
 };
 
 /* One reader's state. */
@@ -371,8 +372,10 @@ read_item(struct worker *w, struct item *it)
 		XBL_PROGRESS_ADD(w->t->nm->progress, dirs_read, 1);
 		XBL_PROGRESS_ADD(w->t->nm->progress, entries, d->nentries);
 		d->flags &= (uint16_t)~XBN_DIR_GONE;
-		err = xbn_link_listing(w->t->nm, it->c, &w->links);
-		if (!err)
+		/* else the caller links, once the entries' records are in */
+		if (w->t->descend)
+			err = xbn_link_listing(w->t->nm, it->c, &w->links);
+		if (w->t->descend && !err)
 			err = claim_kids(w, it->c);
 	}
 	if (fd >= 0 && !err && w->nkids)
@@ -451,23 +454,31 @@ fit_fds(struct travel *t, unsigned int threads)
 
 int
 xbn_travel(struct xbulk_names *nm, unsigned int threads,
-	   struct xbn_links *links)
+	   struct xbn_links *links, const struct xbn_edge *dirs, size_t ndirs)
 {
-	struct travel t = { .nm = nm };
+	struct travel t = { .nm = nm, .descend = !dirs };
 	struct worker *w;
 	pthread_t *tids;
 	unsigned int i, ninit = 0, started = 1;
+	size_t k;
 	int ret = 0;
 
 	threads = fit_fds(&t, threads);
 	w = calloc(threads, sizeof(*w));
 	tids = calloc(threads, sizeof(*tids));
-	if (!w || !tids || xbl_grow((void **)&t.v, &t.cap, 1, sizeof(*t.v))) {
+	if (!w || !tids ||
+	    xbl_grow((void **)&t.v, &t.cap, dirs ? ndirs : 1, sizeof(*t.v))) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	xbn_dir(&nm->dirs, nm->root)->claimed = 1;
-	t.v[t.n++] = (struct item){ .c = nm->root, .p = XBN_NONE, .fd = -1 };
+	if (!dirs) {
+		xbn_dir(&nm->dirs, nm->root)->claimed = 1;
+		t.v[t.n++] = (struct item){ .c = nm->root, .p = XBN_NONE,
+					    .fd = -1 };
+	}
+	for (k = ndirs; dirs && k--;)	/* popped in their order */
+		t.v[t.n++] = (struct item){ .c = dirs[k].c, .p = dirs[k].p,
+					    .off = dirs[k].off, .fd = -1 };
 	pthread_mutex_init(&t.lock, NULL);
 	pthread_cond_init(&t.cond, NULL);
 	for (ninit = 0; ninit < threads; ninit++) {
@@ -476,7 +487,7 @@ xbn_travel(struct xbulk_names *nm, unsigned int threads,
 			ret = -ENOMEM;
 			break;
 		}
-		if (nm->fold.fn)
+		if (nm->fold.fn && t.descend)
 			w[ninit].r.fold = &nm->fold;
 	}
 	/* the calling thread is reader 0 */

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "names.h"
 
@@ -48,14 +49,49 @@ int xbn_link_listing(struct xbulk_names *nm, uint32_t p,
 		     struct xbn_links *links);
 
 /*
- * travel.c: read every directory a path from the filesystem's root
- * reaches, top-down with @threads readers: the root by handle, every
- * other directory by name from its parent (see the file), and link each
- * listing read into @links (xbn_link_listing()).  Return 0, -EINTR or
- * -ENOMEM.
+ * travel.c: with @dirs NULL, read every directory a path from the
+ * filesystem's root reaches, top-down with @threads readers: the root by
+ * handle, every other directory by name from its parent (see the file),
+ * and link each listing read into @links (xbn_link_listing()).  Else read
+ * the @ndirs directories @dirs[i].c only (claimed by the caller), each by
+ * name from its parent @dirs[i].p (read before) or, with XBN_NONE, by
+ * handle (its dentry connected: a path was just looked up through it),
+ * and neither link nor fold their listings: the walk strategy does it
+ * once it has the entries' records.  Return 0, -EINTR or -ENOMEM.
  */
 int xbn_travel(struct xbulk_names *nm, unsigned int threads,
-	       struct xbn_links *links);
+	       struct xbn_links *links, const struct xbn_edge *dirs,
+	       size_t ndirs);
+
+/* Seconds on CLOCK_MONOTONIC, for the phases' times. */
+static inline double
+xbn_now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* xbn_subtree(): the names are the scan's to get (nothing was stored). */
+#define XBN_USE_SCAN	1
+
+/*
+ * subtree.c: the walk strategy (XBULK_STRATEGY_WALK, or AUTO): read the
+ * subtrees of @o->paths only, down to @o->max_depth, with @o->threads
+ * readers a level at a time, the records of their entries from bulkstat
+ * of the chunks they are in, handed to @scan->batch_fn (and bad inodes
+ * to @scan->bad_inode_fn), as the scan would; and the directories from
+ * the mount's top @top_ino down to each operand.  Sets nm->root and
+ * nm->top to the top; links the listings into @links; counts the
+ * bulkstat calls and records, and times, in @r.  Return 0, XBN_USE_SCAN
+ * (AUTO and an operand is the top, or an operand's parents leave the
+ * mount before the top), -EINTR, -ENOMEM, -ESTALE (the top is gone) or
+ * bulkstat's error.
+ */
+int xbn_subtree(struct xbulk_names *nm, const struct xbulk_names_opts *o,
+		const struct xbulk_scan *scan, uint64_t top_ino,
+		struct xbn_links *links, struct xbulk_names_result *r);
 
 /* fdbudget.c: fds this process may still open (RLIMIT_NOFILE less those
  * open now). */

@@ -530,7 +530,11 @@ walk(struct xbn_walk *w, unsigned int flags)
 		ret = visit(w, &e, XBULK_VISIT_PRE);
 		return ret == XBULK_WALK_STOP || ret < 0 ? ret : 0;
 	}
-	if (d->flags & XBN_DIR_GONE)
+	/* the walk strategy read only the operands' subtrees */
+	if ((d->flags & XBN_DIR_GONE) ||
+	    (nm->strategy == XBULK_STRATEGY_WALK &&
+	     !(d->flags & (XBN_DIR_READ | XBN_DIR_UNREADABLE |
+			   XBN_DIR_MOUNT))))
 		return -ESTALE;
 	d->mark = w->mark;
 	dir_entry(w, &e, slot, d);
@@ -601,7 +605,7 @@ xbulk_names_unreached(struct xbulk_names *nm,
 	size_t i, n, k = 0;
 	int ret;
 
-	if (nm->fold.fn)
+	if (nm->fold.fn || nm->strategy == XBULK_STRATEGY_WALK)
 		return -EINVAL;
 	stack = malloc(((size_t)nm->dirs.n + 1) * sizeof(*stack));
 	if (!stack)

@@ -432,11 +432,15 @@ test_messages()
 		"xbulk du: cannot read directory '$XB_MNT': $hint" \
 		"${fowner[@]}" "$XB_MNT"
 	rel_ok "... and its line" grep -Eqx "[0-9]+	$XB_MNT" "$T/msg.out"
-	said "du below a root not ours, without CAP_FOWNER" 1 1 \
+	# the scan reads from the root down: nothing below it
+	said "du --strategy scan below a root not ours, without CAP_FOWNER" 1 1 \
 		"xbulk du: cannot read directory '$XB_MNT/fowner/sub': $hint" \
-		"${fowner[@]}" "$XB_MNT/fowner/sub"
+		"${fowner[@]}" --strategy scan "$XB_MNT/fowner/sub"
 	rel_ok "... and its line" \
 		grep -Eqx "[0-9]+	$XB_MNT/fowner/sub" "$T/msg.out"
+	# the walk reads the PATH's subtree itself, as GNU du does
+	said "du below a root not ours, without CAP_FOWNER (the walk)" 0 0 "" \
+		"${fowner[@]}" "$XB_MNT/fowner/sub"
 	chown root "$XB_MNT"
 	said "du, the root ours again, without CAP_FOWNER" 0 0 "" \
 		"${fowner[@]}" "$XB_MNT/fowner/sub"

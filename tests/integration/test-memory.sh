@@ -187,7 +187,7 @@ for opt in --memory=1G --tmpdir --stats --stats=json --stats-file \
 	rc=$?
 	set -e
 	if ((rc == 1)) && [[ $(sed -n 2p "$T/err") == \
-	     "xbulk find: -j, --format, --no-sync, --progress, --memory, --tmpdir and --stats, xbulk find's own options, come before the PATHs" ]]; then
+	     "xbulk find: -j, --format, --no-sync, --progress, --memory, --tmpdir, --stats and --strategy, xbulk find's own options, come before the PATHs" ]]; then
 		pass
 	else
 		fail "find PATH $opt: status $rc, $(cat "$T/err")"
@@ -202,14 +202,15 @@ done
 COMMON='has("xbulk_version") and has("command") and has("path") and
 	(.completed | type == "boolean") and (.wall_s | type == "number") and
 	(.user_s | type == "number") and (.sys_s | type == "number") and
-	(.peak_rss_bytes > 0) and (keys | length) == 28'
-NAMES='(.scan_records > 0) and (.ioctl_calls > 0) and (.threads > 0) and
+	(.peak_rss_bytes > 0) and (keys | length) == 29'
+NAMES='(.strategy == "scan" or .strategy == "walk") and
+	(.scan_records > 0) and (.ioctl_calls > 0) and (.threads > 0) and
 	(.inodes > 0) and (.dirs > 0) and (.names > 0) and
 	(.names_folded | type == "number") and
 	(.scan_s | type == "number") and (.read_s | type == "number") and
 	(.link_s | type == "number") and (.store_bytes | type == "number") and
 	(.names_bytes | type == "number")'
-NO_NAMES='([.scan_records, .ioctl_calls, .threads, .inodes, .dirs, .names,
+NO_NAMES='([.strategy, .scan_records, .ioctl_calls, .threads, .inodes, .dirs, .names,
 	.names_folded,
 	.scan_s, .read_s, .link_s, .store_bytes, .names_bytes] |
 	all(. == null))'
