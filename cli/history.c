@@ -178,10 +178,8 @@ fail:
 	return ret;
 }
 
-/* The kind of history file @name is: 1 a snapshot, 2 a summary, 0
- * neither (exactly YYYYMMDDTHHMMSSZ and a suffix). */
-static int
-file_kind(const char *name)
+int
+xb_history_kind(const char *name)
 {
 	for (int i = 0; i < XB_HIST_STAMP_LEN; i++) {
 		char c = name[i];
@@ -192,9 +190,9 @@ file_kind(const char *name)
 	}
 	name += XB_HIST_STAMP_LEN;
 	if (!strcmp(name, XB_HIST_SNAP_SUFFIX))
-		return 1;
+		return XB_HIST_SNAP;
 	if (!strcmp(name, XB_HIST_SUM_SUFFIX))
-		return 2;
+		return XB_HIST_SUM;
 	return 0;
 }
 
@@ -214,9 +212,9 @@ remove_oldest(const struct xb_history *h, char **names, size_t n, int kind,
 	int err = 0;
 
 	for (i = 0; i < n; i++)
-		have += file_kind(names[i]) == kind;
+		have += xb_history_kind(names[i]) == kind;
 	for (i = 0; i < n && have > keep; i++) {
-		if (file_kind(names[i]) != kind)
+		if (xb_history_kind(names[i]) != kind)
 			continue;
 		if (unlinkat(h->fd, names[i], 0) && !err)
 			err = -errno;
@@ -226,17 +224,18 @@ remove_oldest(const struct xb_history *h, char **names, size_t n, int kind,
 }
 
 int
-xb_history_prune(const struct xb_history *h, uint64_t keep,
-		 uint64_t keep_sums)
+xb_history_list(int dirfd, char ***out, size_t *nout)
 {
-	int fd = openat(h->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	char **names = NULL, **grown;
-	size_t n = 0, cap = 0, i;
+	size_t n = 0, cap = 0;
 	struct dirent *e;
 	struct stat st;
 	int err = 0;
 
+	*out = NULL;
+	*nout = 0;
 	if (!d) {
 		err = -errno;
 		if (fd >= 0)
@@ -244,11 +243,10 @@ xb_history_prune(const struct xb_history *h, uint64_t keep,
 		return err;
 	}
 	while (!err && (e = readdir(d))) {
-		/* only what this run's writer could have made: a regular
-		 * file of ours (never a symlink: unlinking one would be
-		 * harmless, but it is no snapshot of ours to count) */
-		if (!file_kind(e->d_name) ||
-		    fstatat(h->fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		/* only what a run of ours could have made: a regular file
+		 * of the running user (never a symlink, nor another's) */
+		if (!xb_history_kind(e->d_name) ||
+		    fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
 		    !S_ISREG(st.st_mode) || st.st_uid != geteuid())
 			continue;
 		if (n == cap) {
@@ -267,18 +265,40 @@ xb_history_prune(const struct xb_history *h, uint64_t keep,
 			n++;
 	}
 	closedir(d);
-	if (!err) {
-		qsort(names, n, sizeof(*names), by_name);
-		err = remove_oldest(h, names, n, 1, keep);
-		if (keep_sums) {
-			int e2 = remove_oldest(h, names, n, 2, keep_sums);
-
-			err = err ? err : e2;
-		}
+	if (err) {
+		xb_history_list_free(names, n);
+		return err;
 	}
-	for (i = 0; i < n; i++)
+	qsort(names, n, sizeof(*names), by_name);
+	*out = names;
+	*nout = n;
+	return 0;
+}
+
+void
+xb_history_list_free(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+}
+
+int
+xb_history_prune(const struct xb_history *h, uint64_t keep,
+		 uint64_t keep_sums)
+{
+	char **names;
+	size_t n;
+	int err = xb_history_list(h->fd, &names, &n), e2;
+
+	if (err)
+		return err;
+	err = remove_oldest(h, names, n, XB_HIST_SNAP, keep);
+	if (keep_sums) {
+		e2 = remove_oldest(h, names, n, XB_HIST_SUM, keep_sums);
+		err = err ? err : e2;
+	}
+	xb_history_list_free(names, n);
 	if (!err && fsync(h->fd))
 		err = -errno;
 	return err;

@@ -71,6 +71,20 @@ enum xb_exit xb_history_open(struct xb_history *h, const char *cmd,
 int xb_history_prune(const struct xb_history *h, uint64_t keep,
 		     uint64_t keep_sums);
 
+/* The kind of history file @name is: XB_HIST_SNAP, XB_HIST_SUM, or 0
+ * for neither (exactly YYYYMMDDTHHMMSSZ and a suffix). */
+enum { XB_HIST_SNAP = 1, XB_HIST_SUM = 2 };
+int xb_history_kind(const char *name);
+
+/*
+ * The history files in the directory @dirfd, sorted by name (so by
+ * time): regular files of the running user named exactly as
+ * xb_history_kind() wants.  0 and *@names (xb_history_list_free()), or a
+ * negative errno.
+ */
+int xb_history_list(int dirfd, char ***names, size_t *n);
+void xb_history_list_free(char **names, size_t n);
+
 /* Unlock and close. */
 void xb_history_close(struct xb_history *h);
 
