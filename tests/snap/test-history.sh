@@ -17,7 +17,9 @@
 #     exit status 75, one line, nothing written;
 #   - kill -9 before the snapshot is linked and before the summary is:
 #     no partial file, no hidden name left, the lock gone with the
-#     process (the next run succeeds).
+#     process (the next run succeeds);
+#   - du --trend on the history, and on made-up summaries whose growth
+#     and day of full are known; a newer format version refused.
 #
 # Environment: XBULK.
 
@@ -246,6 +248,51 @@ ok
 run 8 --keep 3 --keep-summaries 4 "$M" "$H" || xb_die "after kill -9: $(cat "$T/err")"
 [[ -f $H/$(stamp 8).xbs && -f $H/$(stamp 8).summary.jsonl ]] ||
 	xb_die "run 8 wrote '$(listing "$H")'"
+ok
+
+# --- du --trend: on the real history, then on made-up summaries whose
+# figures are known (a stamp per day: 10 days, free space -50 MB a day)
+"$XBULK" du --trend -B1 "$H" >"$T/out" || xb_die "du --trend: $?"
+for want in . a b 'free space'; do
+	grep -qx -- "$want" "$T/out" || xb_die "du --trend lacks '$want'"
+done
+grep -qx 'a/x' "$T/out" && xb_die "du --trend: a/x below the default -d 1"
+ok
+TR=$T/trend
+mkdir -m 0700 "$TR"
+for i in $(seq 10); do
+	st=$(stamp "$i")
+	free=$((1000000000 - i * 50000000))
+	b=$((100000 * i))
+	cat >"$TR/$st.summary.jsonl" <<-EOF
+	{"kind":"summary","version":1,"stamp":"$st","snapshot":"$st.xbs","start":0,"end":0,"uuid":"u","host":"h","mountpoint":"/srv","fs_bytes":1000000000,"fs_free_bytes":$free,"fs_inodes":1000,"fs_free_inodes":900,"depth":2,"inodes":10,"bytes":$b,"apparent":$b}
+	{"kind":"dir","path":".","depth":0,"inodes":10,"bytes":$b,"apparent":$b}
+	{"kind":"dir","path":"q\"\u00e9","depth":1,"inodes":$i,"bytes":$b,"apparent":$b}
+	{"kind":"uid","id":1000,"inodes":$i,"bytes":$((2 * b)),"apparent":$b}
+	EOF
+done
+"$XBULK" du --trend -B1 "$TR" >"$T/out" || xb_die "du --trend made-up: $?"
+grep -qx '  +100000/day over 7 days' "$T/out" ||
+	xb_die "du --trend: no growth of 100000/day: $(cat "$T/out")"
+grep -qx 'q"é' "$T/out" || xb_die "du --trend: the escaped path"
+# 500 MB free on day 10 (20261213), 50 MB less a day: full 10 days later
+grep -qx '  -50000000/day over 7 days: full about 2026-12-23' "$T/out" ||
+	xb_die "du --trend: the day of full: $(tail -2 "$T/out")"
+"$XBULK" du --trend --by uid -o jsonl "$TR" >"$T/out" ||
+	xb_die "du --trend --by uid: $?"
+grep -qx '{"kind":"growth","uid":1000,"bytes_per_day":200000.0,"days":7.000}' \
+	"$T/out" || xb_die "du --trend --by uid: $(grep growth "$T/out")"
+[[ $(grep -c '"kind":"point"' "$T/out") == 10 ]] ||
+	xb_die "du --trend --by uid: not 10 points"
+ok
+sed -i '1s/"version":1/"version":2/' "$TR/$(stamp 10).summary.jsonl"
+rc=0
+"$XBULK" du --trend "$TR" >/dev/null 2>"$T/err" || rc=$?
+((rc == 1)) && grep -q 'format newer than 1' "$T/err" ||
+	xb_die "du --trend of version 2: $rc: $(cat "$T/err")"
+rc=0
+"$XBULK" du --trend --by type "$TR" >/dev/null 2>"$T/err" || rc=$?
+((rc == 2)) || xb_die "du --trend --by type: $rc"
 ok
 
 echo "history: $pass checks passed"
