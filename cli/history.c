@@ -91,26 +91,41 @@ check_name(const struct xb_history *h, const char *cmd, const char *name,
 	return XB_EXIT_TROUBLE;
 }
 
+/* @dir (its first @len bytes), "/", @stamp and @suffix into @buf, of
+ * XB_HIST_PATH bytes: 0 or -ENAMETOOLONG. */
+static int
+name_one(char *buf, const char *dir, size_t len, const char *stamp,
+	 const char *suffix)
+{
+	const char *sep = len == 1 && *dir == '/' ? "" : "/";
+	int n = snprintf(buf, XB_HIST_PATH, "%.*s%s%s%s", (int)len, dir, sep,
+			 stamp, suffix);
+
+	return n < 0 || n >= XB_HIST_PATH ? -ENAMETOOLONG : 0;
+}
+
 /* Name this run's files; 0 or -ENAMETOOLONG. */
 static int
 name_files(struct xb_history *h, time_t now)
 {
+	size_t len = strlen(h->dir);
+	char proc[32];
 	struct tm tm;
-	int n[4];
 
+	/* DIR/ shows as DIR, / as itself */
+	while (len > 1 && h->dir[len - 1] == '/')
+		len--;
 	gmtime_r(&now, &tm);
 	strftime(h->stamp, sizeof(h->stamp), "%Y%m%dT%H%M%SZ", &tm);
-	n[0] = snprintf(h->snap, sizeof(h->snap), "/proc/self/fd/%d/%s"
-			XB_HIST_SNAP_SUFFIX, h->fd, h->stamp);
-	n[1] = snprintf(h->sum, sizeof(h->sum), "/proc/self/fd/%d/%s"
-			XB_HIST_SUM_SUFFIX, h->fd, h->stamp);
-	n[2] = snprintf(h->shown_snap, sizeof(h->shown_snap), "%s/%s"
-			XB_HIST_SNAP_SUFFIX, h->dir, h->stamp);
-	n[3] = snprintf(h->shown_sum, sizeof(h->shown_sum), "%s/%s"
-			XB_HIST_SUM_SUFFIX, h->dir, h->stamp);
-	for (int i = 0; i < 4; i++)
-		if (n[i] < 0 || n[i] >= XB_HIST_PATH)
-			return -ENAMETOOLONG;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", h->fd);
+	if (name_one(h->snap, proc, strlen(proc), h->stamp,
+		     XB_HIST_SNAP_SUFFIX) ||
+	    name_one(h->sum, proc, strlen(proc), h->stamp,
+		     XB_HIST_SUM_SUFFIX) ||
+	    name_one(h->shown_snap, h->dir, len, h->stamp,
+		     XB_HIST_SNAP_SUFFIX) ||
+	    name_one(h->shown_sum, h->dir, len, h->stamp, XB_HIST_SUM_SUFFIX))
+		return -ENAMETOOLONG;
 	return 0;
 }
 

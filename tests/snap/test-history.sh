@@ -150,7 +150,7 @@ EOF
 ok
 # --summary-depth 1: no a/x
 rm -rf "$T/d1"
-run 1 --keep 1 --summary-depth 1 "$M" "$T/d1" || xb_die "depth 1: $(cat "$T/err")"
+run 1 --keep 1 --summary-depth 1 "$M" "$T/d1/" || xb_die "depth 1: $(cat "$T/err")"
 grep -q '"path":"a/x"' "$T/d1/$(stamp 1).summary.jsonl" &&
 	xb_die "depth 1 lists a/x"
 grep -q '"path":"a"' "$T/d1/$(stamp 1).summary.jsonl" ||
@@ -182,7 +182,9 @@ VICTIM=$T/victim
 echo "root's own file" >"$VICTIM"
 before=$(listing "$H")
 ln -s "$VICTIM" "$H/$(stamp 7).xbs"
-refused "symlink at the name" 2 'not a regular file.*left as it is' 7 --keep 3 "$M" "$H"
+refused "symlink at the name" 2 \
+	"^xbulk snapshot: $H/$(stamp 7).xbs: not a regular file.*left as it is\$" \
+	7 --keep 3 "$M" "$H/"
 [[ -L $H/$(stamp 7).xbs && $(cat "$VICTIM") == "root's own file" ]] ||
 	xb_die "the planted symlink or its target changed"
 rm "$H/$(stamp 7).xbs"
