@@ -153,6 +153,7 @@ json_string(char **p)
 static int
 json_object(char *p, struct kv *kv)
 {
+	struct kv spare, *e;
 	int n = 0;
 	char *key, *end;
 
@@ -169,14 +170,15 @@ json_object(char *p, struct kv *kv)
 		if (*p++ != ':')
 			return -EBADMSG;
 		p += strspn(p, " \t");
-		if (n < MAX_KV)
-			kv[n] = (struct kv){ .key = key };
+		/* past MAX_KV pairs: read, not kept (no key of ours) */
+		e = n < MAX_KV ? &kv[n] : &spare;
+		*e = (struct kv){ .key = key };
 		if (*p == '"') {
-			if (!(kv[n < MAX_KV ? n : 0].str = json_string(&p)))
+			if (!(e->str = json_string(&p)))
 				return -EBADMSG;
 		} else if (*p == '-' || (*p >= '0' && *p <= '9')) {
 			errno = 0;
-			kv[n < MAX_KV ? n : 0].num = strtoll(p, &end, 10);
+			e->num = strtoll(p, &end, 10);
 			if (errno || end == p)
 				return -EBADMSG;
 			p = end + strspn(end, ".0123456789eE+-");

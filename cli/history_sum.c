@@ -31,7 +31,8 @@ struct xb_sum_dir {
 	uint64_t	parent;		/* 0: not seen yet, or the top */
 	size_t		name;		/* offset in sum->names + 1; 0: none */
 	uint32_t	namelen;
-	int32_t		depth;		/* -1: not known yet; -2: no chain */
+	int32_t		depth;		/* -1: not known yet; -2: no chain
+					   to the top; -3: being climbed */
 };
 
 static const char *const id_kind[3] = { "uid", "gid", "projid" };
@@ -147,9 +148,12 @@ dir_depth(struct xb_summary *sum, uint64_t ino)
 	unsigned int n = 0;
 	int32_t depth;
 
-	/* climb to a known depth, the top or a break, then come down */
+	/* climb to a known depth, the top or a break, then come down;
+	 * each directory on the way marked -3, so that a cycle (damage)
+	 * ends as a break */
 	while (d && d->depth == -1 && ino != sum->top && d->name &&
 	       n < sizeof(chain) / sizeof(chain[0])) {
+		d->depth = -3;
 		chain[n++] = ino;
 		ino = d->parent;
 		d = xbl_hash_get(&sum->dirs, ino);
