@@ -13,8 +13,9 @@
 #     symbolic link or another user's file at this run's name (both left
 #     as they were); a planted symlink named like an old snapshot is
 #     never followed nor counted by the pruning;
-#   - a run while another holds the lock (flock(1) on the directory):
-#     exit status 75, one line, nothing written;
+#   - a run while another holds the lock (flock(1) on the directory, then
+#     another xbulk run held at its first link): exit status 75, one
+#     line, nothing written by it;
 #   - kill -9 before the snapshot is linked and before the summary is:
 #     no partial file, no hidden name left, the lock gone with the
 #     process (the next run succeeds);
@@ -216,6 +217,34 @@ grep -q 'another xbulk snapshot is writing this history (locked)' \
 	"$T/err" && [[ $(wc -l <"$T/err") == 1 ]] ||
 	xb_die "locked: $(cat "$T/err")"
 [[ $(listing "$H") == "$before" ]] || xb_die "locked run wrote '$(listing "$H")'"
+ok
+
+# two xbulk runs: the first held at its first link (strace delays the
+# call) while the second starts; the second exits 75, the first writes
+# (--keep 4: nothing of before pruned)
+rc=0
+XBULK_HISTORY_NOW=$((BASE + 8 * DAY)) \
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+	strace -f -o /dev/null -e trace=linkat \
+	-e inject=linkat:delay_enter=2000000:when=1 \
+	"$XBULK" snapshot --keep 4 "$M" "$H" >/dev/null 2>"$T/err1" &
+first=$!
+xb_at_exit "kill $first 2>/dev/null"
+for ((i = 0; i < 400; i++)); do	# until it holds the lock
+	flock -n "$H" true || break
+	sleep 0.02
+done
+((i < 400)) || xb_die "the first run never took the lock"
+XBULK_HISTORY_NOW=$((BASE + 9 * DAY)) "$XBULK" snapshot --keep 3 "$M" "$H" \
+	>"$T/out" 2>"$T/err" || rc=$?
+((rc == 75)) || xb_die "second run: exit status $rc: $(cat "$T/err")"
+grep -q 'another xbulk snapshot is writing this history (locked)' "$T/err" ||
+	xb_die "second run: $(cat "$T/err")"
+wait "$first" || xb_die "first run: $?: $(cat "$T/err1")"
+[[ -f $H/$(stamp 8).xbs && -f $H/$(stamp 8).summary.jsonl &&
+   ! -e $H/$(stamp 9).xbs ]] || xb_die "two runs left '$(listing "$H")'"
+rm "$H/$(stamp 8).xbs" "$H/$(stamp 8).summary.jsonl"
+[[ $(listing "$H") == "$before" ]] || xb_die "two runs: '$(listing "$H")'"
 ok
 
 # --- kill -9 before the snapshot's link, then before the summary's
