@@ -139,6 +139,7 @@ struct keep {
 	uint64_t		keep;		/* 0: no history, FILE */
 	uint64_t		sums;		/* 0: every summary */
 	uint64_t		depth;
+	bool			depth_given;
 	struct xb_history	h;
 	struct xb_summary	sum;
 	bool			summing;
@@ -156,6 +157,7 @@ keep_option(struct keep *k, int c, const char *arg)
 		return xb_snap_count("snapshot", "--keep-summaries", arg, 1,
 				     UINT32_MAX, &k->sums);
 	default:
+		k->depth_given = true;
 		return xb_snap_count("snapshot", "--summary-depth", arg, 0,
 				     XB_HIST_DEPTH_MAX, &k->depth);
 	}
@@ -254,7 +256,7 @@ xb_cmd_snapshot(int argc, char **argv)
 				      k.keep ? "needs PATH and DIR" :
 				      "needs PATH and FILE" :
 				      "too many arguments");
-	if (!k.keep && (k.sums || k.depth != XB_HIST_DEPTH))
+	if (!k.keep && (k.sums || k.depth_given))
 		return xb_usage_error("snapshot", "%s needs --keep",
 				      k.sums ? "--keep-summaries" :
 				      "--summary-depth");
