@@ -27,16 +27,6 @@
 
 /* The window of the recent rate, in seconds. */
 #define DU_TREND_WINDOW		(7 * 86400)
-/* Most key-value pairs of a summary line that are looked at. */
-#define MAX_KV			24
-
-/* One key-value pair of a JSON line: a string or an integer. */
-struct kv {
-	const char	*key;
-	const char	*str;		/* NULL: a number (or other) */
-	int64_t		num;
-};
-
 /* One point of one series. */
 struct point {
 	char		*key;		/* a path; NULL for an id */
@@ -68,161 +58,13 @@ static const char *const by_kind[] = {
 };
 static const char *const v_name[3] = { "bytes", "apparent", "inodes" };
 
-/* Append code point @c to @w as UTF-8; the end. */
-static char *
-put_utf8(char *w, unsigned long c)
-{
-	if (c < 0x80) {
-		*w++ = (char)c;
-	} else if (c < 0x800) {
-		*w++ = (char)(0xc0 | c >> 6);
-		*w++ = (char)(0x80 | (c & 0x3f));
-	} else if (c < 0x10000) {
-		*w++ = (char)(0xe0 | c >> 12);
-		*w++ = (char)(0x80 | ((c >> 6) & 0x3f));
-		*w++ = (char)(0x80 | (c & 0x3f));
-	} else {
-		*w++ = (char)(0xf0 | c >> 18);
-		*w++ = (char)(0x80 | ((c >> 12) & 0x3f));
-		*w++ = (char)(0x80 | ((c >> 6) & 0x3f));
-		*w++ = (char)(0x80 | (c & 0x3f));
-	}
-	return w;
-}
-
-/* Four hex digits at @p into *@c; false if they are not. */
-static bool
-hex4(const char *p, unsigned long *c)
-{
-	char buf[5] = { 0 }, *end;
-
-	memcpy(buf, p, 4);
-	if (strlen(buf) != 4)
-		return false;
-	*c = strtoul(buf, &end, 16);
-	return !*end;
-}
-
-/* The JSON string after the quote at *@p, unescaped in place (it only
- * shrinks); *@p after its closing quote.  NULL if it is malformed. */
-static char *
-json_string(char **p)
-{
-	char *r = *p + 1, *w = r, *s = r;
-	unsigned long c, lo;
-
-	while (*r != '"') {
-		if (!*r)
-			return NULL;
-		if (*r != '\\') {
-			*w++ = *r++;
-			continue;
-		}
-		switch (r[1]) {
-		case '"': case '\\': case '/': *w++ = r[1]; break;
-		case 'b': *w++ = '\b'; break;
-		case 'f': *w++ = '\f'; break;
-		case 'n': *w++ = '\n'; break;
-		case 'r': *w++ = '\r'; break;
-		case 't': *w++ = '\t'; break;
-		case 'u':
-			if (!hex4(r + 2, &c))
-				return NULL;
-			r += 4;
-			if (c >= 0xd800 && c < 0xdc00 && r[2] == '\\' &&
-			    r[3] == 'u' && hex4(r + 4, &lo) &&
-			    lo >= 0xdc00 && lo < 0xe000) {
-				c = 0x10000 + ((c - 0xd800) << 10) +
-				    (lo - 0xdc00);
-				r += 6;
-			}
-			w = put_utf8(w, c);
-			break;
-		default:
-			return NULL;
-		}
-		r += 2;
-	}
-	*p = r + 1;
-	*w = 0;
-	return s;
-}
-
-/* The flat JSON object @line into @kv (at most MAX_KV); their number,
- * or -EBADMSG. */
-static int
-json_object(char *p, struct kv *kv)
-{
-	struct kv spare, *e;
-	int n = 0;
-	char *key, *end;
-
-	p += strspn(p, " \t");
-	if (*p++ != '{')
-		return -EBADMSG;
-	for (;;) {
-		p += strspn(p, " \t");
-		if (*p == '}')
-			return n;
-		if (*p != '"' || !(key = json_string(&p)))
-			return -EBADMSG;
-		p += strspn(p, " \t");
-		if (*p++ != ':')
-			return -EBADMSG;
-		p += strspn(p, " \t");
-		/* past MAX_KV pairs: read, not kept (no key of ours) */
-		e = n < MAX_KV ? &kv[n] : &spare;
-		*e = (struct kv){ .key = key };
-		if (*p == '"') {
-			if (!(e->str = json_string(&p)))
-				return -EBADMSG;
-		} else if (*p == '-' || (*p >= '0' && *p <= '9')) {
-			errno = 0;
-			e->num = strtoll(p, &end, 10);
-			if (errno || end == p)
-				return -EBADMSG;
-			p = end + strspn(end, ".0123456789eE+-");
-		} else {			/* true, false, null */
-			p += strspn(p, "abcdefghijklmnopqrstuvwxyz");
-		}
-		if (n < MAX_KV)
-			n++;
-		p += strspn(p, " \t");
-		if (*p == ',')
-			p++;
-		else if (*p != '}')
-			return -EBADMSG;
-	}
-}
-
-static const struct kv *
-kv_get(const struct kv *kv, int n, const char *key)
-{
-	for (int i = 0; i < n; i++)
-		if (!strcmp(kv[i].key, key))
-			return &kv[i];
-	return NULL;
-}
-
-static int64_t
-kv_num(const struct kv *kv, int n, const char *key, bool *ok)
-{
-	const struct kv *e = kv_get(kv, n, key);
-
-	if (!e || e->str) {
-		*ok = false;
-		return 0;
-	}
-	return e->num;
-}
-
 /* Add the point of line @kv (@n pairs) of summary @at if it is one
  * du wants: 0, 1 (not wanted), or a negative errno. */
 static int
-add_point(struct trend *tr, const struct kv *kv, int n, size_t at)
+add_point(struct trend *tr, const struct xb_jr_kv *kv, int n, size_t at)
 {
 	const struct du_run *r = tr->r;
-	const struct kv *kind = kv_get(kv, n, "kind"), *path;
+	const struct xb_jr_kv *kind = xb_jr_get(kv, n, "kind"), *path;
 	struct point p = { .at = at };
 	bool ok = true;
 
@@ -231,12 +73,12 @@ add_point(struct trend *tr, const struct kv *kv, int n, size_t at)
 	if (r->by_given) {
 		if (strcmp(kind->str, by_kind[r->by]))
 			return 1;
-		p.id = (uint64_t)kv_num(kv, n, "id", &ok);
+		p.id = (uint64_t)xb_jr_int(kv, n, "id", &ok);
 	} else {
 		if (strcmp(kind->str, "dir"))
 			return 1;
-		path = kv_get(kv, n, "path");
-		if ((uint64_t)kv_num(kv, n, "depth", &ok) > r->max_depth)
+		path = xb_jr_get(kv, n, "path");
+		if ((uint64_t)xb_jr_int(kv, n, "depth", &ok) > r->max_depth)
 			return 1;
 		if (!path || !path->str)
 			return -EBADMSG;
@@ -245,7 +87,7 @@ add_point(struct trend *tr, const struct kv *kv, int n, size_t at)
 			return -ENOMEM;
 	}
 	for (int i = 0; i < 3; i++)
-		p.v[i] = (uint64_t)kv_num(kv, n, v_name[i], &ok);
+		p.v[i] = (uint64_t)xb_jr_int(kv, n, v_name[i], &ok);
 	if (!ok) {
 		free(p.key);
 		return -EBADMSG;
@@ -267,9 +109,9 @@ add_point(struct trend *tr, const struct kv *kv, int n, size_t at)
 
 /* The summary's head line into @s; 0, -EBADMSG, or -EPROTONOSUPPORT. */
 static int
-read_head(struct sumfile *s, const struct kv *kv, int n)
+read_head(struct sumfile *s, const struct xb_jr_kv *kv, int n)
 {
-	const struct kv *kind = kv_get(kv, n, "kind");
+	const struct xb_jr_kv *kind = xb_jr_get(kv, n, "kind");
 	static const char *const fs[4] = { "fs_bytes", "fs_free_bytes",
 		"fs_inodes", "fs_free_inodes" };
 	bool ok = true;
@@ -277,13 +119,13 @@ read_head(struct sumfile *s, const struct kv *kv, int n)
 
 	if (!kind || !kind->str || strcmp(kind->str, "summary"))
 		return -EBADMSG;
-	version = kv_num(kv, n, "version", &ok);
+	version = xb_jr_int(kv, n, "version", &ok);
 	if (!ok || version < 1)
 		return -EBADMSG;
 	if (version > XB_SUMMARY_VERSION)
 		return -EPROTONOSUPPORT;
 	for (int i = 0; i < 4; i++)
-		s->fs[i] = (uint64_t)kv_num(kv, n, fs[i], &ok);
+		s->fs[i] = (uint64_t)xb_jr_int(kv, n, fs[i], &ok);
 	s->has_fs = ok;
 	return 0;
 }
@@ -297,7 +139,7 @@ read_summary(struct trend *tr, int dirfd, const char *name, size_t at,
 	struct sumfile *s = &tr->sums[at];
 	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
-	struct kv kv[MAX_KV];
+	struct xb_jr_kv kv[XB_JR_KV_MAX];
 	char *buf = NULL;
 	size_t cap = 0;
 	struct tm tm = { 0 };
@@ -316,7 +158,7 @@ read_summary(struct trend *tr, int dirfd, const char *name, size_t at,
 	s->t = (int64_t)timegm(&tm);
 	while (!err && getline(&buf, &cap, f) > 0) {
 		++*line;
-		n = json_object(buf, kv);
+		n = xb_jr_object(buf, kv);
 		if (n < 0)
 			err = n;
 		else if (*line == 1)
