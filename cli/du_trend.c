@@ -11,7 +11,8 @@
  * days, "first" being its oldest point at most DU_TREND_WINDOW before
  * its last (the point before the last if none is): a straight line
  * through two points, as simple to check by hand as it is to explain.
- * A summary's time is its name's stamp (when the run started).
+ * A summary's time is its name's stamp (when the run started).  Its
+ * lines are read by cli/json_read.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +28,7 @@
 
 /* The window of the recent rate, in seconds. */
 #define DU_TREND_WINDOW		(7 * 86400)
+
 /* One point of one series. */
 struct point {
 	char		*key;		/* a path; NULL for an id */
