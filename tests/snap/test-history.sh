@@ -66,16 +66,10 @@ run()
 # matching PATTERN, nothing on stdout
 refused()
 {
-	local name=$1 want=$2 pat=$3 rc=0
+	local name=$1 want=$2 pat=$3
 
 	shift 3
-	run "$@" || rc=$?
-	((rc == want)) || xb_die "$name: exit status $rc, not $want: $(cat "$T/err")"
-	[[ $(wc -l <"$T/err") == 1 ]] ||
-		xb_die "$name: not one line: $(cat "$T/err")"
-	grep -Eq -- "$pat" "$T/err" ||
-		xb_die "$name: message '$(cat "$T/err")' lacks /$pat/"
-	[[ ! -s $T/out ]] || xb_die "$name: printed on stdout"
+	xb_want_fail "$name" "$want" "$pat" "$T/out" "$T/err" run "$@"
 	ok
 }
 
