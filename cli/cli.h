@@ -213,6 +213,35 @@ char *xb_utf8_fffd(const char *s);
  * separators, and of a '>' after '-' (so "->" is only a rename's). */
 void xb_put_escaped(FILE *f, const char *s);
 
+/* --- json_read.c: one flat JSON object (a line xbulk wrote) ------- */
+
+/* Most pairs of an object xb_jr_object() keeps (the rest are read and
+ * dropped). */
+#define XB_JR_KV_MAX	24
+
+/* One key and its value: a string, an integer, or neither (true, false,
+ * null; a real is its integer part). */
+struct xb_jr_kv {
+	const char	*key;
+	const char	*str;		/* NULL: not a string */
+	int64_t		num;
+	bool		isnum;
+};
+
+/*
+ * xb_jr_object() - the flat JSON object @line ("{...}": string and
+ * number values, no nested object or array) into @kv, at most
+ * XB_JR_KV_MAX pairs; its strings are unescaped in place in @line
+ * (\uXXXX as UTF-8).  Return: the pairs kept, or -EBADMSG.
+ */
+int xb_jr_object(char *line, struct xb_jr_kv *kv);
+/* The pair of @key among @n, or NULL. */
+const struct xb_jr_kv *xb_jr_get(const struct xb_jr_kv *kv, int n,
+				 const char *key);
+/* The integer of @key among @n; 0 and *@ok false if there is none. */
+int64_t xb_jr_int(const struct xb_jr_kv *kv, int n, const char *key,
+		  bool *ok);
+
 /* --- figures.c: numbers with their units, for --stats, --progress - */
 
 /* Seconds in @buf with a unit: "850 us", "12.976 ms", "3.250 s"; "n/a"

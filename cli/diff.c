@@ -458,7 +458,8 @@ live(struct diff_cmd *d, struct xbulk_snap *old, const volatile int *cancel)
 	/* The save file first, whole (unnamed yet), so that ENOSPC or an I/O
 	 * error stops the diff before its first line */
 	if (!ret && w)
-		ret = xb_snap_write_all("diff", d->save, new, w, cancel);
+		ret = xb_snap_write_all("diff", d->save, new, w, NULL,
+					 cancel);
 	if (!ret)
 		ret = run(d, old, new, cancel);
 	if (whole(ret) && cancel && *cancel)
