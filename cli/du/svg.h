@@ -3,7 +3,9 @@
  * Internal to the du command (prefix du_: CONTRIBUTING.md).
  *
  * The treemap's boxes, shared by cli/du/svg.c (collecting them from du's
- * counted entries) and cli/du/svgwrite.c (laying them out and drawing).
+ * counted entries) and cli/du/svgwrite.c (laying them out and drawing);
+ * the text helpers of every picture (cli/du/svgtext.c), the treemap's
+ * and du --trend's chart's (cli/du/chart.c).
  */
 #ifndef DU_SVG_H
 #define DU_SVG_H
@@ -47,5 +49,12 @@ void svg_put_text(FILE *f, const char *s);
 /* Pixels @s takes at @font_size px as svg_put_text() writes it, never
  * less than DejaVu Sans draws it (kerning aside). */
 double svg_text_width(const char *s, double font_size);
+/* svg_put_text() of @s, or of as many of its first characters as fit
+ * in @room px at @font_size px followed by "...". */
+void svg_put_fitted(FILE *f, const char *s, double font_size, double room);
+/* The XML declaration, the <svg> element's start (@width x @height px,
+ * DejaVu Sans first), @defs (NULL: none) and a white background. */
+void svg_begin(FILE *f, unsigned int width, unsigned int height,
+	       const char *defs);
 
 #endif

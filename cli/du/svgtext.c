@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Text in the treemap: names (any bytes) as XML text, and how wide a
- * label will be, so that only labels that fit are drawn.
+ * Text in the pictures (the treemap, du --trend's chart): names (any
+ * bytes) as XML text, how wide a label will be, so that only labels
+ * that fit are drawn, and the start every picture shares.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "../cli.h"
 #include "svg.h"
 
@@ -74,4 +78,39 @@ svg_text_width(const char *s, double font_size)
 		p += len ? len : 1;
 	}
 	return font_size * (double)units / 2048;
+}
+
+void
+svg_put_fitted(FILE *f, const char *s, double font_size, double room)
+{
+	size_t len = strlen(s);
+	char *cut;
+
+	if (svg_text_width(s, font_size) <= room || !(cut = strdup(s))) {
+		svg_put_text(f, s);
+		return;
+	}
+	room -= svg_text_width("...", font_size);
+	/* Shorten by whole UTF-8 characters until it fits. */
+	do {
+		while (len && ((unsigned char)cut[--len] & 0xc0) == 0x80)
+			;
+		cut[len] = '\0';
+	} while (len && svg_text_width(cut, font_size) > room);
+	svg_put_text(f, cut);
+	fputs("...", f);
+	free(cut);
+}
+
+void
+svg_begin(FILE *f, unsigned int width, unsigned int height,
+	  const char *defs)
+{
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
+		"width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
+		"font-family=\"DejaVu Sans, Verdana, sans-serif\">\n%s"
+		"<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" "
+		"fill=\"#ffffff\"/>\n", width, height, width, height,
+		defs ? defs : "", width, height);
 }

@@ -435,24 +435,10 @@ static void
 heading(struct writer *w, const char *title, const char *size)
 {
 	double room = w->svg->o.width - 16 -
-		      svg_text_width(" (...)", 14) - svg_text_width(size, 14);
-	size_t len = strlen(title);
-	char *cut;
+		      svg_text_width(" ()", 14) - svg_text_width(size, 14);
 
-	if (svg_text_width(title, 14) <= room || !(cut = strdup(title))) {
-		svg_put_text(w->f, title);
-		fprintf(w->f, " (%s)</text>\n", size);
-		return;
-	}
-	/* Shorten by whole UTF-8 characters until it fits. */
-	do {
-		while (len && ((unsigned char)cut[--len] & 0xc0) == 0x80)
-			;
-		cut[len] = '\0';
-	} while (len && svg_text_width(cut, 14) > room);
-	svg_put_text(w->f, cut);
-	fprintf(w->f, "... (%s)</text>\n", size);
-	free(cut);
+	svg_put_fitted(w->f, title, 14, room);
+	fprintf(w->f, " (%s)</text>\n", size);
 }
 
 int
@@ -476,14 +462,8 @@ du_svg_write(struct du_svg *svg, FILE *f)
 	if (svg->o.color == DU_COLOR_OWNER)
 		rank_owners(&w, &top);
 	du_units_format(size, svg->total, &w.units);
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
-		"width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
-		"font-family=\"DejaVu Sans, Verdana, sans-serif\">\n%s"
-		"<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" "
-		"fill=\"#ffffff\"/>\n<text x=\"8\" y=\"17\" font-size=\"14\">",
-		svg->o.width, svg->o.height, svg->o.width, svg->o.height,
-		more_defs, svg->o.width, svg->o.height);
+	svg_begin(f, svg->o.width, svg->o.height, more_defs);
+	fputs("<text x=\"8\" y=\"17\" font-size=\"14\">", f);
 	heading(&w, svg->o.title ? svg->o.title : "xbulk du", size);
 	/* The operands share the canvas as a directory's boxes do. */
 	fprintf(f, "<g data-id=\"0\" data-bytes=\"%llu\" data-kind=\"top\" "
