@@ -241,6 +241,15 @@ const struct xb_jr_kv *xb_jr_get(const struct xb_jr_kv *kv, int n,
 /* The integer of @key among @n; 0 and *@ok false if there is none. */
 int64_t xb_jr_int(const struct xb_jr_kv *kv, int n, const char *key,
 		  bool *ok);
+/*
+ * xb_jr_b64() - the bytes of @key's base64 string among @n (a "*_b64"
+ * key: RFC 4648, padded, as xb_base64() writes it) into *@out, malloc()ed
+ * and NUL-terminated.  Return: 1; 0 if there is no such string (null,
+ * none, or empty); -EBADMSG if it is not base64 or holds a NUL byte;
+ * -ENOMEM.
+ */
+int xb_jr_b64(const struct xb_jr_kv *kv, int n, const char *key,
+	      char **out);
 
 /* --- figures.c: numbers with their units, for --stats, --progress - */
 

@@ -2,7 +2,8 @@
 /*
  * Reading one flat JSON object, a line of a JSON Lines file xbulk wrote
  * (cli/cli.h: a summary of snapshot --keep, read by du --trend): string
- * and integer values, the strings unescaped in place.  Not a general
+ * and integer values, the strings unescaped in place, and the exact
+ * bytes of a name from its "*_b64" key.  Not a general
  * JSON parser: nested objects and arrays are refused, reals are read as
  * their integer part.
  */
@@ -161,4 +162,61 @@ xb_jr_int(const struct xb_jr_kv *kv, int n, const char *key, bool *ok)
 		return 0;
 	}
 	return e->num;
+}
+
+/* The value of base64 digit @c, or -1. */
+static int
+b64_digit(char c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+int
+xb_jr_b64(const struct xb_jr_kv *kv, int n, const char *key, char **out)
+{
+	const struct xb_jr_kv *e = xb_jr_get(kv, n, key);
+	const char *s = e ? e->str : NULL;
+	size_t len = s ? strlen(s) : 0, i, k = 0;
+	unsigned long v;
+	char *b;
+	int d[4], j;
+
+	if (!len)
+		return 0;
+	if (len % 4)
+		return -EBADMSG;
+	b = malloc(len / 4 * 3 + 1);
+	if (!b)
+		return -ENOMEM;
+	for (i = 0; i < len; i += 4) {
+		for (j = 0; j < 4; j++) {
+			d[j] = b64_digit(s[i + j]);
+			/* '=' only as the last one or two of the end */
+			if (d[j] < 0 && !(s[i + j] == '=' && i + 4 == len &&
+					  j >= 2 && (j == 3 || s[i + 3] == '=')))
+				goto bad;
+		}
+		v = (unsigned long)(d[0] << 18 | d[1] << 12 |
+				    (d[2] < 0 ? 0 : d[2]) << 6 |
+				    (d[3] < 0 ? 0 : d[3]));
+		b[k++] = (char)(v >> 16);
+		if (d[2] >= 0)
+			b[k++] = (char)(v >> 8 & 0xff);
+		if (d[3] >= 0)
+			b[k++] = (char)(v & 0xff);
+	}
+	b[k] = 0;
+	if (strlen(b) != k)
+		goto bad;
+	*out = b;
+	return 1;
+bad:
+	free(b);
+	return -EBADMSG;
 }

@@ -4,7 +4,8 @@
  * snapshot --keep) come out as written: strings unescaped (\" \\ \n
  * \uXXXX and surrogate pairs as UTF-8), integers of either sign, other
  * values neither; anything malformed is -EBADMSG, and pairs past
- * XB_JR_KV_MAX are dropped without overwriting the first.
+ * XB_JR_KV_MAX are dropped without overwriting the first; a "*_b64" key
+ * gives the exact bytes of a name back (or is refused).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -12,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -88,6 +90,40 @@ test_many_pairs(void **state)
 	assert_null(xb_jr_get(kv, n, "k40"));
 }
 
+static void
+test_b64(void **state)
+{
+	static const char *const bad[] = {
+		"QQ", "QQ=A", "Q===", "QUJD!A==", "AA==",	/* AA==: a NUL */
+	};
+	char line[160], *out = NULL;
+	struct xb_jr_kv kv[XB_JR_KV_MAX];
+	int n;
+
+	(void)state;
+	/* "a\xff/\x80bc", "f", "fo": every padding */
+	snprintf(line, sizeof(line), "{\"p_b64\":\"Yf8vgGJj\",\"q_b64\":"
+		 "\"Zg==\",\"r_b64\":\"Zm8=\",\"e_b64\":\"\",\"z_b64\":null}");
+	n = xb_jr_object(line, kv);
+	assert_int_equal(xb_jr_b64(kv, n, "p_b64", &out), 1);
+	assert_string_equal(out, "a\xff/\x80" "bc");
+	free(out);
+	assert_int_equal(xb_jr_b64(kv, n, "q_b64", &out), 1);
+	assert_string_equal(out, "f");
+	free(out);
+	assert_int_equal(xb_jr_b64(kv, n, "r_b64", &out), 1);
+	assert_string_equal(out, "fo");
+	free(out);
+	assert_int_equal(xb_jr_b64(kv, n, "e_b64", &out), 0);
+	assert_int_equal(xb_jr_b64(kv, n, "z_b64", &out), 0);
+	assert_int_equal(xb_jr_b64(kv, n, "none", &out), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(line, sizeof(line), "{\"p_b64\":\"%s\"}", bad[i]);
+		n = xb_jr_object(line, kv);
+		assert_int_equal(xb_jr_b64(kv, n, "p_b64", &out), -EBADMSG);
+	}
+}
+
 int
 main(void)
 {
@@ -95,6 +131,7 @@ main(void)
 		cmocka_unit_test(test_summary_line),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_many_pairs),
+		cmocka_unit_test(test_b64),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
