@@ -198,8 +198,9 @@ xb_jr_b64(const struct xb_jr_kv *kv, int n, const char *key, char **out)
 		for (j = 0; j < 4; j++) {
 			d[j] = b64_digit(s[i + j]);
 			/* '=' only as the last one or two of the end */
-			if (d[j] < 0 && !(s[i + j] == '=' && i + 4 == len &&
-					  j >= 2 && (j == 3 || s[i + 3] == '=')))
+			if (d[j] < 0 &&
+			    !(s[i + j] == '=' && i + 4 == len && j >= 2 &&
+			      (j == 3 || s[i + 3] == '=')))
 				goto bad;
 		}
 		v = (unsigned long)(d[0] << 18 | d[1] << 12 |

@@ -94,7 +94,8 @@ static void
 test_b64(void **state)
 {
 	static const char *const bad[] = {
-		"QQ", "QQ=A", "Q===", "QUJD!A==", "AA==",	/* AA==: a NUL */
+		"QQ", "QQ=A", "Q===", "QUJD!A==",
+		"AA==",		/* a NUL */
 	};
 	char line[160], *out = NULL;
 	struct xb_jr_kv kv[XB_JR_KV_MAX];
