@@ -10,6 +10,7 @@
 
 #include "memory.h"
 #include "du/agg.h"
+#include "du/chart.h"
 #include "du/ncdu.h"
 #include "du/top.h"
 #include "du/treemap.h"
@@ -146,17 +147,18 @@ enum xb_exit du_check_conflicts(const struct du_run *r);
 /*
  * --trend: print the usage at each summary of the history @dir (xbulk
  * snapshot --keep) per directory down to r->max_depth or per r->by
- * (uid, gid, projid), each series' recent growth, then the free space
- * and the day it would run out.  XB_EXIT_OK, XB_EXIT_FAILURE (message
+ * (uid, gid, projid; with their names), each series' recent growth,
+ * then the free space and the day it would run out; with --svg, the
+ * chart of it into r->svg_file.  XB_EXIT_OK, XB_EXIT_FAILURE (message
  * printed), or the status of a write error.
  */
-enum xb_exit du_trend(const struct du_run *r, const char *dir);
+enum xb_exit du_trend(struct du_run *r, const char *dir);
 
 /* --- du_file.c -------------------------------------------------- */
 
 /* Start @f before the scan (nothing if @f->path is NULL): XB_EXIT_OK,
- * XB_EXIT_USAGE on the filesystem of @fs, else XB_EXIT_FAILURE; a
- * message for each. */
+ * XB_EXIT_USAGE on the filesystem of @fs (NULL: no scan, any
+ * filesystem), else XB_EXIT_FAILURE; a message for each. */
 enum xb_exit du_file_open(struct du_file *f, const struct xbulk_fs *fs);
 /* Close @f's stream after writing it (@err: the writing's, 0 or a
  * negative errno): XB_EXIT_OK, or XB_EXIT_FAILURE after a message. */
@@ -185,10 +187,15 @@ void du_prom_free(struct du_prom *p);
 
 /* --- du_out.c ----------------------------------------------------- */
 
+/* The name of --by @by: "uid", "gid", "projid", "type"... */
+const char *du_by_name(enum du_by by);
 /* The name of @key of @by: the NSS or /etc/projid name, the label
  * (du_agg_label(), of r->agg), or NULL when there is only the number. */
 const char *du_key_name(const struct du_run *r, enum du_by by,
 			uint64_t key);
+/* @s as a CSV field (RFC 4180: quoted when it holds a comma, quote or
+ * line break; U+FFFD for bytes that are not UTF-8); true if any were. */
+bool du_csv_field(FILE *f, const char *s);
 /* One du line: SIZE, TAB, PATH, newline or NUL (or a JSON/CSV row). */
 void du_print_line(struct du_run *r, const char *path,
 		   const struct xbulk_du_sum *s);

@@ -33,14 +33,14 @@ du_file_open(struct du_file *f, const struct xbulk_fs *fs)
 	if (!*f->path)
 		return xb_usage_error("du", "%s: empty file name", f->opt);
 	copy = strdup(f->path);
-	if (!copy || fstat(xbulk_fs_fd(fs), &fst)) {
+	if (!copy || (fs && fstat(xbulk_fs_fd(fs), &fst))) {
 		free(copy);
 		xb_error("du", "%s", strerror(errno));
 		return XB_EXIT_FAILURE;
 	}
 	err = stat(dirname(copy), &st) ? -errno : 0;
 	free(copy);
-	if (!err && st.st_dev == fst.st_dev)
+	if (!err && fs && st.st_dev == fst.st_dev)
 		return xb_usage_error("du", "%s: %s is on the filesystem "
 				      "being scanned; write it elsewhere",
 				      f->opt, f->path);

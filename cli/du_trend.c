@@ -7,215 +7,19 @@
  * per day; then the filesystem's free space at each, and the day it
  * would be full at the recent rate.
  *
- * The recent rate of a series is (last - first) / their distance in
- * days, "first" being its oldest point at most DU_TREND_WINDOW before
- * its last (the point before the last if none is): a straight line
- * through two points, as simple to check by hand as it is to explain.
- * A summary's time is its name's stamp (when the run started).  Its
- * lines are read by cli/json_read.c.
+ * The summaries are read and the rates computed by cli/du_trend_read.c;
+ * this file prints them, as text, JSON Lines or CSV, every name as
+ * every name is (docs/formats.md, "Names and modes"); --svg draws the
+ * same series as a line chart (cli/du_trend_svg.c).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
-#include "du.h"
-#include "history.h"
-
-/* The window of the recent rate, in seconds. */
-#define DU_TREND_WINDOW		(7 * 86400)
-
-/* One point of one series. */
-struct point {
-	char		*key;		/* a path; NULL for an id */
-	uint64_t	id;
-	size_t		at;		/* the summary's index */
-	uint64_t	v[3];		/* bytes, apparent, inodes */
-};
-
-/* One summary: its time and the filesystem's room then. */
-struct sumfile {
-	char		stamp[XB_HIST_STAMP_LEN + 1];
-	int64_t		t;		/* seconds since the epoch */
-	bool		has_fs;
-	uint64_t	fs[4];		/* bytes, free bytes, inodes, free */
-};
-
-struct trend {
-	const struct du_run	*r;
-	const char		*dir;
-	struct sumfile		*sums;
-	size_t			nsums;
-	struct point		*pts;
-	size_t			npts, cap;
-	unsigned int		v;	/* which of point.v du prints */
-};
-
-static const char *const by_kind[] = {
-	[DU_BY_UID] = "uid", [DU_BY_GID] = "gid", [DU_BY_PROJID] = "projid",
-};
-static const char *const v_name[3] = { "bytes", "apparent", "inodes" };
-
-/* Add the point of line @kv (@n pairs) of summary @at if it is one
- * du wants: 0, 1 (not wanted), or a negative errno. */
-static int
-add_point(struct trend *tr, const struct xb_jr_kv *kv, int n, size_t at)
-{
-	const struct du_run *r = tr->r;
-	const struct xb_jr_kv *kind = xb_jr_get(kv, n, "kind"), *path;
-	struct point p = { .at = at };
-	bool ok = true;
-
-	if (!kind || !kind->str)
-		return -EBADMSG;
-	if (r->by_given) {
-		if (strcmp(kind->str, by_kind[r->by]))
-			return 1;
-		p.id = (uint64_t)xb_jr_int(kv, n, "id", &ok);
-	} else {
-		if (strcmp(kind->str, "dir"))
-			return 1;
-		path = xb_jr_get(kv, n, "path");
-		if ((uint64_t)xb_jr_int(kv, n, "depth", &ok) > r->max_depth)
-			return 1;
-		if (!path || !path->str)
-			return -EBADMSG;
-		p.key = strdup(path->str);
-		if (!p.key)
-			return -ENOMEM;
-	}
-	for (int i = 0; i < 3; i++)
-		p.v[i] = (uint64_t)xb_jr_int(kv, n, v_name[i], &ok);
-	if (!ok) {
-		free(p.key);
-		return -EBADMSG;
-	}
-	if (tr->npts == tr->cap) {
-		size_t cap = tr->cap ? 2 * tr->cap : 256;
-		struct point *g = realloc(tr->pts, cap * sizeof(*g));
-
-		if (!g) {
-			free(p.key);
-			return -ENOMEM;
-		}
-		tr->pts = g;
-		tr->cap = cap;
-	}
-	tr->pts[tr->npts++] = p;
-	return 0;
-}
-
-/* The summary's head line into @s; 0, -EBADMSG, or -EPROTONOSUPPORT. */
-static int
-read_head(struct sumfile *s, const struct xb_jr_kv *kv, int n)
-{
-	const struct xb_jr_kv *kind = xb_jr_get(kv, n, "kind");
-	static const char *const fs[4] = { "fs_bytes", "fs_free_bytes",
-		"fs_inodes", "fs_free_inodes" };
-	bool ok = true;
-	int64_t version;
-
-	if (!kind || !kind->str || strcmp(kind->str, "summary"))
-		return -EBADMSG;
-	version = xb_jr_int(kv, n, "version", &ok);
-	if (!ok || version < 1)
-		return -EBADMSG;
-	if (version > XB_SUMMARY_VERSION)
-		return -EPROTONOSUPPORT;
-	for (int i = 0; i < 4; i++)
-		s->fs[i] = (uint64_t)xb_jr_int(kv, n, fs[i], &ok);
-	s->has_fs = ok;
-	return 0;
-}
-
-/* Summary @name of the history @dirfd, the @at'th: its points.  0 or
- * a negative errno, *@line the line where it failed. */
-static int
-read_summary(struct trend *tr, int dirfd, const char *name, size_t at,
-	     size_t *line)
-{
-	struct sumfile *s = &tr->sums[at];
-	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
-	struct xb_jr_kv kv[XB_JR_KV_MAX];
-	char *buf = NULL;
-	size_t cap = 0;
-	struct tm tm = { 0 };
-	int n, err = 0;
-
-	*line = 0;
-	if (!f) {
-		err = -errno;
-		if (fd >= 0)
-			close(fd);
-		return err;
-	}
-	memcpy(s->stamp, name, XB_HIST_STAMP_LEN);
-	s->stamp[XB_HIST_STAMP_LEN] = 0;
-	strptime(s->stamp, "%Y%m%dT%H%M%SZ", &tm);
-	s->t = (int64_t)timegm(&tm);
-	while (!err && getline(&buf, &cap, f) > 0) {
-		++*line;
-		n = xb_jr_object(buf, kv);
-		if (n < 0)
-			err = n;
-		else if (*line == 1)
-			err = read_head(s, kv, n);
-		else
-			err = add_point(tr, kv, n, at);
-		if (err == 1)
-			err = 0;
-	}
-	if (!err && ferror(f))
-		err = -EIO;
-	if (!err && !*line)
-		err = -ENODATA;
-	free(buf);
-	fclose(f);
-	return err;
-}
-
-static int
-by_key(const void *a, const void *b)
-{
-	const struct point *x = a, *y = b;
-	int c = x->key ? strcmp(x->key, y->key) :
-		x->id < y->id ? -1 : x->id > y->id;
-
-	return c ? c : x->at < y->at ? -1 : x->at > y->at;
-}
-
-static bool
-same_key(const struct point *x, const struct point *y)
-{
-	return x->key ? !strcmp(x->key, y->key) : x->id == y->id;
-}
-
-/*
- * The recent rate per day of the series @v (@n values at times @t):
- * false if it has none (fewer than two points, or both at one time).
- */
-static bool
-rate(const int64_t *t, const double *v, size_t n, double *per_day,
-     double *days)
-{
-	size_t last = n - 1, first;
-
-	if (n < 2)
-		return false;
-	for (first = 0; first < last - 1; first++)
-		if (t[first] >= t[last] - DU_TREND_WINDOW)
-			break;
-	if (t[last] <= t[first])
-		return false;
-	*days = (double)(t[last] - t[first]) / 86400;
-	*per_day = (v[last] - v[first]) / *days;
-	return true;
-}
+#include "du_trend.h"
 
 /* @v in du's units, with a sign when @sign. */
 static void
@@ -231,23 +35,42 @@ put_size(FILE *f, const struct du_run *r, double v, bool sign)
 	fprintf(f, "%s%s", sign ? v < 0 ? "-" : "+" : "", buf);
 }
 
+/* The key of series @p in JSON: "path" (and "path_b64" if it is not
+ * UTF-8), or the id's kind with its number, and "name". */
+static void
+json_key(const struct du_hist *tr, FILE *f, const struct du_trend_point *p)
+{
+	const char *name;
+
+	if (p->key) {
+		xb_json_string(f, "path", p->key);
+		return;
+	}
+	fprintf(f, "\"%s\":%" PRIu64 ",", du_by_name(tr->r->by), p->id);
+	name = du_trend_id_name(tr, p);
+	if (name)
+		xb_json_string(f, "name", name);
+	else
+		fputs("\"name\":null", f);
+}
+
 /* "growth" of one series (text or JSON). */
 static void
-put_rate(FILE *f, const struct du_run *r, const struct point *p,
-	 const int64_t *t, const double *v, size_t n)
+put_rate(const struct du_hist *tr, FILE *f,
+	 const struct du_trend_point *p, const int64_t *t, const double *v,
+	 size_t n)
 {
+	const struct du_run *r = tr->r;
 	double per_day, days;
 
-	if (!rate(t, v, n, &per_day, &days))
+	if (!du_trend_rate(t, v, n, &per_day, &days))
 		return;
 	if (r->format == XB_FORMAT_JSONL) {
 		fputs("{\"kind\":\"growth\",", f);
-		if (p->key)
-			xb_json_string(f, "path", p->key);
-		else
-			fprintf(f, "\"%s\":%" PRIu64, by_kind[r->by], p->id);
+		json_key(tr, f, p);
 		fprintf(f, ",\"%s_per_day\":%.1f,\"days\":%.3f}\n",
-			v_name[r->inodes ? 2 : r->apparent], per_day, days);
+			du_trend_v_name[r->inodes ? 2 : r->apparent], per_day,
+			days);
 		return;
 	}
 	fputs("  ", f);
@@ -255,65 +78,93 @@ put_rate(FILE *f, const struct du_run *r, const struct point *p,
 	fprintf(f, "/day over %.3g days\n", days);
 }
 
+/* One point of a series as a CSV row. */
+static void
+put_csv(const struct du_hist *tr, FILE *f, const struct du_trend_point *p)
+{
+	const char *name;
+	bool lossy = false;
+
+	fprintf(f, "%s,", tr->sums[p->at].stamp);
+	if (p->key) {
+		lossy = du_csv_field(f, p->key);
+	} else {
+		name = du_trend_id_name(tr, p);
+		fprintf(f, "%" PRIu64 ",", p->id);
+		du_csv_field(f, name ? name : "");
+	}
+	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, p->v[0], p->v[1],
+		p->v[2]);
+	if (p->key)
+		xb_csv_b64(f, p->key, lossy);
+	fputs("\r\n", f);
+}
+
 /* One series: its points, then its growth. */
 static void
-put_series(struct trend *tr, FILE *f, const struct point *p, size_t n,
+put_series(struct du_hist *tr, FILE *f, const struct du_trend_series *s,
 	   int64_t *t, double *v)
 {
 	const struct du_run *r = tr->r;
+	const struct du_trend_point *p = s->p;
+	const char *name;
 
-	if (r->format == XB_FORMAT_TEXT) {
-		if (p->key)
-			xb_put_escaped(f, p->key);
-		else
-			fprintf(f, "%s %" PRIu64, by_kind[r->by], p->id);
+	if (r->format == XB_FORMAT_TEXT && p->key) {
+		xb_put_escaped(f, p->key);
+		fputc('\n', f);
+	} else if (r->format == XB_FORMAT_TEXT) {
+		fprintf(f, "%s %" PRIu64, du_by_name(r->by), p->id);
+		name = du_trend_id_name(tr, p);
+		if (name) {
+			fputs(" (", f);
+			xb_put_escaped(f, name);
+			fputc(')', f);
+		}
 		fputc('\n', f);
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < s->n; i++) {
 		t[i] = tr->sums[p[i].at].t;
 		v[i] = (double)p[i].v[tr->v];
-		if (r->format == XB_FORMAT_JSONL) {
+		if (r->format == XB_FORMAT_CSV) {
+			put_csv(tr, f, &p[i]);
+		} else if (r->format == XB_FORMAT_JSONL) {
 			fputs("{\"kind\":\"point\",", f);
-			if (p->key)
-				xb_json_string(f, "path", p->key);
-			else
-				fprintf(f, "\"%s\":%" PRIu64, by_kind[r->by],
-					p->id);
+			json_key(tr, f, p);
 			fprintf(f, ",\"stamp\":\"%s\",\"bytes\":%" PRIu64
 				",\"apparent\":%" PRIu64 ",\"inodes\":%"
 				PRIu64 "}\n", tr->sums[p[i].at].stamp,
 				p[i].v[0], p[i].v[1], p[i].v[2]);
-			continue;
+		} else {
+			fprintf(f, "  %s  ", tr->sums[p[i].at].stamp);
+			put_size(f, r, v[i], false);
+			fputc('\n', f);
 		}
-		fprintf(f, "  %s  ", tr->sums[p[i].at].stamp);
-		put_size(f, r, v[i], false);
-		fputc('\n', f);
 	}
-	put_rate(f, r, p, t, v, n);
+	if (r->format != XB_FORMAT_CSV)
+		put_rate(tr, f, p, t, v, s->n);
 }
 
-/* The day the free space (or inodes) of the last summary would be gone
- * at the recent rate. */
+/* The free space at each summary, and the day it would run out at the
+ * recent rate. */
 static void
-put_full(struct trend *tr, FILE *f, int64_t *t, double *v)
+put_full(struct du_hist *tr, FILE *f, int64_t *t, double *v)
 {
 	const struct du_run *r = tr->r;
 	unsigned int k = r->inodes ? 2 : 0;	/* fs[k] size, fs[k+1] free */
-	double per_day, days, left;
-	size_t n = 0, i;
+	double per_day, days;
+	size_t n = du_trend_fs_free(tr, t, v), i;
 	char date[32] = "";
-	time_t when;
+	int64_t when;
+	time_t tt;
 	struct tm tm;
 
 	if (r->format == XB_FORMAT_TEXT)
 		fputs(r->inodes ? "free inodes\n" : "free space\n", f);
 	for (i = 0; i < tr->nsums; i++) {
-		const struct sumfile *s = &tr->sums[i];
+		const struct du_trend_sum *s = &tr->sums[i];
 
 		if (!s->has_fs)
 			continue;
-		t[n] = s->t;
-		v[n++] = (double)s->fs[k + 1];
 		if (r->format == XB_FORMAT_JSONL) {
 			fprintf(f, "{\"kind\":\"fs\",\"stamp\":\"%s\","
 				"\"fs_bytes\":%" PRIu64 ",\"fs_free_bytes\":%"
@@ -328,12 +179,11 @@ put_full(struct trend *tr, FILE *f, int64_t *t, double *v)
 		put_size(f, r, (double)s->fs[k], false);
 		fputc('\n', f);
 	}
-	if (!n || !rate(t, v, n, &per_day, &days))
+	if (!du_trend_full_at(t, v, n, &per_day, &days, &when))
 		return;
-	left = per_day < 0 ? v[n - 1] / -per_day : -1;
-	if (left >= 0 && left < 36500) {
-		when = (time_t)(t[n - 1] + (int64_t)(left * 86400));
-		gmtime_r(&when, &tm);
+	if (when) {
+		tt = (time_t)when;
+		gmtime_r(&tt, &tm);
 		strftime(date, sizeof(date), "%Y-%m-%d", &tm);
 	}
 	if (r->format == XB_FORMAT_JSONL) {
@@ -355,102 +205,78 @@ put_full(struct trend *tr, FILE *f, int64_t *t, double *v)
 		      "not filling\n", f);
 }
 
-/* Every series, then the filesystem's. */
+/* Every series, then the filesystem's; 0 or a negative errno. */
 static int
-print_all(struct trend *tr)
+print_all(struct du_hist *tr)
 {
-	FILE *f = tr->r->out;
+	const struct du_run *r = tr->r;
+	FILE *f = r->out;
 	int64_t *t = malloc((tr->nsums + 1) * sizeof(*t));
 	double *v = malloc((tr->nsums + 1) * sizeof(*v));
-	size_t i, j;
+	size_t i;
+	int err = 0;
 
 	if (!t || !v) {
-		free(t);
-		free(v);
-		return -ENOMEM;
+		err = -ENOMEM;
+		goto out;
 	}
-	qsort(tr->pts, tr->npts, sizeof(*tr->pts), by_key);
-	for (i = 0; i < tr->npts; i = j) {
-		for (j = i + 1; j < tr->npts &&
-			    same_key(&tr->pts[i], &tr->pts[j]); j++)
-			;
-		put_series(tr, f, &tr->pts[i], j - i, t, v);
-	}
-	put_full(tr, f, t, v);
+	if (r->format == XB_FORMAT_CSV && r->by_given)
+		fprintf(f, "stamp,%s,name,bytes,apparent,inodes\r\n",
+			du_by_name(r->by));
+	else if (r->format == XB_FORMAT_CSV)
+		fputs("stamp,path,bytes,apparent,inodes,path_b64\r\n", f);
+	for (i = 0; i < tr->nser; i++)
+		put_series(tr, f, &tr->ser[i], t, v);
+	if (r->format != XB_FORMAT_CSV)
+		put_full(tr, f, t, v);
+	if (fflush(f))
+		err = -errno;
+	else if (ferror(f))
+		err = -EIO;
+out:
 	free(t);
 	free(v);
-	if (fflush(f))
-		return -errno;
-	return ferror(f) ? -EIO : 0;
-}
-
-/* Read every summary of the history @dir; XB_EXIT_OK or
- * XB_EXIT_FAILURE with the message printed. */
-static enum xb_exit
-read_all(struct trend *tr, int dirfd)
-{
-	char **names;
-	size_t n, i, line;
-	int err = xb_history_list(dirfd, &names, &n);
-
-	if (err) {
-		xb_error("du", "%s: %s", tr->dir, strerror(-err));
-		return XB_EXIT_FAILURE;
-	}
-	tr->sums = calloc(n + 1, sizeof(*tr->sums));
-	if (!tr->sums)
-		err = -ENOMEM;
-	for (i = 0; !err && i < n; i++) {
-		if (xb_history_kind(names[i]) != XB_HIST_SUM)
-			continue;
-		err = read_summary(tr, dirfd, names[i], tr->nsums, &line);
-		if (!err)
-			tr->nsums++;
-	}
-	if (err == -EPROTONOSUPPORT)
-		xb_error("du", "%s/%s: a summary of a format newer than %d: "
-			 "update xbulk", tr->dir, names[i - 1],
-			 XB_SUMMARY_VERSION);
-	else if (err == -EBADMSG)
-		xb_error("du", "%s/%s: line %zu: not a summary line",
-			 tr->dir, names[i - 1], line);
-	else if (err && i)
-		xb_error("du", "%s/%s: %s", tr->dir, names[i - 1],
-			 strerror(-err));
-	else if (err)
-		xb_error("du", "%s: %s", tr->dir, strerror(-err));
-	else if (!tr->nsums)
-		xb_error("du", "%s: no summaries (xbulk snapshot --keep "
-			 "writes them)", tr->dir);
-	xb_history_list_free(names, n);
-	return err || !tr->nsums ? XB_EXIT_FAILURE : XB_EXIT_OK;
+	return err;
 }
 
 enum xb_exit
-du_trend(const struct du_run *r, const char *dir)
+du_trend(struct du_run *r, const char *dir)
 {
-	struct trend tr = {
+	struct du_hist tr = {
 		.r = r,
 		.dir = dir,
 		.v = r->inodes ? 2 : r->apparent ? 1 : 0,
 	};
 	enum xb_exit ret;
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), err;
+	int err;
 
-	if (fd < 0) {
-		xb_error("du", "%s: %s", dir, strerror(errno));
-		return XB_EXIT_FAILURE;
+	/* the picture's file first: one that cannot be written fails at
+	 * once */
+	ret = du_file_open(&r->svg_file, NULL);
+	if (ret)
+		return ret;
+	if (r->by_given && xbulk_ids_new(&r->ids)) {
+		xb_error("du", "%s", strerror(ENOMEM));
+		ret = XB_EXIT_FAILURE;
+		goto out;
 	}
-	ret = read_all(&tr, fd);
-	close(fd);
+	ret = du_trend_read(&tr);
 	if (!ret) {
 		err = print_all(&tr);
 		if (err)
 			ret = xb_write_error("du", err);
 	}
-	for (size_t i = 0; i < tr.npts; i++)
-		free(tr.pts[i].key);
-	free(tr.pts);
-	free(tr.sums);
+	if (!ret && r->svg_file.out) {
+		ret = du_file_close(&r->svg_file,
+				    du_trend_chart(&tr, r->svg_file.out));
+		if (!ret)
+			ret = du_file_place(&r->svg_file);
+	}
+out:
+	/* not written whole: the old picture stays */
+	du_file_abort(&r->svg_file);
+	xbulk_ids_free(r->ids);
+	r->ids = NULL;
+	du_trend_free(&tr);
 	return ret;
 }
