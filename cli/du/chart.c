@@ -325,7 +325,9 @@ projection(struct plot *p)
 		px_y(p, end));
 }
 
-/* One legend row: a sample of the line, @name fitted, then @value. */
+/* One legend row: a sample of the line, @name fitted, then @value at
+ * the right edge: a text of its own, which no character of the name
+ * (a bidi override) can move. */
 static void
 legend_row(struct plot *p, double *y, const char *rgb, const char *dash,
 	   const char *name, const char *value)
@@ -342,7 +344,8 @@ legend_row(struct plot *p, double *y, const char *rgb, const char *dash,
 	fprintf(p->f, "/><text x=\"%.1f\" y=\"%.1f\" font-size=\"%g\">",
 		x + 30, *y, FONT);
 	svg_put_fitted(p->f, name, FONT, room);
-	fprintf(p->f, "%s%s</text></g>\n", *value ? "  " : "", value);
+	fprintf(p->f, "</text><text x=\"%.1f\" y=\"%.1f\" font-size=\"%g\" "
+		"text-anchor=\"end\">%s</text></g>\n", right, *y, FONT, value);
 	*y += LEGEND_ROW;
 }
 
