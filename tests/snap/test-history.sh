@@ -19,8 +19,9 @@
 #   - kill -9 before the snapshot is linked and before the summary is:
 #     no partial file, no hidden name left, the lock gone with the
 #     process (the next run succeeds);
-#   - du --trend on the history, and on made-up summaries whose growth
-#     and day of full are known; a newer format version refused.
+#   - du --trend on the history (--svg too), and on made-up summaries
+#     whose growth and day of full are known; a newer format version
+#     refused (the chart and the encodings: test-trend.sh).
 #
 # Environment: XBULK.
 
@@ -29,6 +30,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/snap/lib-snap.sh"
 command -v strace >/dev/null || xb_skip "strace not installed (scripts/deps)"
 command -v flock >/dev/null || xb_skip "flock not installed (util-linux)"
+command -v xmllint >/dev/null || xb_skip "xmllint not installed (scripts/deps)"
 
 # A small tree whose sums are known: a/ (10 files of 8 KiB, a/x/ with 5
 # empty ones), b/ (3 files of uid 1000, gid 1001, project 7)
@@ -282,6 +284,14 @@ for want in . a b 'free space'; do
 	grep -qx -- "$want" "$T/out" || xb_die "du --trend lacks '$want'"
 done
 grep -qx 'a/x' "$T/out" && xb_die "du --trend: a/x below the default -d 1"
+# the chart of a real history: its top directories a and b
+"$XBULK" du --trend --svg "$T/trend.svg" "$H" >/dev/null ||
+	xb_die "du --trend --svg: $?"
+xmllint --noout "$T/trend.svg" || xb_die "du --trend --svg: not XML"
+[[ $(grep -c '<g data-kind="series">' "$T/trend.svg") == 2 ]] &&
+	grep -q '<title>a</title>' "$T/trend.svg" &&
+	grep -q "of $M on " "$T/trend.svg" ||
+	xb_die "du --trend --svg: not the lines a and b of $M"
 ok
 TR=$T/trend
 mkdir -m 0700 "$TR"
@@ -305,7 +315,7 @@ grep -qx '  -50000000/day over 7 days: full about 2026-12-23' "$T/out" ||
 	xb_die "du --trend: the day of full: $(tail -2 "$T/out")"
 "$XBULK" du --trend --by uid -o jsonl "$TR" >"$T/out" ||
 	xb_die "du --trend --by uid: $?"
-grep -qx '{"kind":"growth","uid":1000,"bytes_per_day":200000.0,"days":7.000}' \
+grep -Eqx '\{"kind":"growth","uid":1000,"name":(null|"[^"]+"),"bytes_per_day":200000.0,"days":7.000\}' \
 	"$T/out" || xb_die "du --trend --by uid: $(grep growth "$T/out")"
 [[ $(grep -c '"kind":"point"' "$T/out") == 10 ]] ||
 	xb_die "du --trend --by uid: not 10 points"
