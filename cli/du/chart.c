@@ -260,10 +260,13 @@ x_axis(struct plot *p)
 		strftime(date, sizeof(date),
 			 step >= DAY ? "%Y-%m-%d" : "%m-%d %H:%M", &tm);
 		fprintf(p->f, "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" "
+			"y2=\"%.1f\" stroke=\"#e4e4e4\" stroke-width=\"1\"/>"
+			"<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" "
 			"y2=\"%.1f\" stroke=\"#666666\" stroke-width=\"1\"/>"
 			"<text x=\"%.2f\" y=\"%.1f\" font-size=\"%g\" "
-			"text-anchor=\"middle\">%s</text>\n", x, p->y1, x,
-			p->y1 + 4, x, p->y1 + 17, FONT, date);
+			"text-anchor=\"middle\">%s</text>\n", x, p->y0, x,
+			p->y1, x, p->y1, x, p->y1 + 4, x, p->y1 + 17, FONT,
+			date);
 	}
 	fprintf(p->f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%g\" "
 		"text-anchor=\"middle\">%s (UTC)</text>\n",
