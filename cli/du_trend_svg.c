@@ -112,8 +112,9 @@ du_trend_chart(struct du_hist *tr, FILE *f)
 			if (!tr->sums[i].has_fs)
 				continue;
 			vals[(nc + 1) * ns + i] = (double)tr->sums[i].fs[k];
-			vals[nc * ns + i] = (double)(tr->sums[i].fs[k] -
-						     tr->sums[i].fs[k + 1]);
+			/* free to users: at most the size (statvfs) */
+			vals[nc * ns + i] = (double)tr->sums[i].fs[k] -
+					    (double)tr->sums[i].fs[k + 1];
 		}
 	}
 	c.title = chart_title(tr, depth);
