@@ -393,9 +393,12 @@ legend(struct plot *p)
 	tt = (time_t)c->full_t;
 	gmtime_r(&tt, &tm);
 	strftime(date, sizeof(date), "%Y-%m-%d", &tm);
-	snprintf(name, sizeof(name), "at the recent rate: full about %s%s",
-		 date, p->proj_t < c->full_t ? " (past the chart)" : "");
+	snprintf(name, sizeof(name), "projection: full about %s", date);
 	legend_row(p, &y, FS_RGB, "6 4", name, "");
+	/* a row of its own: the date and this never cut to fit */
+	if (p->proj_t < c->full_t)
+		legend_row(p, &y, "none", NULL, "(a day past the chart's end)",
+			   "");
 }
 
 static void

@@ -48,7 +48,8 @@ struct du_chart {
  * (data-kind "fs-used"), its size ("fs-size", on to the axis' end: one
  * more point than the summaries that know it) and a dashed line from
  * the last used space to the size at the day of full ("projection"),
- * cut at twice the series' span; and a legend naming each line.  The
+ * cut at twice the series' span (the legend says so); and a legend
+ * naming each line, its newest figure at the right edge.  The
  * same @c gives the same bytes.
  * Return: 0, -ENOMEM, or the negative errno of writing @f.
  */
