@@ -94,6 +94,8 @@ XB_STRATEGY_HELP
 "   --max-series <n>\n"
 "               With --prometheus: at most N series per grouping, the\n"
 "               largest; the rest summed as \"other\" (default 100).\n"
+"               With --trend --svg: at most N lines (2 to 10, default\n"
+"               10), \"other\" one of them.\n"
 "   --unreachable\n"
 "               List and sum the inodes no path from the mount's top\n"
 "               reaches (deleted but open, under a mount point).\n"
@@ -364,9 +366,17 @@ parse_options(struct du_run *r, int argc, char **argv)
 				      "filesystem: not --strategy walk");
 	if (r->top_dirs && !r->top)
 		return xb_usage_error("du", "--top-dirs needs --top N");
-	if (r->prom.max_series && !r->prom_file.path)
+	/* --trend --svg: the chart's lines, one colour each */
+	if (r->trend && r->svg_file.path && r->prom.max_series &&
+	    (r->prom.max_series < 2 || r->prom.max_series > DU_CHART_LINES))
+		return xb_usage_error("du", "--max-series: 2 to %d lines with "
+				      "--trend --svg (a colour each)",
+				      DU_CHART_LINES);
+	if (r->trend && r->svg_file.path)
+		r->chart_lines = r->prom.max_series;
+	else if (r->prom.max_series && !r->prom_file.path)
 		return xb_usage_error("du", "--max-series needs --prometheus "
-				      "FILE");
+				      "FILE or --trend --svg FILE");
 	if (!r->prom.max_series)
 		r->prom.max_series = DU_PROM_MAX_SERIES;
 	ret = du_check_conflicts(r);

@@ -76,6 +76,8 @@ struct du_run {
 	char			*ncdu_top;	/* its top: PATH's realpath() */
 	char			*svg_title;	/* the PATHs, ", " between */
 	unsigned int		svg_depth;
+	size_t			chart_lines;	/* --trend --svg --max-series;
+						   0: DU_CHART_LINES */
 	enum du_color_by	color;
 	bool			unreachable;
 	uint32_t		strategy;	/* --strategy */

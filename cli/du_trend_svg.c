@@ -80,6 +80,7 @@ du_trend_chart(struct du_hist *tr, FILE *f)
 			r->by == DU_BY_GID ? "groups" : "projects" :
 			"directories",
 		.inodes = r->inodes, .t = times, .nt = ns, .s = cs,
+		.lines = r->chart_lines,
 	};
 	int err = -ENOMEM;
 

@@ -5,10 +5,10 @@
  * (cli/du/svgwrite.c; its text helpers in cli/du/svgtext.c).  Axes a
  * person reads without a key: dates in UTC at whole days (hours for a
  * history shorter than two days), sizes at round steps of powers of
- * 1024 (K, M, G as du -h prints them) or counts for inodes.  The
- * largest DU_CHART_LINES series get a line and a colour each, the rest
- * one grey "other" line, so a history of thousands of directories stays
- * a picture one can read; the filesystem's used space, size and the
+ * 1024 (K, M, G as du -h prints them) or counts for inodes.  At most
+ * DU_CHART_LINES lines (or --max-series), each in its own colour: past
+ * that, the largest series and one grey "other" line of the rest, so a
+ * history of thousands of directories stays a picture one can read; the filesystem's used space, size and the
  * dashed projection to its day of full are drawn when there is one.
  * Nothing depends on the clock or the locale: the same summaries give
  * the same file.
@@ -99,6 +99,8 @@ static int
 rank_series(struct plot *p)
 {
 	const struct du_chart *c = p->c;
+	size_t lines = c->lines >= 2 && c->lines <= DU_CHART_LINES ?
+		       c->lines : DU_CHART_LINES;
 	size_t i, k;
 
 	p->rank = malloc((c->ns ? c->ns : 1) * sizeof(*p->rank));
@@ -108,9 +110,9 @@ rank_series(struct plot *p)
 		p->rank[i] = (struct rank){ newest(c->s[i].v, c->nt), i };
 	qsort(p->rank, c->ns, sizeof(*p->rank), cmp_rank);
 	p->nlines = c->ns;
-	if (c->ns <= DU_CHART_LINES)
+	if (c->ns <= lines)
 		return 0;
-	p->nlines = DU_CHART_LINES - 1;
+	p->nlines = lines - 1;
 	p->other = calloc(c->nt, sizeof(*p->other));
 	if (!p->other)
 		return -ENOMEM;

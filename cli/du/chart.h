@@ -13,7 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Lines drawn at most, the largest series; the rest summed as "other". */
+/* Lines drawn at most by default, and the colours: the largest series,
+ * the rest summed as "other" (one of them). */
 #define DU_CHART_LINES		10
 
 struct du_chart_series {
@@ -31,6 +32,9 @@ struct du_chart {
 	size_t			nt;
 	const struct du_chart_series *s;	/* in key order */
 	size_t			ns;
+	size_t			lines;		/* at most, "other" one of
+						   them: 2 to DU_CHART_LINES;
+						   0: DU_CHART_LINES */
 	/* The filesystem when it would be full at the recent rate: its
 	 * used space (or inodes) and size at each time (NAN: not known),
 	 * and when; fs_used NULL when it would not be. */
@@ -41,9 +45,10 @@ struct du_chart {
 /**
  * du_chart_write() - @c as SVG 1.1: the title, axes (dates in UTC, sizes
  * in powers of 1024 as du -h, or counts), one <g data-kind="series">
- * per series of the DU_CHART_LINES largest (by their newest point)
+ * per series of the @c->lines largest (by their newest point)
  * holding a <title> (the name), a <polyline> through its points and a
- * <circle> per point when there are at most 60; the rest summed in one
+ * <circle> per point when there are at most 60; past @c->lines series,
+ * the @c->lines - 1 largest, and the rest summed in one
  * <g data-kind="other">; with @c->fs_used the filesystem's used space
  * (data-kind "fs-used"), its size ("fs-size", on to the axis' end: one
  * more point than the summaries that know it) and a dashed line from

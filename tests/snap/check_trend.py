@@ -118,7 +118,7 @@ def svg(path, hist, nlines, other, full):
     y0 = y1 + k * v1
     for vals, pts in drawn:
         for v, p in zip([v for v in vals if v is not None], pts):
-            if abs(p[1] - (y0 - k * v)) > 0.02:
+            if abs(p[1] - (y0 - k * v)) > 0.05:
                 fail('y %.2f for %d bytes, the axis says %.2f' %
                      (p[1], v, y0 - k * v))
     width = float(root.get('width'))

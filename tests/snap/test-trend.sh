@@ -10,6 +10,7 @@
 #     control, markup, a bidi override, a name wider than the legend),
 #     the legend and title, mode 0600, the same bytes twice; no "other"
 #     under 10 series, no projection when the space does not shrink;
+#     --max-series N: N lines, "other" one of them (2 to 10);
 #   - a file that cannot be written fails before anything is printed;
 #     a history that cannot be read leaves the old picture;
 #   - the exact bytes of a path (its path_b64) in text, JSON Lines and
@@ -113,6 +114,25 @@ grep -q "<title>long-n\{300\}</title>" "$T/t.svg" ||
 ok
 "$XBULK" du --trend --svg "$T/t2.svg" "$H" >/dev/null &&
 	cmp -s "$T/t.svg" "$T/t2.svg" || xb_die "--svg: not the same bytes twice"
+ok
+# --max-series 4: 3 lines and "other"; out of 2..10 refused
+"$XBULK" du --trend --max-series 4 --svg "$T/m.svg" "$H" >/dev/null ||
+	xb_die "du --trend --max-series 4 --svg: $?"
+$CHECK svg "$T/m.svg" "$H" 3 yes yes || xb_die "--svg --max-series 4"
+# usage NAME PATTERN ARGS...: du ARGS is a usage error saying PATTERN
+usage()
+{
+	local name=$1 pat=$2 rc=0
+
+	shift 2
+	"$XBULK" du "$@" >"$T/out" 2>"$T/err" || rc=$?
+	((rc == 2)) && grep -q -- "$pat" "$T/err" && [[ ! -s $T/out ]] ||
+		xb_die "$name: exit status $rc: $(cat "$T/err")"
+}
+usage "--max-series 11" "--max-series: 2 to 10 lines" \
+	--trend --max-series 11 --svg "$T/m.svg" "$H"
+usage "--max-series, no --svg" "needs --prometheus FILE or --trend --svg" \
+	--trend --max-series 4 "$H"
 ok
 # 5 series, a free space that does not shrink: no "other", no projection
 history "$T/small" 5 0

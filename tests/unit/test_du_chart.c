@@ -112,16 +112,16 @@ test_y_steps(void **state)
 }
 
 /* @n series, series k worth k at every time; NAN at time 1 of series 0
- * if @gap. */
+ * if @gap; at most @lines lines (0: the default). */
 static char *
-many(size_t n, bool gap)
+many_lines(size_t n, bool gap, size_t lines)
 {
 	struct du_chart_series s[16];
 	double v[16][NT];
 	char names[16][8];
 	struct du_chart c = {
 		.title = "t", .what = "disk usage", .kind = "directories",
-		.t = times, .nt = NT, .s = s, .ns = n,
+		.t = times, .nt = NT, .s = s, .ns = n, .lines = lines,
 	};
 
 	for (size_t k = 0; k < n; k++) {
@@ -133,6 +133,12 @@ many(size_t n, bool gap)
 	if (gap)
 		v[0][1] = NAN;
 	return draw(&c);
+}
+
+static char *
+many(size_t n, bool gap)
+{
+	return many_lines(n, gap, 0);
 }
 
 static void
@@ -154,6 +160,17 @@ test_cap(void **state)
 	/* the largest kept, the smallest summed: d01..d03 are "other" */
 	assert_non_null(strstr(svg, "<title>d12</title>"));
 	assert_null(strstr(svg, "<title>d03</title>"));
+	free(svg);
+	/* --max-series 3: 2 lines and "other" */
+	svg = many_lines(5, false, 3);
+	assert_int_equal(count(svg, "data-kind=\"series\""), 2);
+	assert_non_null(strstr(svg, "the 2 largest of 5 directories"));
+	assert_non_null(strstr(svg, "<title>d05</title>"));
+	assert_non_null(strstr(svg, "<title>d04</title>"));
+	free(svg);
+	svg = many_lines(3, false, 3);
+	assert_int_equal(count(svg, "data-kind=\"series\""), 3);
+	assert_int_equal(count(svg, "data-kind=\"other\""), 0);
 	free(svg);
 }
 
