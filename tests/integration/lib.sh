@@ -348,6 +348,16 @@ xb__install_traps()
 	trap 'xb__finish 143' TERM
 }
 
+# xb_tmpdir: for a test that mounts nothing, a fresh temporary directory
+# XB_TMP, removed (with the exit hooks run) however the test ends, as
+# xb_mkfs_mount's is.
+xb_tmpdir()
+{
+	xb_cleanup
+	xb__install_traps
+	XB_TMP=$(mktemp -d "${TMPDIR:-/tmp}/xbulk.XXXXXX")
+}
+
 # xb_mkfs_mount SIZE "MKFS OPTS" ["MOUNT OPTS"]
 #
 # Make a sparse SIZE image in a fresh temporary directory, mkfs.xfs it with

@@ -24,8 +24,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 for tool in xmllint rsvg-convert python3; do
 	command -v "$tool" >/dev/null || xb_skip "$tool not installed (scripts/deps)"
 done
-xb__install_traps
-XB_TMP=$(mktemp -d "${TMPDIR:-/tmp}/xbulk.XXXXXX")
+xb_tmpdir
 T=$XB_TMP
 CHECK="python3 $TOP/tests/snap/check_trend.py"
 PNG="python3 $TOP/tests/integration/check_du.py png"
