@@ -181,6 +181,23 @@ int xbulk_find_finish(struct xbulk_find *find);
 uint32_t xbulk_find_fields(const struct xbulk_find *find);
 
 /**
+ * xbulk_find_offline() - can the expression be answered from walk
+ * entries of a source that is not the live filesystem (a snapshot:
+ * xbulk_snap_walk()), whose records hold only @fields (XBULK_F_*)?
+ * (since 0.5)
+ * @what, @size: the first primary (in the command line's order) that
+ *        cannot, NUL-terminated: "-lname", "-printf %l", "-xfs-extsize"
+ *
+ * Such a source has no symbolic link's target (-lname -ilname -xtype
+ * -ls -fls, -printf's %l %Y), no file to check or act on (-readable
+ * -writable -executable -samefile -exec -execdir -ok -okdir -delete)
+ * and no st_dev (%D).
+ * Return: 0 if it can, -ENOTSUP if not.
+ */
+int xbulk_find_offline(const struct xbulk_find *find, uint32_t fields,
+		       char *what, size_t size);
+
+/**
  * xbulk_find_keep() - the pre-filter: may a file with this record (not a
  * directory) make the expression do anything, whatever its name?
  * @arg: the struct xbulk_find

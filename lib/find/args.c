@@ -934,10 +934,13 @@ opt_follow(struct xf_parser *ps, const struct xf_primary *p,
 	{ name, parse, NULL, NULL, 0, XF_P_OPTION | (props), arg }
 
 #define STAT		XF_P_STAT
+#define LIVE		XF_P_LIVE
 #define FOLD		XF_P_FOLD
 #define XFS		(XF_P_XFS | XF_P_STAT)
 /* runs a program or deletes: what the pre-filter cannot foresee */
 #define ACTS		(XF_P_KEEPS | XF_P_NO_PRINT)
+/* ... and needs the live filesystem */
+#define RUNS		(ACTS | LIVE)
 /* writes to a stream (-f...: given a FILE first) */
 #define OUT		(ACTS | XF_P_STREAM)
 #define OUT_FILE	(OUT | XF_P_FILE)
@@ -980,12 +983,14 @@ static const struct xf_primary table[] = {
 	     MATCH_PATH),
 	TEST("-regex", parse_regex, xf_eval_regex, NULL, 0, 0, 0),
 	TEST("-iregex", parse_regex, xf_eval_regex, NULL, 0, FOLD, 0),
-	TEST("-lname", parse_match, xf_eval_lname, xf_pre_lname, 0, 0,
+	TEST("-lname", parse_match, xf_eval_lname, xf_pre_lname, 0, LIVE,
 	     MATCH_LINK),
-	TEST("-ilname", parse_match, xf_eval_lname, xf_pre_lname, 0, FOLD,
+	TEST("-ilname", parse_match, xf_eval_lname, xf_pre_lname, 0,
+	     FOLD | LIVE,
 	     MATCH_LINK),
 	TEST("-type", parse_type, xf_eval_type, xf_pre_type, 0, 0, 0),
-	TEST("-xtype", parse_type, xf_eval_xtype, xf_pre_xtype, 0, STAT, 0),
+	TEST("-xtype", parse_type, xf_eval_xtype, xf_pre_xtype, 0,
+	     STAT | LIVE, 0),
 	REC("-size", parse_size, xf_pre_size, F(SIZE), STAT, XF_FLD_SIZE),
 	TEST("-empty", parse_bare, xf_eval_empty, xf_pre_empty, F(SIZE),
 	     STAT, 0),
@@ -1017,11 +1022,12 @@ static const struct xf_primary table[] = {
 	TEST("-inum", parse_num, xf_eval_inum, xf_pre_num, 0,
 	     STAT | XF_P_STAT_DIR, XF_FLD_INO),
 	TEST("-samefile", parse_samefile, xf_eval_samefile, xf_pre_samefile,
-	     0, STAT, 0),
+	     0, STAT | LIVE, 0),
 	TEST("-fstype", parse_fstype, xf_eval_fstype, NULL, 0, STAT, 0),
-	TEST("-readable", parse_access, xf_eval_access, NULL, 0, 0, R_OK),
-	TEST("-writable", parse_access, xf_eval_access, NULL, 0, 0, W_OK),
-	TEST("-executable", parse_access, xf_eval_access, NULL, 0, 0, X_OK),
+	TEST("-readable", parse_access, xf_eval_access, NULL, 0, LIVE, R_OK),
+	TEST("-writable", parse_access, xf_eval_access, NULL, 0, LIVE, W_OK),
+	TEST("-executable", parse_access, xf_eval_access, NULL, 0, LIVE,
+	     X_OK),
 	/* actions */
 	ACT("-print", parse_action, xf_eval_print, xf_pre_true, 0, OUT,
 	    ACT_PRINT),
@@ -1036,19 +1042,19 @@ static const struct xf_primary table[] = {
 	ACT("-fprintf", parse_action, xf_eval_printf, xf_pre_true, 0,
 	    OUT_FILE, ACT_PRINTF),
 	ACT("-ls", parse_action, xf_eval_ls, xf_pre_true, XF_LS_FIELDS,
-	    OUT | STAT, ACT_LS),
+	    OUT | STAT | LIVE, ACT_LS),
 	ACT("-fls", parse_action, xf_eval_ls, xf_pre_true, XF_LS_FIELDS,
-	    OUT_FILE | STAT, ACT_LS),
+	    OUT_FILE | STAT | LIVE, ACT_LS),
 	/* no effect on what is not a directory: no inode kept for it */
 	ACT("-prune", parse_prune, xf_eval_prune, xf_pre_true, 0, 0, 0),
 	ACT("-quit", parse_bare, xf_eval_quit, xf_pre_true, 0, XF_P_KEEPS, 0),
-	ACT("-exec", xf_parse_exec, xf_eval_exec, NULL, 0, ACTS, 0),
-	ACT("-execdir", xf_parse_exec, xf_eval_exec, NULL, 0, ACTS,
+	ACT("-exec", xf_parse_exec, xf_eval_exec, NULL, 0, RUNS, 0),
+	ACT("-execdir", xf_parse_exec, xf_eval_exec, NULL, 0, RUNS,
 	    XF_EXEC_DIR),
-	ACT("-ok", xf_parse_exec, xf_eval_exec, NULL, 0, ACTS, XF_EXEC_OK),
-	ACT("-okdir", xf_parse_exec, xf_eval_exec, NULL, 0, ACTS,
+	ACT("-ok", xf_parse_exec, xf_eval_exec, NULL, 0, RUNS, XF_EXEC_OK),
+	ACT("-okdir", xf_parse_exec, xf_eval_exec, NULL, 0, RUNS,
 	    XF_EXEC_DIR | XF_EXEC_OK),
-	ACT("-delete", parse_delete, xf_eval_delete, NULL, F(NLINK), ACTS, 0),
+	ACT("-delete", parse_delete, xf_eval_delete, NULL, F(NLINK), RUNS, 0),
 	/* XFS tests */
 	REC("-xfs-extents", parse_num, xf_pre_num, F(EXTENTS), XFS,
 	    XF_FLD_EXTENTS),

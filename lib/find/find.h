@@ -132,6 +132,12 @@ enum {
 					   the expression changed the tree */
 	XF_P_STAT_DIR	= 1u << 11,	/* ... of a directory only (-inum:
 					   d_ino answers for the rest) */
+	XF_P_LIVE	= 1u << 12,	/* needs the live filesystem, not
+					   only names and records: a link's
+					   target, access(2), another file,
+					   a program run, a name removed
+					   (refused over a snapshot:
+					   xbulk_find_offline()) */
 };
 
 struct xf_parser;

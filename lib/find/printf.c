@@ -309,6 +309,27 @@ fail:
 	return NULL;
 }
 
+const char *
+xf_format_offline(const struct xf_format *fmt, uint32_t fields, char *buf)
+{
+	size_t i;
+
+	for (i = 0; i < fmt->n; i++) {
+		const struct step *s = &fmt->steps[i];
+
+		if (s->kind != ST_DIRECTIVE ||
+		    (!strchr("lYD", s->conv) &&
+		     !(directive_fields(s->conv, s->aux) & ~fields)))
+			continue;
+		buf[0] = '%';
+		buf[1] = s->conv;
+		buf[2] = s->aux;
+		buf[3] = '\0';
+		return buf;
+	}
+	return NULL;
+}
+
 /*
  * @p..@len as printf's %s with the step's '-', width and precision; a
  * name as find prints it (on a terminal: quoted first, then padded or
