@@ -21,13 +21,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "memory.h"
+#include "snap.h"
 
 static const char help[] =
 "Usage: xbulk find [-j threads] [--format jsonl|csv] [--no-sync]\n"
 "                  [--memory size] [--tmpdir dir] [--stats[=text|json]]\n"
 "                  [--stats-file file] [--progress]\n"
 "                  [--strategy scan|walk|auto] [PATH...] [EXPRESSION]\n"
+"   or: xbulk find --snapshot file [PATH...] [EXPRESSION]\n"
 "\n"
 "GNU find's expressions, answered from one bulkstat scan and one read of\n"
 "every directory instead of a stat() per file.  Every PATH must be on one\n"
@@ -50,6 +51,12 @@ XB_MEMORY_HELP
 XB_STATS_HELP
 XB_PROGRESS_HELP
 XB_STRATEGY_HELP
+"   --snapshot <file>\n"
+"              Answer from this snapshot file (xbulk snapshot), not the\n"
+"              filesystem: PATHs are the snapshot's (relative to its\n"
+"              mount's top, or under its mount point), the output that of\n"
+"              a find at its moment in another order; what it cannot\n"
+"              answer (-lname, -exec, -readable, %l...) is refused.\n"
 "   -h, --help Show this help.\n"
 "\n"
 "Options, tests and actions of the expression (as GNU find's):\n";
@@ -124,6 +131,10 @@ q(unsigned int slot, const char *name)
 struct find_ctx {
 	struct xbulk_find	*find;
 	struct xbulk_names	*names;
+	/* --snapshot: the file, and its walks in place of the names' */
+	const char		*snap_path;
+	struct xbulk_snap	*snap;
+	struct xbulk_snap_tree	*tree;
 	const char		*start;		/* the PATH being walked */
 	const char		*fs_path;	/* the PATH whose fs is open */
 	enum xb_exit		status;		/* FAILURE after a problem */
@@ -588,6 +599,22 @@ output_failed(const struct xbulk_find *find)
 	return false;
 }
 
+/* A walk of the snapshot failed: a PATH outside it, or the file (changed
+ * since it was read whole) */
+static void
+snap_walk_error(struct find_ctx *c, int err)
+{
+	xbulk_find_flush(c->find);
+	if (err == -EXDEV)
+		xb_error("find", "%s: not in the snapshot (of %s)",
+			 q(0, c->start),
+			 q(1, xbulk_snap_info(c->snap)->mountpoint));
+	else
+		xb_error("find", "%s: %s", c->snap_path,
+			 xbulk_snap_error(c->snap));
+	c->status = XB_EXIT_FAILURE;
+}
+
 /* Walk every PATH; returns XB_EXIT_OK or the exit status of a signal (an
  * output error ends the walk too: output_errors() reports it). */
 static enum xb_exit
@@ -606,7 +633,11 @@ walk_all(struct find_ctx *c)
 			skipped = true;
 			continue;
 		}
-		err = xbulk_names_walk(c->names, c->start,
+		err = c->tree ?
+		      xbulk_snap_walk(c->tree, c->start,
+				      xbulk_find_walk_flags(c->find),
+				      xbulk_find_visit, c->find) :
+		      xbulk_names_walk(c->names, c->start,
 				       xbulk_find_walk_flags(c->find),
 				       xbulk_find_visit, c->find);
 		if (err == -EINTR)
@@ -619,7 +650,9 @@ walk_all(struct find_ctx *c)
 			stopped = true;
 			break;
 		}
-		if (err == -EXDEV) {
+		if (c->tree && (err == -EXDEV || xbulk_snap_error(c->snap))) {
+			snap_walk_error(c, err);
+		} else if (err == -EXDEV) {
 			xbulk_find_flush(c->find);
 			xb_error("find", "%s: not on the XFS mount of %s "
 				 "(one filesystem per run)", q(0, c->start),
@@ -671,6 +704,7 @@ struct own_opts {
 	struct xb_memory	mem;		/* --memory, --tmpdir */
 	struct xb_run_stats	stats;		/* --stats, --stats-file */
 	uint32_t		strategy;	/* --strategy */
+	const char		*snapshot;	/* --snapshot FILE */
 	bool			help;		/* --help printed: done */
 };
 
@@ -726,6 +760,25 @@ own_long_option(int argc, char **argv, int *i, const char *a, int k,
 	return xb_memory_option(&o->mem, "find", code, val);
 }
 
+/* --snapshot reads a file: refuse the options of a live scan, and
+ * --format (a snapshot holds only some of a record's fields). */
+static enum xb_exit
+snapshot_options(const struct own_opts *o)
+{
+	const char *opt = o->record ? "--format" :
+			  o->strategy ? "--strategy" :
+			  o->no_sync ? "--no-sync" :
+			  o->mem.memory_given || o->mem.tmpdir_given ?
+			  "--memory and --tmpdir" :
+			  o->stats.stats || o->stats.file ? "--stats" :
+			  o->stats.progress.want ? "--progress" : NULL;
+
+	if (!opt)
+		return XB_EXIT_OK;
+	return xb_usage_error("find", "%s: not with --snapshot (which reads "
+			      "a file, not the filesystem)", opt);
+}
+
 /* The options before find's, up to argv[*@i]: XB_EXIT_OK to go on (or,
  * with @o->help, to stop after --help), else the exit status of a usage
  * error. */
@@ -767,6 +820,12 @@ own_options(int argc, char **argv, int *i, struct own_opts *o)
 			ret = own_long_option(argc, argv, i, a, k, o);
 			if (ret)
 				return ret;
+		} else if (!strncmp(a, "--snapshot", 10) &&
+			   (!a[10] || a[10] == '=')) {
+			o->snapshot = a[10] ? a + 11 :
+				      *i + 1 < argc ? argv[++*i] : NULL;
+			if (!o->snapshot)
+				return missing_value("--snapshot");
 		} else if (!strncmp(a, "--format", 8) && (!a[8] || a[8] == '=')) {
 			val = a[8] ? a + 9 : *i + 1 < argc ? argv[++*i] : NULL;
 			if (!val)
@@ -783,7 +842,8 @@ own_options(int argc, char **argv, int *i, struct own_opts *o)
 			break;
 		}
 	}
-	return xb_memory_setup(&o->mem, "find");
+	return o->snapshot ? snapshot_options(o) :
+			     xb_memory_setup(&o->mem, "find");
 }
 
 /*
@@ -806,6 +866,8 @@ parse_error(char *msg, int status)
 			      (len == 8 || name[8] == '=')) ||
 			     (len == 9 && !strncmp(name, "--no-sync", 9)) ||
 			     (len == 10 && !strncmp(name, "--progress", 10)) ||
+			     (len >= 10 && !strncmp(name, "--snapshot", 10) &&
+			      (len == 10 || name[10] == '=')) ||
 			     own_long_index(name, len) >= 0);
 	char *line;
 
@@ -813,8 +875,9 @@ parse_error(char *msg, int status)
 		fprintf(stderr, "xbulk find: %s\n", line);
 	if (late)
 		fputs("xbulk find: -j, --format, --no-sync, --progress, "
-		      "--memory, --tmpdir, --stats and --strategy, xbulk "
-		      "find's own options, come before the PATHs\n", stderr);
+		      "--memory, --tmpdir, --stats, --strategy and "
+		      "--snapshot, xbulk find's own options, come before the "
+		      "PATHs\n", stderr);
 	if (status == XBULK_FIND_EXIT_REFUSED)
 		return XB_EXIT_USAGE;
 	return status == XBULK_FIND_EXIT_BAD ? XB_EXIT_FAILURE : XB_EXIT_OK;
@@ -873,6 +936,16 @@ xb_cmd_find(int argc, char **argv)
 		ret = walk_all(&c);
 		goto out;
 	}
+	if (!ret && own.snapshot) {
+		c.snap_path = own.snapshot;
+		ret = xb_find_snap_open(own.snapshot, c.find, c.cancel,
+					&c.snap, &c.tree);
+		if (!ret)
+			ret = walk_all(&c);
+		if (!ret)
+			ret = output_errors(c.find);
+		goto out;
+	}
 	if (!ret)
 		ret = open_fs(&c, &fs);
 	if (!ret)
@@ -911,6 +984,8 @@ out:
 	free(c.files0);
 	free((char *)c.files0_name);
 	xbulk_names_free(c.names);
+	xbulk_snap_tree_free(c.tree);
+	xbulk_snap_close(c.snap);
 	xbulk_find_free(c.find);
 	xbulk_fs_close(fs);
 	return signal_status(c.cancel, ret ? ret : c.status);
