@@ -16,12 +16,6 @@ struct xf_format *xf_format_compile(struct xf_parser *ps, const char *fmt,
 				    uint32_t *fields);
 int xf_format_run(struct xbulk_find *f, const struct xf_format *fmt,
 		  struct xf_stream *out, const struct xbulk_entry *file);
-/* The first directive of @fmt that entries holding only @fields
- * (XBULK_F_*) and no live filesystem cannot answer ("%l": a link's
- * target, "%Y": what it points to, "%D": st_dev, or a field not held),
- * into @buf (4 bytes at least); NULL if there is none. */
-const char *xf_format_offline(const struct xf_format *fmt, uint32_t fields,
-			      char *buf);
 
 /* record.c: --format's record and path for -print. */
 int xf_record(struct xbulk_find *f, struct xf_stream *out,

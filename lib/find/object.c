@@ -3,14 +3,11 @@
  * The compiled find's lifecycle: what the parser allocates is kept on the
  * object (xf_keep()) and freed with it; its accessors.
  */
-#include <errno.h>
 #include <regex.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "actions.h"
-#include "evaluators.h"
 #include "find.h"
 
 void *
@@ -121,34 +118,6 @@ uint32_t
 xbulk_find_fields(const struct xbulk_find *f)
 {
 	return f->root->fields & ~XF_F_STAT;
-}
-
-/* The first node under @n (in the command line's order) that entries
- * holding only @fields cannot answer, named into @what. */
-static bool
-offline(const struct xf_node *n, uint32_t fields, char *what, size_t size)
-{
-	const struct xf_primary *p = n->prim;
-	const char *d = NULL;
-	char buf[4];
-
-	if (n->kind != XF_PRIMARY)
-		return (n->left && offline(n->left, fields, what, size)) ||
-		       (n->right && offline(n->right, fields, what, size));
-	if (p->eval == xf_eval_printf)
-		d = xf_format_offline(n->u.act.fmt, fields, buf);
-	if (!d && !(p->props & XF_P_LIVE) &&
-	    !(n->fields & ~XF_F_STAT & ~fields))
-		return false;
-	snprintf(what, size, "%s%s%s", p->name, d ? " " : "", d ? d : "");
-	return true;
-}
-
-int
-xbulk_find_offline(const struct xbulk_find *f, uint32_t fields, char *what,
-		   size_t size)
-{
-	return f->root && offline(f->root, fields, what, size) ? -ENOTSUP : 0;
 }
 
 unsigned int

@@ -309,8 +309,12 @@ fail:
 	return NULL;
 }
 
-const char *
-xf_format_offline(const struct xf_format *fmt, uint32_t fields, char *buf)
+/* The first directive of @fmt that entries holding only @fields
+ * (XBULK_F_*) and no live filesystem cannot answer ("%l": a link's
+ * target, "%Y": what it points to, "%D": st_dev, or a field not held),
+ * into @buf (4 bytes); NULL if there is none. */
+static const char *
+format_offline(const struct xf_format *fmt, uint32_t fields, char *buf)
 {
 	size_t i;
 
@@ -644,4 +648,33 @@ xf_format_run(struct xbulk_find *f, const struct xf_format *fmt,
 			err = directive(f, s, out, file);
 	}
 	return err;
+}
+
+/* The first node under @n (in the command line's order) that entries
+ * holding only @fields cannot answer, named into @what: a row that
+ * needs the filesystem, a -printf directive, a field not held. */
+static bool
+offline(const struct xf_node *n, uint32_t fields, char *what, size_t size)
+{
+	const struct xf_primary *p = n->prim;
+	const char *d = NULL;
+	char buf[4];
+
+	if (n->kind != XF_PRIMARY)
+		return (n->left && offline(n->left, fields, what, size)) ||
+		       (n->right && offline(n->right, fields, what, size));
+	if ((p->props & XF_P_STREAM) && n->u.act.fmt)	/* -printf */
+		d = format_offline(n->u.act.fmt, fields, buf);
+	if (!d && !(p->props & XF_P_LIVE) &&
+	    !(n->fields & ~XF_F_STAT & ~fields))
+		return false;
+	snprintf(what, size, "%s%s%s", p->name, d ? " " : "", d ? d : "");
+	return true;
+}
+
+int
+xbulk_find_offline(const struct xbulk_find *f, uint32_t fields, char *what,
+		   size_t size)
+{
+	return f->root && offline(f->root, fields, what, size) ? -ENOTSUP : 0;
 }
