@@ -305,6 +305,53 @@ test_help_version(void **state)
 
 /* The fields each expression reads: no more (memory per inode) and no
  * less (a field not kept reads as 0). */
+/* What a snapshot cannot answer is named: the first primary or
+ * -printf directive in the command line's order; the rest passes. */
+static void
+test_offline(void **state)
+{
+	static const struct {
+		const char	*args[6];
+		const char	*what;		/* NULL: answerable */
+	} t[] = {
+		{ { "-print" }, NULL },
+		{ { "-name", "x", "-o", "-empty", "-print0" }, NULL },
+		{ { "-newerBt", "@0", "-xfs-extents", "+1" }, NULL },
+		{ { "-printf", "%p %s %b %n %Xe %Xp %Xg %F %B@\n" }, NULL },
+		{ { "-fstype", "xfs", "-prune", "-o", "-quit" }, NULL },
+		{ { "-lname", "x" }, "-lname" },
+		{ { "-name", "x", "-o", "-ilname", "x" }, "-ilname" },
+		{ { "-xtype", "l" }, "-xtype" },
+		{ { "-readable", "-o", "-lname", "x" }, "-readable" },
+		{ { "-ls" }, "-ls" },
+		{ { "-exec", "true", "{}", ";" }, "-exec" },
+		{ { "-delete" }, "-delete" },
+		{ { "-xfs-extsize", "0" }, "-xfs-extsize" },
+		{ { "-printf", "%p %l\n" }, "-printf %l" },
+		{ { "-name", "x", "-printf", "%D" }, "-printf %D" },
+		{ { "-fprintf", "/dev/null", "%Xc" }, "-fprintf %Xc" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct xfh h;
+		char what[64];
+		int ret;
+
+		assert_int_equal(xfh_parse(&h, t[i].args), 0);
+		ret = xbulk_find_offline(h.f, XBULK_SNAP_FIELDS, what,
+					 sizeof(what));
+		if (!t[i].what) {
+			assert_int_equal(ret, 0);
+		} else {
+			assert_int_equal(ret, -ENOTSUP);
+			assert_string_equal(what, t[i].what);
+		}
+		xfh_free(&h);
+	}
+}
+
 static void
 test_field_mask(void **state)
 {
@@ -426,6 +473,7 @@ main(void)
 		cmocka_unit_test(test_optimisation_level),
 		cmocka_unit_test(test_help_version),
 		cmocka_unit_test(test_field_mask),
+		cmocka_unit_test(test_offline),
 		cmocka_unit_test(test_prefilter),
 	};
 
