@@ -9,8 +9,8 @@
  * table; it keeps no readdir order.  Opening reads every record once:
  * each is decoded (so that a damaged one is said before any entry is
  * handed out), the names of each directory are counted (-empty), and
- * the record of each directory is kept, encoded as in the file (about
- * 40 bytes).  The directories are then linked to their children by a
+ * the record of each directory is kept, encoded as in the file without
+ * its name (about 40 bytes).  The directories are then linked to their children by a
  * counting sort on the parent (stable: inode order).  So memory grows
  * with the directories (about 70 bytes each, beside the table the
  * snapshot holds anyway), never with the other inodes: those stream.
@@ -95,21 +95,35 @@ cancelled(struct xbulk_snap_tree *w)
 	       -EINTR : 0;
 }
 
-/* Keep the record of directory @x (s->raw, a record whole). */
+/* Keep the record of directory @x (decoded in s->rec), encoded again
+ * without its names (a walk takes a directory's name from the table):
+ * the same bytes from a file and from a live scan. */
 static int
 keep_dir_rec(struct xbulk_snap_tree *w, uint32_t x)
 {
-	const struct snap_raw *raw = &w->s->raw;
+	struct xbulk_snap_rec rec = w->s->rec;
+	const uint8_t *p;
+	struct snap_raw raw;
+	uint32_t next = 0;
+	size_t n;
 
 	if (w->reclen[x])
 		return snap_fail(w->s, -EBADMSG, "damaged: two records of "
-				 "directory %llu", (unsigned long long)raw->ino);
-	if (xbl_grow((void **)&w->recs, &w->recscap, w->recslen + raw->len, 1))
+				 "directory %llu",
+				 (unsigned long long)rec.bs->bs_ino);
+	if (xbl_grow((void **)&w->recs, &w->recscap,
+		     w->recslen + SNAP_REC_MAX, 1))
 		return -ENOMEM;
-	memcpy(w->recs + w->recslen, raw->body, raw->len);
+	rec.nlinks = 0;
+	rec.links = NULL;
+	p = w->recs + w->recslen;
+	n = snap_encode_rec(w->recs + w->recslen, rec.bs->bs_ino, &rec, &next);
+	if (snap_split(&p, p + n, rec.bs->bs_ino, &raw))
+		return -EPROTO;		/* our own bytes */
+	memmove(w->recs + w->recslen, raw.body, raw.len);
 	w->recoff[x] = w->recslen;
-	w->reclen[x] = (uint32_t)raw->len;
-	w->recslen += raw->len;
+	w->reclen[x] = (uint32_t)raw.len;
+	w->recslen += raw.len;
 	return 0;
 }
 

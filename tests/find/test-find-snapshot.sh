@@ -14,7 +14,7 @@
 # byte, a damaged record under right checksums: one line, status 1, no
 # output.  TZ=UTC LC_ALL=C.
 #
-# Environment: XBULK, SNAP_RESEAL (meson sets both).
+# Environment: XBULK, SNAP_RESEAL, SNAP_WALK (meson sets them).
 set -euo pipefail
 export TZ=UTC LC_ALL=C
 
@@ -123,6 +123,24 @@ done < <(xf_expressions; printf '%s\n' "${!refused[@]}" |
 }
 
 cd "$M"
+
+# the walk's entries from the file and from a live scan read as a
+# snapshot (xbulk_snap_scan()): the same, in the same order
+if [[ -x ${SNAP_WALK:-} ]]; then
+	for start in . t/d1 "$M/t/"; do
+		"$SNAP_WALK" "$S" "$start" post >"$tmp/want" 2>&1 && wrc=0 ||
+			wrc=$?
+		"$SNAP_WALK" "$M" "$start" post >"$tmp/got" 2>&1 && grc=0 ||
+			grc=$?
+		check "snap_walk $start: file and live scan"
+	done
+	[[ $(grep -c '^post ' "$tmp/got") == \
+	   $(grep -Ec '^pre [0-9]+ [0-9]+ 4[0-7]{4} ' "$tmp/got") &&
+	   $(wc -l <"$tmp/got") -gt 100 ]] && pass=$((pass + 1)) || {
+		fail=$((fail + 1))
+		echo "FAIL: snap_walk: a POST for every directory"
+	}
+fi
 
 # PATH forms, from the mount's top: the mount point (with a trailing
 # slash), ".", relative subdirectories, a file, several, a missing one
