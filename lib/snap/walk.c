@@ -77,6 +77,7 @@ struct walk {
 	struct xbulk_entry	e;
 	size_t			startlen;	/* the operand's, in @path */
 	bool			slash;		/* it ends with '/' */
+	uint64_t		entered;	/* directories phase 1 entered */
 };
 
 /* The snapshot holds no bs_version: a birth time says v5 (a v1 scan
@@ -339,7 +340,7 @@ enter(struct walk *k, size_t sp)
 		ret = k->fn(k->arg, &k->e, XBULK_VISIT_PRE);
 	if (ret == XBULK_WALK_PRUNE)	/* no contents; POST still */
 		w->stack[sp].next = w->first[x + 1];
-	else if (!ret)
+	else if (!ret && ++k->entered)
 		w->mark[x] = (uint32_t)sp + 1;
 	return ret == XBULK_WALK_PRUNE ? 0 : ret;
 }
@@ -431,7 +432,9 @@ walk_files(struct walk *k, uint32_t p, const char *name, size_t namelen,
 
 	ret = xbulk_snap_rewind(s);
 	while (!ret && (ret = snap_next(s)) == 1) {
-		ret = snap_decode(s);
+		ret = cancelled(w);
+		if (!ret)
+			ret = snap_decode(s);
 		if (ret || snap_is_dir(&s->bs))
 			continue;
 		set_version(&s->bs);
@@ -475,9 +478,7 @@ walk_files(struct walk *k, uint32_t p, const char *name, size_t namelen,
 			k->e.flags = s->bs.bs_nlink > 1 ? XBULK_ENTRY_LINKED :
 				     0;
 			k->e.dino = s->bs.bs_ino;
-			ret = cancelled(w);
-			if (!ret)
-				ret = k->fn(k->arg, &k->e, XBULK_VISIT_PRE);
+			ret = k->fn(k->arg, &k->e, XBULK_VISIT_PRE);
 			if (ret == XBULK_WALK_PRUNE)
 				ret = 0;
 			if (ret || (name && *found))
@@ -601,7 +602,8 @@ xbulk_snap_walk(struct xbulk_snap_tree *w, const char *start,
 		return ret ? ret : found ? 0 : -ENOENT;
 	}
 	ret = walk_dirs(&k, d);
-	if (!ret)
+	/* no directory entered (-maxdepth 0, a pruned operand): no file */
+	if (!ret && k.entered)
 		ret = walk_files(&k, NONE, NULL, 0, NULL);
 	return ret;
 }
