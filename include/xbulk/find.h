@@ -184,7 +184,7 @@ uint32_t xbulk_find_fields(const struct xbulk_find *find);
  * xbulk_find_offline() - can the expression be answered from walk
  * entries of a source that is not the live filesystem (a snapshot:
  * xbulk_snap_walk()), whose records hold only @fields (XBULK_F_*)?
- * (since 0.5)
+ * (since 0.4)
  * @what, @size: the first primary (in the command line's order) that
  *        cannot, NUL-terminated: "-lname", "-printf %l", "-xfs-extsize"
  *

@@ -225,7 +225,7 @@ int xbulk_snap_memory(const struct xbulk_snap *s,
 void xbulk_snap_close(struct xbulk_snap *s);
 
 /* ------------------------------------------------------------------ */
-/* Walking (since 0.5)                                                 */
+/* Walking (since 0.4)                                                 */
 /* ------------------------------------------------------------------ */
 
 /*
