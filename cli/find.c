@@ -609,6 +609,10 @@ snap_walk_error(struct find_ctx *c, int err)
 		xb_error("find", "%s: not in the snapshot (of %s)",
 			 q(0, c->start),
 			 q(1, xbulk_snap_info(c->snap)->mountpoint));
+	else if (err == -ENOTSUP)
+		xb_error("find", "%s: a symbolic link, which -H cannot follow "
+			 "in a snapshot (it holds no link's target)",
+			 q(0, c->start));
 	else
 		xb_error("find", "%s: %s", c->snap_path,
 			 xbulk_snap_error(c->snap));
@@ -650,7 +654,8 @@ walk_all(struct find_ctx *c)
 			stopped = true;
 			break;
 		}
-		if (c->tree && (err == -EXDEV || xbulk_snap_error(c->snap))) {
+		if (c->tree && (err == -EXDEV || err == -ENOTSUP ||
+				xbulk_snap_error(c->snap))) {
 			snap_walk_error(c, err);
 		} else if (err == -EXDEV) {
 			xbulk_find_flush(c->find);

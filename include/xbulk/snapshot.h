@@ -273,8 +273,8 @@ int xbulk_snap_tree_open(struct xbulk_snap *s,
  *         or absolute and under the mount point the snapshot was taken
  *         of (xbulk_snap_info() .mountpoint), as find's PATH; paths are
  *         @start followed by "/name"s (a trailing '/' not doubled)
- * @flags: XBULK_WALK_POST (XBULK_WALK_FOLLOW is ignored: a snapshot
- *         holds no symbolic link's target)
+ * @flags: XBULK_WALK_POST; XBULK_WALK_FOLLOW makes an operand that is
+ *         a symbolic link fail (-ENOTSUP: a snapshot holds no target)
  *
  * The entries are those a live walk (xbulk_names_walk()) would have
  * given at the snapshot's moment: the same paths and depths, each name
@@ -291,7 +291,8 @@ int xbulk_snap_tree_open(struct xbulk_snap *s,
  *
  * Return: 0 at the end, XBULK_WALK_STOP if @fn stopped it; -ENOENT
  * (no such path in the snapshot), -EXDEV (an absolute @start not under
- * its mount point, or ".." above its top); -EINTR; -ENOMEM; a reader's
+ * its mount point, or ".." above its top), -ENOTSUP (a symbolic link
+ * to follow); -EINTR; -ENOMEM; a reader's
  * error (xbulk_snap_error()); or @fn's negative errno.
  */
 int xbulk_snap_walk(struct xbulk_snap_tree *t, const char *start,

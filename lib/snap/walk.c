@@ -31,6 +31,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "snap.h"
 
@@ -450,6 +451,10 @@ walk_files(struct walk *k, uint32_t p, const char *name, size_t namelen,
 				    memcmp(l->name, name, namelen))
 					continue;
 				*found = true;
+				/* -H: its target is not in the snapshot */
+				if ((k->flags & XBULK_WALK_FOLLOW) &&
+				    S_ISLNK(s->bs.bs_mode))
+					return -ENOTSUP;
 				n = (long)k->startlen;
 				k->e.depth = 0;
 				k->e.name_off = 0;

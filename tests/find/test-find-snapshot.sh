@@ -144,7 +144,7 @@ fi
 
 # PATH forms, from the mount's top: the mount point (with a trailing
 # slash), ".", relative subdirectories, a file, several, a missing one
-for paths in "$M" "$M/" . ./ t t/d1 "t/d1/" t/ref "t/d1 t/d2 t/ref" \
+for paths in "$M" "$M/" . ./ t t/d1 "t/d1/" t/ref "t/d1 t/d2 t/ref" t/sym-dir \
 	     "t/nope" "t/d1/nope/x" "$M/t/d2/deeper"; do
 	read -r -a p <<<"$paths"
 	run s --snapshot "$S" "${p[@]}" -printf '%p %d %s %n %y\n'
@@ -186,6 +186,9 @@ want_error()
 
 want_error "outside the mount" 1 "^xbulk find: '/etc': not in the snapshot" \
 	--snapshot "$S" /etc -print
+want_error "-H and a symbolic link" 1 \
+	"^xbulk find: 't/sym-dir': a symbolic link, which -H cannot follow" \
+	--snapshot "$S" -H t/sym-dir -print
 want_error "above its top" 1 "^xbulk find: '\.\.': not in the snapshot" \
 	--snapshot "$S" .. -print
 for opt in --format=jsonl --no-sync --strategy=walk --memory=1G --stats \
@@ -227,8 +230,10 @@ head -c $((size / 2)) "$S" >"$tmp/half"
 want_error "truncated" 1 "^xbulk find: $tmp/half: truncated" \
 	--snapshot "$tmp/half" . -print
 cp "$S" "$tmp/flip"
-printf '\xff' | dd of="$tmp/flip" bs=1 seek=$((size / 3)) conv=notrunc \
-	2>/dev/null
+byte=$(od -An -tu1 -j $((size / 3)) -N1 "$S")
+printf "\\x$(printf %02x $((byte ^ 255)))" |
+	dd of="$tmp/flip" bs=1 seek=$((size / 3)) conv=notrunc 2>/dev/null
+cmp -s "$S" "$tmp/flip" && xb_die "the byte at $((size / 3)) did not change"
 want_error "a byte flipped" 1 "^xbulk find: $tmp/flip: .*(damaged|checksum)" \
 	--snapshot "$tmp/flip" . -print
 if [[ -x ${SNAP_RESEAL:-} ]]; then
