@@ -709,6 +709,7 @@ struct own_opts {
 	struct xb_memory	mem;		/* --memory, --tmpdir */
 	struct xb_run_stats	stats;		/* --stats, --stats-file */
 	uint32_t		strategy;	/* --strategy */
+	bool			threads_given;	/* -j */
 	const char		*snapshot;	/* --snapshot FILE */
 	bool			help;		/* --help printed: done */
 };
@@ -770,7 +771,8 @@ own_long_option(int argc, char **argv, int *i, const char *a, int k,
 static enum xb_exit
 snapshot_options(const struct own_opts *o)
 {
-	const char *opt = o->record ? "--format" :
+	const char *opt = o->threads_given ? "-j" :
+			  o->record ? "--format" :
 			  o->strategy ? "--strategy" :
 			  o->no_sync ? "--no-sync" :
 			  o->mem.memory_given || o->mem.tmpdir_given ?
@@ -812,6 +814,7 @@ own_options(int argc, char **argv, int *i, struct own_opts *o)
 							   err, XB_MAX_THREADS) :
 				       xb_usage_error("find", "-j: at least 1");
 			o->threads = (unsigned int)v;
+			o->threads_given = true;
 		} else if (!strcmp(a, "--no-sync")) {
 			o->no_sync = true;
 		} else if (!strncmp(a, "--progress", 10) &&

@@ -191,9 +191,10 @@ want_error "-H and a symbolic link" 1 \
 	--snapshot "$S" -H t/sym-dir -print
 want_error "above its top" 1 "^xbulk find: '\.\.': not in the snapshot" \
 	--snapshot "$S" .. -print
-for opt in --format=jsonl --no-sync --strategy=walk --memory=1G --stats \
+for opt in -j2 --format=jsonl --no-sync --strategy=walk --memory=1G --stats \
 	   --progress; do
-	want_error "$opt --snapshot" 2 "^xbulk find: ${opt%%=*}.* not with --snapshot" \
+	want_error "$opt --snapshot" 2 \
+		"^xbulk find: ${opt%%[=2]*}.* not with --snapshot" \
 		"$opt" --snapshot "$S" .
 done
 want_error "--snapshot without its FILE" 2 "'--snapshot' needs a value" \
