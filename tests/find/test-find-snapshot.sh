@@ -34,6 +34,7 @@ xf_make_tree "$M/t" deep
 sync
 # the reference files of -newer... are found from here
 cd "$M/t"
+# shellcheck disable=SC2034	# read by xf_expressions' -inum
 REF_INUM=$(stat -c %i ref)
 S=$tmp/snap
 "$XBULK" snapshot -j 2 "$M" "$S" || xb_die "xbulk snapshot"
@@ -107,11 +108,12 @@ while IFS= read -r expr; do
 	lrc=$rc
 	if [[ $expr == '-print -quit' ]]; then
 		# the first file: find's and the snapshot's orders differ
-		[[ $(wc -l <"$tmp/s") == 1 ]] && ((src == lrc)) &&
-			pass=$((pass + 1)) || {
+		if [[ $(wc -l <"$tmp/s") == 1 ]] && ((src == lrc)); then
+			pass=$((pass + 1))
+		else
 			fail=$((fail + 1))
 			echo "FAIL: -print -quit"
-		}
+		fi
 		continue
 	fi
 	compare "find $expr"
@@ -134,12 +136,14 @@ if [[ -x ${SNAP_WALK:-} ]]; then
 			grc=$?
 		check "snap_walk $start: file and live scan"
 	done
-	[[ $(grep -c '^post ' "$tmp/got") == \
-	   $(grep -Ec '^pre [0-9]+ [0-9]+ 4[0-7]{4} ' "$tmp/got") &&
-	   $(wc -l <"$tmp/got") -gt 100 ]] && pass=$((pass + 1)) || {
+	if [[ $(grep -c '^post ' "$tmp/got") == \
+	      $(grep -Ec '^pre [0-9]+ [0-9]+ 4[0-7]{4} ' "$tmp/got") &&
+	      $(wc -l <"$tmp/got") -gt 100 ]]; then
+		pass=$((pass + 1))
+	else
 		fail=$((fail + 1))
 		echo "FAIL: snap_walk: a POST for every directory"
-	}
+	fi
 fi
 
 # PATH forms, from the mount's top: the mount point (with a trailing
@@ -232,7 +236,7 @@ want_error "truncated" 1 "^xbulk find: $tmp/half: truncated" \
 	--snapshot "$tmp/half" . -print
 cp "$S" "$tmp/flip"
 byte=$(od -An -tu1 -j $((size / 3)) -N1 "$S")
-printf "\\x$(printf %02x $((byte ^ 255)))" |
+printf '%b' "\\x$(printf %02x $((byte ^ 255)))" |
 	dd of="$tmp/flip" bs=1 seek=$((size / 3)) conv=notrunc 2>/dev/null
 cmp -s "$S" "$tmp/flip" && xb_die "the byte at $((size / 3)) did not change"
 want_error "a byte flipped" 1 "^xbulk find: $tmp/flip: .*(damaged|checksum)" \
