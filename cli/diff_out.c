@@ -199,6 +199,11 @@ xb_diff_out_change(struct xb_diff_out *o, const struct xbulk_snap_change *c)
 {
 	bool shown = (o->kinds & (1u << c->kind)) &&
 		     strchr(o->types, xb_type_letter(xb_diff_rec(c)->bs_mode));
+	bool link_only = c->flags & XBULK_CHANGE_LINK_ONLY;
+
+	if (o->fmt == XB_DIFF_NUL && o->links != XB_LINKS_ALL &&
+	    link_only != (o->links == XB_LINKS_ONLY))
+		shown = false;
 
 	if (o->fmt == XB_DIFF_DELETED0 && xb_diff_paths_add(o, c, shown))
 		return -ENOMEM;
