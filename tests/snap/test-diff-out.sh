@@ -266,12 +266,14 @@ assert got == want, got ^ want
 got = set()
 for line in open(t + '/jsonl', 'rb'):
     j = json.loads(line.decode('utf-8'))	# strict: all of it UTF-8
-    if j['path'] is None:
+    # as find's and du's: the text (U+FFFD), the exact bytes beside it
+    # when it is not exact, else null
+    if j['path_b64'] is not None:
         p = base64.b64decode(j['path_b64'])
         got.add(p)
         assert not utf8(p), j		# only what is not UTF-8
+        assert j['path'] == p.decode('utf-8', 'replace'), j
     else:
-        assert 'path_b64' not in j, j
         got.add(j['path'].encode())
     if j['change'] == 'renamed':
         assert j['old_path'] == 'n/a -> b', j
