@@ -7,9 +7,9 @@
 #   - DuckDB (npm's @duckdb/node-api: lib-snap.sh's duck_setup) loads
 #     each CSV xbulk writes (export --csv's entries.csv, diff -o csv,
 #     find --format csv, du -o csv) with no row dropped (as many rows as
-#     Python's csv reads), and the names it gets back from path_b64, or
-#     from the text where that is empty, are the filesystem's, byte for
-#     byte;
+#     Python's csv reads), and the names it gets back from path_b64 (and
+#     name_b64, a rename's old_path_b64), or from the text where that is
+#     empty, are the filesystem's, byte for byte;
 #   - one jq filter gives the same on find's, du's and diff's JSON Lines
 #     for the same file: the keys path and path_b64 (null when the text
 #     is exact), the exact bytes from them, and bs_mode (find's and
@@ -50,6 +50,11 @@ rc=0
 "$XBULK" find --format jsonl "$M/odd" >"$T/find.jsonl"
 "$XBULK" du -a -o csv "$M/odd" >"$T/du.csv"
 "$XBULK" du -a -o jsonl "$M/odd" >"$T/du.jsonl"
+# a rename from one odd name to another: diff's old_path too
+mv "$M/odd/ff"$'\xff' "$M/odd/gg"$'\xfe\n,"'
+xb_settle
+"$XBULK" snapshot "$M" "$T/s2"
+"$XBULK" diff -o csv "$T/s1" "$T/s2" >"$T/rename.csv" || true
 
 # What each CSV must hold, as hex of the exact bytes (the set of paths)
 # and the rows Python's csv reads: M/odd's paths as find names them,
@@ -58,40 +63,70 @@ python3 - "$M" "$T" <<'EOF' || xb_die "the CSV files through Python's csv"
 import base64, csv, os, sys
 mnt, t = os.fsencode(sys.argv[1]), sys.argv[2]
 odd = os.path.join(mnt, b'odd')
-below = [os.path.join(d, n) for d, ds, fs in os.walk(odd) for n in ds + fs]
+# the tree as s1, find and du saw it: before the rename
+RENAMED = (b'/gg\xfe\n,"', b'/ff\xff')
+below = [os.path.join(d, n).replace(*RENAMED)
+         for d, ds, fs in os.walk(odd) for n in ds + fs]
 want = {
     'find': {odd} | set(below),
     'du': {odd} | set(below),
     'diff': {os.path.relpath(p, mnt) for p in below},
-    'export': {b'.'} | {os.path.relpath(os.path.join(d, n), mnt)
+    'export': {b'.'} | {os.path.relpath(os.path.join(d, n),
+                                        mnt).replace(*RENAMED)
                         for d, ds, fs in os.walk(mnt) for n in ds + fs},
 }
+# export: the name too (the top's is empty); the rename: old and new
+want = {k: {(p,) for p in v} for k, v in want.items()}
+want['export'] = {(p, b'' if p == b'.' else os.path.basename(p))
+                  for p, in want['export']}
+want['rename'] = {(b'odd/ff\xff', b'odd/gg\xfe\n,"')}
+
+
+def exact(r, key):
+    return base64.b64decode(r[key + '_b64']) if r[key + '_b64'] else \
+        r[key].encode()
+
+
 for k, paths in want.items():
     with open(f'{t}/{k}.csv', newline='', encoding='utf-8') as f:
         rows = list(csv.DictReader(f))
     if k == 'diff':
         rows = [r for r in rows if r['change'] == 'created']
-    got = {base64.b64decode(r['path_b64']) if r['path_b64'] else
-           r['path'].encode() for r in rows}
+    if k == 'rename':
+        rows = [r for r in rows if r['change'] == 'renamed']
+        got = {(exact(r, 'old_path'), exact(r, 'path')) for r in rows}
+    elif k == 'export':
+        got = {(exact(r, 'path'), exact(r, 'name')) for r in rows}
+    else:
+        got = {(exact(r, 'path'),) for r in rows}
     assert got == paths and len(rows) == len(paths), (k, got ^ paths)
     with open(f'{t}/{k}.want', 'w') as f:
-        f.write(f'{len(rows)}\n' + ''.join(sorted(p.hex().upper() + '\n'
-                                                  for p in paths)))
+        f.write(f'{len(rows)}\n' + ''.join(
+            ' '.join(x.hex().upper() for x in p) + '\n' for p in paths))
 EOF
 ok
 
 # DuckDB: every row, the names byte for byte
+# exact COLUMN: SQL for the exact bytes of COLUMN, in hex (DuckDB reads
+# an empty field as NULL, quoted or not: the top's name)
+exact()
+{
+	echo "hex(coalesce(from_base64(nullif($1_b64, '')), encode(coalesce($1, ''))))"
+}
 duck_setup
 if [[ -n $DUCK ]]; then
-	for k in find du diff export; do
-		where=
+	for k in find du diff export rename; do
+		where= more=
 		[[ $k == diff ]] && where="where change = 'created'"
+		[[ $k == rename ]] && where="where change = 'renamed'"
+		[[ $k == export ]] && more=", $(exact name)"
 		src="read_csv('$T/$k.csv', header = true, all_varchar = true,
 			quote = '\"', escape = '\"')"
+		sel="$(exact path)$more"
+		[[ $k == rename ]] && sel="$(exact old_path), $(exact path)"
 		{
 			$DUCK "select count(*) from $src $where"
-			$DUCK "select hex(coalesce(from_base64(nullif(path_b64, '')),
-				encode(path))) as p from $src $where order by p"
+			$DUCK "select $sel from $src $where"
 		} >"$T/$k.duck" 2>&1 || xb_die "DuckDB cannot read $k.csv: $(tail -3 "$T/$k.duck")"
 		sort -o "$T/$k.duck.s" "$T/$k.duck"
 		sort -o "$T/$k.want.s" "$T/$k.want"
