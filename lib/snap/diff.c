@@ -410,7 +410,8 @@ compare(struct xbulk_snap_diff *d)
 		if (ret || (nadd && nadd == b->nlinks))
 			return ret;
 		ret = queue_kept(d, f, f || racy || nadd);
-		if (!ret && nadd && !f && !racy)
+		if (!ret && nadd && !f &&
+		    !((a->flags | b->flags) & XBULK_SNAP_CHANGING))
 			mark_link_only(d);
 		return ret;
 	}
