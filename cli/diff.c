@@ -263,8 +263,12 @@ parse(struct diff_cmd *d, int argc, char **argv)
 		case OPT_COPY0:
 			ret = set_fmt(d, XB_DIFF_NUL, XB_LINKS_NONE);
 			break;
-		case OPT_DELETED0: ret = set_fmt(d, XB_DIFF_DELETED0, XB_LINKS_ALL); break;
-		case OPT_SUMMARY: ret = set_fmt(d, XB_DIFF_SUMMARY, XB_LINKS_ALL); break;
+		case OPT_DELETED0:
+			ret = set_fmt(d, XB_DIFF_DELETED0, XB_LINKS_ALL);
+			break;
+		case OPT_SUMMARY:
+			ret = set_fmt(d, XB_DIFF_SUMMARY, XB_LINKS_ALL);
+			break;
 		case OPT_SAVE: d->save = optarg; break;
 		case OPT_NO_SYNC: d->scan_flags |= XBULK_SNAP_NO_SYNC; break;
 		case OPT_ONLY: ret = parse_only(d, optarg); break;
