@@ -179,9 +179,10 @@ assert got == want and got, (got ^ want)
 EOF
 pass=$((pass + 1))
 
-# Python's csv and sqlite3 read every row, strictly as UTF-8; the names
-# (the text, or the exact bytes beside it) are find's, byte for byte;
-# mode_octal is the file's; the catalog says its schema version
+# Python's csv and sqlite3 read every row and column, strictly as UTF-8;
+# the names (the text, or the exact bytes beside it) are find's, byte
+# for byte; mode_octal is the file's; the catalog says its schema
+# version
 python3 - "$M" "$T/db" "$T/csv" <<'EOF' || xb_die "names through csv or sqlite3"
 import base64, csv, os, sqlite3, stat, sys
 mnt, db, dir = os.fsencode(sys.argv[1]), sys.argv[2], sys.argv[3]
@@ -201,6 +202,11 @@ def text(b):
 
 c = sqlite3.connect(db)
 assert c.execute('pragma user_version').fetchone() == (1,)
+# every column of every table, its TEXT strictly UTF-8 (sqlite3 raises
+# on any other): no row dropped
+for (t,) in c.execute("select name from sqlite_master where type = 'table'"):
+    n, = c.execute(f'select count(*) from {t}').fetchone()
+    assert len(c.execute(f'select * from {t}').fetchall()) == n > 0, t
 got = set()
 for p, pb, n, nb, mo in c.execute(
         'select path, path_bytes, e.name, name_bytes, mode_octal '
