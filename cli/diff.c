@@ -166,6 +166,31 @@ set_fmt(struct diff_cmd *d, enum xb_diff_fmt fmt, enum xb_diff_links links)
 	return XB_EXIT_OK;
 }
 
+/* The options that pick a form of output but -o. */
+static const struct {
+	int			opt;
+	enum xb_diff_fmt	fmt;
+	enum xb_diff_links	links;
+} fmt_opts[] = {
+	{ '0', XB_DIFF_NUL, XB_LINKS_ALL },
+	{ OPT_LINKED0, XB_DIFF_NUL, XB_LINKS_ONLY },
+	{ OPT_COPY0, XB_DIFF_NUL, XB_LINKS_NONE },
+	{ OPT_DELETED0, XB_DIFF_DELETED0, XB_LINKS_ALL },
+	{ OPT_SUMMARY, XB_DIFF_SUMMARY, XB_LINKS_ALL },
+};
+
+/* -0, --linked0, --copy0, --deleted0, --summary (option @c). */
+static enum xb_exit
+fmt_option(struct diff_cmd *d, int c)
+{
+	size_t i = 0;
+
+	while (i + 1 < sizeof(fmt_opts) / sizeof(fmt_opts[0]) &&
+	       fmt_opts[i].opt != c)
+		i++;
+	return set_fmt(d, fmt_opts[i].fmt, fmt_opts[i].links);
+}
+
 /* --sort, --fold, --depth (issue 26: diffs a person can read). */
 static enum xb_exit
 parse_readable(struct diff_cmd *d, int c, const char *arg)
@@ -256,18 +281,12 @@ parse(struct diff_cmd *d, int argc, char **argv)
 						     "format '%s' (text, jsonl "
 						     "or csv)", optarg);
 			break;
-		case '0': ret = set_fmt(d, XB_DIFF_NUL, XB_LINKS_ALL); break;
+		case '0':
 		case OPT_LINKED0:
-			ret = set_fmt(d, XB_DIFF_NUL, XB_LINKS_ONLY);
-			break;
 		case OPT_COPY0:
-			ret = set_fmt(d, XB_DIFF_NUL, XB_LINKS_NONE);
-			break;
 		case OPT_DELETED0:
-			ret = set_fmt(d, XB_DIFF_DELETED0, XB_LINKS_ALL);
-			break;
 		case OPT_SUMMARY:
-			ret = set_fmt(d, XB_DIFF_SUMMARY, XB_LINKS_ALL);
+			ret = fmt_option(d, c);
 			break;
 		case OPT_SAVE: d->save = optarg; break;
 		case OPT_NO_SYNC: d->scan_flags |= XBULK_SNAP_NO_SYNC; break;
