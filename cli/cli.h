@@ -196,7 +196,8 @@ bool xb_put_text(FILE *f, const char *s, enum xb_quote q);
 /* @s as a JSON string (quotes included); true if it is not UTF-8. */
 bool xb_json_value(FILE *f, const char *s);
 /* "<key>":"<s>" (JSON escapes, U+FFFD for bytes that are not UTF-8),
- * then ,"<key>_b64":"..." with the exact bytes if there were any. */
+ * then ,"<key>_b64": the exact bytes in base64 if there were any, else
+ * null, as find's records (@s NULL: both null). */
 void xb_json_string(FILE *f, const char *key, const char *s);
 /* @s as a quoted CSV field (RFC 4180); true if it is not UTF-8. */
 bool xb_csv_quoted(FILE *f, const char *s);
@@ -212,6 +213,35 @@ char *xb_utf8_fffd(const char *s);
  * Unicode format character (bidi overrides...), the line and paragraph
  * separators, and of a '>' after '-' (so "->" is only a rename's). */
 void xb_put_escaped(FILE *f, const char *s);
+
+/* --- json_read.c: one flat JSON object (a line xbulk wrote) ------- */
+
+/* Most pairs of an object xb_jr_object() keeps (the rest are read and
+ * dropped). */
+#define XB_JR_KV_MAX	24
+
+/* One key and its value: a string, an integer, or neither (true, false,
+ * null; a real is its integer part). */
+struct xb_jr_kv {
+	const char	*key;
+	const char	*str;		/* NULL: not a string */
+	int64_t		num;
+	bool		isnum;
+};
+
+/*
+ * xb_jr_object() - the flat JSON object @line ("{...}": string and
+ * number values, no nested object or array) into @kv, at most
+ * XB_JR_KV_MAX pairs; its strings are unescaped in place in @line
+ * (\uXXXX as UTF-8).  Return: the pairs kept, or -EBADMSG.
+ */
+int xb_jr_object(char *line, struct xb_jr_kv *kv);
+/* The pair of @key among @n, or NULL. */
+const struct xb_jr_kv *xb_jr_get(const struct xb_jr_kv *kv, int n,
+				 const char *key);
+/* The integer of @key among @n; 0 and *@ok false if there is none. */
+int64_t xb_jr_int(const struct xb_jr_kv *kv, int n, const char *key,
+		  bool *ok);
 
 /* --- figures.c: numbers with their units, for --stats, --progress - */
 

@@ -97,6 +97,11 @@ XB_STRATEGY_HELP
 "   --unreachable\n"
 "               List and sum the inodes no path from the mount's top\n"
 "               reaches (deleted but open, under a mount point).\n"
+"   --trend     PATH is a history (xbulk snapshot --keep): no scan; the\n"
+"               usage at each summary of each directory down to -d N\n"
+"               (default 1), or of each --by uid, gid or projid, its\n"
+"               growth per day over the last 7 days, the free space and\n"
+"               when it runs out at that rate.\n"
 "   --help      Show this help.\n"
 "\n"
 "Exit status: 0 success, 1 runtime failure (a PATH or a directory that\n"
@@ -108,7 +113,7 @@ enum {
 	OPT_APPARENT = 256, OPT_SI, OPT_INODES, OPT_BY, OPT_TIME, OPT_TOP,
 	OPT_TOP_DIRS, OPT_SVG, OPT_SVG_DEPTH, OPT_COLOR_BY, OPT_UNREACHABLE,
 	OPT_HELP, OPT_EXCLUDE, OPT_NO_SYNC, OPT_NCDU, OPT_PROMETHEUS,
-	OPT_MAX_SERIES,
+	OPT_MAX_SERIES, OPT_TREND,
 };
 
 static const struct option longopts[] = {
@@ -143,6 +148,7 @@ static const struct option longopts[] = {
 	{ "prometheus", required_argument, NULL, OPT_PROMETHEUS },
 	{ "max-series", required_argument, NULL, OPT_MAX_SERIES },
 	{ "unreachable", no_argument, NULL, OPT_UNREACHABLE },
+	{ "trend", no_argument, NULL, OPT_TREND },
 	{ "help", no_argument, NULL, OPT_HELP },
 	XB_MEMORY_LONGOPTS,
 	XB_STATS_LONGOPTS,
@@ -310,6 +316,7 @@ parse_options(struct du_run *r, int argc, char **argv)
 			r->prom.max_series = (size_t)v;
 			break;
 		case OPT_UNREACHABLE: r->unreachable = true; break;
+		case OPT_TREND: r->trend = true; break;
 		case XB_OPT_MEMORY:
 		case XB_OPT_TMPDIR:
 			ret = xb_memory_option(&r->mem, "du", c, optarg);
@@ -603,6 +610,14 @@ xb_cmd_du(int argc, char **argv)
 		return xb_write_error("du", -EBADF);
 	paths = optind < argc ? argv + optind : dflt;
 	npaths = optind < argc ? argc - optind : 1;
+	if (r.trend && argc - optind != 1)
+		return xb_usage_error("du", "--trend takes one DIR (a history "
+				      "of xbulk snapshot --keep)");
+	if (r.trend) {
+		if (!r.depth_given)
+			r.max_depth = 1;
+		return du_trend(&r, paths[0]);
+	}
 	if (r.ncdu_file.path && npaths > 1)
 		return xb_usage_error("du", "--ncdu takes one PATH (an ncdu "
 				      "export has one top)");

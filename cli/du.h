@@ -90,6 +90,7 @@ struct du_run {
 						   negative) */
 	char			**exclude;	/* --exclude, -X patterns */
 	size_t			nexclude;
+	bool			trend;		/* --trend DIR */
 	unsigned int		blocklog;	/* of the filesystem */
 	int64_t			now;		/* for ages */
 	/* The run */
@@ -139,6 +140,17 @@ bool du_excluded(void *arg, const struct xbulk_entry *e);
 /* Options that cannot go together: XB_EXIT_OK, or XB_EXIT_USAGE after a
  * message. */
 enum xb_exit du_check_conflicts(const struct du_run *r);
+
+/* --- du_trend.c --------------------------------------------------- */
+
+/*
+ * --trend: print the usage at each summary of the history @dir (xbulk
+ * snapshot --keep) per directory down to r->max_depth or per r->by
+ * (uid, gid, projid), each series' recent growth, then the free space
+ * and the day it would run out.  XB_EXIT_OK, XB_EXIT_FAILURE (message
+ * printed), or the status of a write error.
+ */
+enum xb_exit du_trend(const struct du_run *r, const char *dir);
 
 /* --- du_file.c -------------------------------------------------- */
 

@@ -161,6 +161,19 @@ du_check_conflicts(const struct du_run *r)
 		  " (its figures are the disk usage of whole trees)" },
 		{ r->nul && r->format != XB_FORMAT_TEXT,
 		  "-0 and -o jsonl or csv", "" },
+		{ r->trend && (r->top || r->svg_file.path ||
+			       r->ncdu_file.path || r->prom_file.path ||
+			       r->unreachable),
+		  "--trend and --top, --svg, --ncdu, --prometheus or "
+		  "--unreachable", " (--trend reads summaries, no scan)" },
+		{ r->trend && (r->all || r->separate_dirs || r->threshold ||
+			       r->count_links || r->total || r->nul ||
+			       r->nexclude || r->format == XB_FORMAT_CSV),
+		  "--trend and -a, -S, -t, -l, -c, -0, --exclude or -o csv",
+		  " (a summary holds whole subtrees to a depth)" },
+		{ r->trend && r->by_given && r->by > DU_BY_PROJID,
+		  "--trend and --by other than uid, gid or projid",
+		  " (a summary holds those)" },
 	};
 	size_t i;
 

@@ -58,14 +58,18 @@ enum xb_exit xb_snap_live(const char *cmd, const char *path,
 			  struct xb_run_stats *stats,
 			  const volatile int *cancel, struct xbulk_snap **s);
 
+struct xb_summary;
+
 /*
- * Every record of @s to @w, then xbulk_snap_writer_finish() (all but its
- * name): XB_EXIT_OK, XB_EXIT_TROUBLE (message printed, naming @file), or
- * the exit status of a signal (*@cancel is looked at every 1024 records).
+ * Every record of @s to @w (and counted into @sum unless it is NULL:
+ * cli/history.h), then xbulk_snap_writer_finish() (all but its name):
+ * XB_EXIT_OK, XB_EXIT_TROUBLE (message printed, naming @file), or the
+ * exit status of a signal (*@cancel is looked at every 1024 records).
  */
 enum xb_exit xb_snap_write_all(const char *cmd, const char *file,
 			       struct xbulk_snap *s,
 			       struct xbulk_snap_writer *w,
+			       struct xb_summary *sum,
 			       const volatile int *cancel);
 
 /* xb_write_error() (standard output, error @err) with these commands'

@@ -4,7 +4,9 @@
  * and the names engine's directory read) written to FILE as a snapshot
  * (docs/formats.md), atomically: FILE is replaced only by a whole,
  * fsynced snapshot.  The file itself (and what is at FILE now) is left
- * out of the scan when it lies on the scanned filesystem.
+ * out of the scan when it lies on the scanned filesystem.  With --keep N,
+ * DIR is a history (cli/history.c): a dated snapshot and its summary are
+ * added, the oldest beyond N (and beyond --keep-summaries) removed.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "history.h"
 #include "snap.h"
 
 static const char help[] =
@@ -19,6 +22,8 @@ static const char help[] =
 "                      [--memory <size>] [--tmpdir <dir>]\n"
 "                      [--stats[=text|json]] [--stats-file <file>]\n"
 "                      [--progress] PATH FILE\n"
+"       xbulk snapshot --keep <n> [--keep-summaries <n>]\n"
+"                      [--summary-depth <n>] [options] PATH DIR\n"
 "\n"
 "Write every inode's identity and attributes and every directory entry of\n"
 "the XFS filesystem mounted at PATH (a mount point: paths start there) to\n"
@@ -27,24 +32,42 @@ static const char help[] =
 "interrupted snapshot never replaces a good one.  Compare two with\n"
 "'xbulk diff'.\n"
 "\n"
+"With --keep, DIR is a history directory (made 0700; refused if another\n"
+"user owns it or others may write it): the snapshot is written there as\n"
+"DIR/YYYYMMDDTHHMMSSZ.xbs (UTC), with its summary (inodes and bytes per\n"
+"directory and per uid, gid and project) as YYYYMMDDTHHMMSSZ.summary.jsonl.\n"
+"One run at a time: another finds the directory locked and exits 75.\n"
+"\n"
 XB_SNAP_SCAN_HELP
 "   --level <n>\n"
 "              zstd level of FILE's blocks, 1 to 19 (default 1), or 0:\n"
 "              stored as they are.\n"
+"   --keep <n> DIR is a history: keep its <n> newest snapshots.\n"
+"   --keep-summaries <n>\n"
+"              Keep the <n> newest summaries (default: every one).\n"
+"   --summary-depth <n>\n"
+"              Summarize directories down to depth <n> below PATH\n"
+"              (default 2).\n"
 XB_STATS_HELP
 XB_PROGRESS_HELP
 "   -h, --help Show this help.\n"
 "\n"
 "Exit status: 0 written, 2 trouble (nothing written; no room for the\n"
-"spill file too), 130/143 on a signal.\n";
+"spill file too), 75 the history is locked by another run, 130/143 on a\n"
+"signal.\n";
 
-enum { OPT_NO_SYNC = 256, OPT_LEVEL };
+enum {
+	OPT_NO_SYNC = 256, OPT_LEVEL, OPT_KEEP, OPT_KEEP_SUMS, OPT_SUM_DEPTH,
+};
 
 static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "threads", required_argument, NULL, 'j' },
 	{ "no-sync", no_argument, NULL, OPT_NO_SYNC },
 	{ "level", required_argument, NULL, OPT_LEVEL },
+	{ "keep", required_argument, NULL, OPT_KEEP },
+	{ "keep-summaries", required_argument, NULL, OPT_KEEP_SUMS },
+	{ "summary-depth", required_argument, NULL, OPT_SUM_DEPTH },
 	XB_MEMORY_LONGOPTS,
 	XB_STATS_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
@@ -85,7 +108,8 @@ xb_snap_count(const char *cmd, const char *opt, const char *arg, uint64_t min,
 
 enum xb_exit
 xb_snap_write_all(const char *cmd, const char *file, struct xbulk_snap *s,
-		  struct xbulk_snap_writer *w, const volatile int *cancel)
+		  struct xbulk_snap_writer *w, struct xb_summary *sum,
+		  const volatile int *cancel)
 {
 	const struct xbulk_snap_rec *rec;
 	uint64_t n = 0;
@@ -95,6 +119,8 @@ xb_snap_write_all(const char *cmd, const char *file, struct xbulk_snap *s,
 		if ((++n % 1024) == 0 && *cancel)
 			return xb_signal_exit_status();
 		err = xbulk_snap_writer_add(w, s, rec);
+		if (sum)
+			xb_summary_add(sum, rec);
 		if (err)
 			return xb_snap_write_error(cmd, file, err);
 	}
@@ -106,6 +132,54 @@ xb_snap_write_all(const char *cmd, const char *file, struct xbulk_snap *s,
 	}
 	err = xbulk_snap_writer_finish(w);
 	return err ? xb_snap_write_error(cmd, file, err) : XB_EXIT_OK;
+}
+
+/* --keep, --keep-summaries, --summary-depth */
+struct keep {
+	uint64_t		keep;		/* 0: no history, FILE */
+	uint64_t		sums;		/* 0: every summary */
+	uint64_t		depth;
+	bool			depth_given;
+	struct xb_history	h;
+	struct xb_summary	sum;
+	bool			summing;
+};
+
+/* A history option @c; XB_EXIT_OK or XB_EXIT_USAGE. */
+static enum xb_exit
+keep_option(struct keep *k, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_KEEP:
+		return xb_snap_count("snapshot", "--keep", arg, 1, UINT32_MAX,
+				     &k->keep);
+	case OPT_KEEP_SUMS:
+		return xb_snap_count("snapshot", "--keep-summaries", arg, 1,
+				     UINT32_MAX, &k->sums);
+	default:
+		k->depth_given = true;
+		return xb_snap_count("snapshot", "--summary-depth", arg, 0,
+				     XB_HIST_DEPTH_MAX, &k->depth);
+	}
+}
+
+/* After the snapshot is in place: its summary, then the pruning. */
+static enum xb_exit
+keep_finish(struct keep *k, const struct xbulk_snap *s, int fsfd)
+{
+	int err = xb_summary_write(&k->sum, s, fsfd, k->h.stamp, k->h.sum);
+
+	if (err) {
+		xb_error("snapshot", "%s: %s", k->h.shown_sum, strerror(-err));
+		return XB_EXIT_TROUBLE;
+	}
+	err = xb_history_prune(&k->h, k->keep, k->sums);
+	if (err) {
+		xb_error("snapshot", "%s: removing the oldest: %s", k->h.dir,
+			 strerror(-err));
+		return XB_EXIT_TROUBLE;
+	}
+	return XB_EXIT_OK;
 }
 
 enum xb_exit
@@ -121,7 +195,8 @@ xb_cmd_snapshot(int argc, char **argv)
 	struct xb_exclude x = { .n = 0 };
 	struct xb_memory mem = { .memory = 0 };
 	struct xb_run_stats stats = { .stats = XB_STATS_NONE };
-	const char *mnt, *file;
+	struct keep k = { .depth = XB_HIST_DEPTH, .h.fd = -1 };
+	const char *mnt, *file, *shown;
 	uint32_t flags = 0;
 	enum xb_exit ret;
 	struct stat st;
@@ -151,6 +226,13 @@ xb_cmd_snapshot(int argc, char **argv)
 				return ret;
 			wo.level = (int)v;
 			break;
+		case OPT_KEEP:
+		case OPT_KEEP_SUMS:
+		case OPT_SUM_DEPTH:
+			ret = keep_option(&k, c, optarg);
+			if (ret)
+				return ret;
+			break;
 		case XB_OPT_MEMORY:
 		case XB_OPT_TMPDIR:
 			ret = xb_memory_option(&mem, "snapshot", c, optarg);
@@ -171,10 +253,15 @@ xb_cmd_snapshot(int argc, char **argv)
 	}
 	if (argc - optind != 2)
 		return xb_usage_error("snapshot", argc - optind < 2 ?
+				      k.keep ? "needs PATH and DIR" :
 				      "needs PATH and FILE" :
 				      "too many arguments");
+	if (!k.keep && (k.sums || k.depth_given))
+		return xb_usage_error("snapshot", "%s needs --keep",
+				      k.sums ? "--keep-summaries" :
+				      "--summary-depth");
 	mnt = argv[optind];
-	file = argv[optind + 1];
+	file = shown = argv[optind + 1];
 	ret = xb_memory_setup(&mem, "snapshot");
 	if (ret)
 		return ret;
@@ -182,9 +269,15 @@ xb_cmd_snapshot(int argc, char **argv)
 	if (ret)
 		return ret;
 	ret = xb_memory_check_fs(&mem, "snapshot", fs);
+	if (!ret && k.keep) {
+		ret = xb_history_open(&k.h, "snapshot", shown);
+		file = k.h.snap;
+		shown = k.h.shown_snap;
+	}
 	if (!ret && xb_run_stats_begin(&stats, "snapshot", mnt))
 		ret = XB_EXIT_TROUBLE;
 	if (ret) {
+		xb_history_close(&k.h);
 		xbulk_fs_close(fs);
 		return ret;
 	}
@@ -193,8 +286,9 @@ xb_cmd_snapshot(int argc, char **argv)
 	if (!err)
 		err = xbulk_snap_writer_new(file, &wo, &w);
 	if (err) {
+		xb_history_close(&k.h);
 		xbulk_fs_close(fs);
-		xb_create_error("snapshot", file, err);
+		xb_create_error("snapshot", shown, err);
 		xb_run_stats_end(&stats);
 		return XB_EXIT_TROUBLE;
 	}
@@ -206,17 +300,27 @@ xb_cmd_snapshot(int argc, char **argv)
 	if (!ret)
 		xb_progress_stage(&stats.progress, "snapshot", "write",
 				  xbulk_snap_info(s)->inodes, false);
+	if (!ret && k.keep) {
+		xb_summary_init(&k.sum, s, (unsigned int)k.depth);
+		k.summing = true;
+	}
 	if (!ret)
-		ret = xb_snap_write_all("snapshot", file, s, w, cancel);
+		ret = xb_snap_write_all("snapshot", shown, s, w,
+					k.summing ? &k.sum : NULL, cancel);
 	if (!ret && cancel && *cancel)
 		ret = xb_signal_exit_status();
 	if (!ret) {
 		err = xbulk_snap_writer_commit(w);
 		w = NULL;
 		if (err)
-			ret = xb_snap_write_error("snapshot", file, err);
+			ret = xb_snap_write_error("snapshot", shown, err);
 	}
 	xbulk_snap_writer_abort(w);
+	if (!ret && k.keep)
+		ret = keep_finish(&k, s, xbulk_fs_fd(fs));
+	if (k.summing)
+		xb_summary_free(&k.sum);
+	xb_history_close(&k.h);
 	/* what the budget did, the inode-order cursor's spill included */
 	stats.completed = !ret;
 	xb_run_stats_snap_memory(&stats, &mem, s);

@@ -5,12 +5,15 @@
 # duc index on the same tree, beside the names engine's floor (bulkstat
 # and every directory read by handle) where it is built; the targets of
 # issue 10: >= 2x the fastest other tool uncached, >= 3x cached, and
-# peak RSS per million inodes.
+# peak RSS per million inodes.  Issue 29's: the ncdu export against
+# ncdu's own (-o, to a file on /dev/shm both) stated as a ratio, and
+# the metrics file (-d 1 --prometheus) within 1.1x of --by uid.
 
 du_contenders() {
-	local j=$JOBS db
+	local j=$JOBS db out
 
 	db=$(mktemp -u /dev/shm/xbulk-duc.XXXXXX)
+	out=$(mktemp -u /dev/shm/xbulk-du-out.XXXXXX)
 	contender gnu_du_s "exec du -x -s $M >/dev/null"
 	contender gnu_du_d2 "exec du -x -d 2 $M >/dev/null"
 	contender ncdu "exec ncdu -q -x -o /dev/null $M >/dev/null 2>&1"
@@ -25,6 +28,15 @@ du_contenders() {
 	contender "xbulk_du_d2_$j" "exec $XBULK du -d 2 -j $j $M >/dev/null"
 	contender "xbulk_du_by_uid_$j" \
 		"exec $XBULK du --by uid -j $j $M >/dev/null"
+	# (the exit status is the tool's, the file removed after)
+	contender ncdu_export "ncdu -q -x -o $out.json $M >/dev/null 2>&1;
+		r=\$?; rm -f $out.json; exit \$r"
+	contender "xbulk_du_ncdu_$j" "$XBULK du -s -j $j --ncdu $out.json $M \
+		>/dev/null; r=\$?; rm -f $out.json; exit \$r"
+	# the metrics file holds the tables by uid, gid and projid, and the
+	# top directories
+	contender "xbulk_du_prom_$j" "$XBULK du -d 1 -j $j --prometheus \
+		$out.prom $M >/dev/null; r=\$?; rm -f $out.prom; exit \$r"
 }
 
 du_targets() {
@@ -47,5 +59,11 @@ du_targets() {
 					'BEGIN { printf "%.1f", r / 1024 * 1e6 / n }')" \
 				"<=" 150
 		done
+		target "$state" "ncdu -o wall / xbulk du --ncdu wall" \
+			"$(ratio "$(med "$state" ncdu_export wall)" \
+				"$(med "$state" "xbulk_du_ncdu_$j" wall)")" ">=" 1
+		target "$state" "du -d 1 --prometheus / du --by uid wall" \
+			"$(ratio "$(med "$state" "xbulk_du_prom_$j" wall)" \
+				"$(med "$state" "xbulk_du_by_uid_$j" wall)")" "<=" 1.1
 	done
 }

@@ -413,6 +413,12 @@ enum {
 	 * it, folded into this one change (XBULK_DIFF_FOLD): @inodes and
 	 * @bytes say what it stands for */
 	XBULK_CHANGE_SUBTREE	= 1u << 1,
+	/* Since 0.4, with XBULK_DIFF_EVERY_NAME: a change of an inode
+	 * that only gained names (and maybe lost others) and kept one:
+	 * no facet, neither record changing.  Its data and attributes
+	 * are OLD's, so a copy that has OLD's names needs only the links
+	 * (rsync -H without -I: xbulk diff --linked0) */
+	XBULK_CHANGE_LINK_ONLY	= 1u << 2,
 };
 
 struct xbulk_snap_change {

@@ -57,6 +57,24 @@ xb_die()
 	exit 1
 }
 
+# xb_want_fail NAME STATUS PATTERN OUT ERR CMD...: run CMD (stdout to
+# OUT, stderr to ERR); it must exit STATUS with one line on stderr that
+# matches the extended regex PATTERN and nothing on stdout.
+xb_want_fail()
+{
+	local name=$1 want=$2 pat=$3 out=$4 err=$5 rc=0
+
+	shift 5
+	"$@" >"$out" 2>"$err" || rc=$?
+	((rc == want)) ||
+		xb_die "$name: exit status $rc, not $want: $(cat "$err")"
+	[[ $(wc -l <"$err") == 1 ]] ||
+		xb_die "$name: not one line: $(cat "$err")"
+	grep -Eq -- "$pat" "$err" ||
+		xb_die "$name: message '$(cat "$err")' lacks /$pat/"
+	[[ ! -s $out ]] || xb_die "$name: printed on stdout"
+}
+
 # ---------------------------------------------------------------------------
 # Preconditions
 

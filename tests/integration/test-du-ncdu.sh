@@ -10,6 +10,9 @@
 # - ncdu -o -x MNT and ours: the same tree (check_ncdu.py), and the same
 #   bytes but the header (the walks read directories in the same order);
 #   also with --exclude, of a subdirectory, and with du's -a -d 1 lines;
+# - ncdu's interface on ours, driven under tmux (ncdu_tui.py): the top
+#   directories and, after Enter, the largest one's, at GNU du's sizes,
+#   and the screens ncdu shows on its own export;
 # - ncdu -f ours re-exports what ncdu -f of its own re-exports;
 # - a directory one cannot read: ncdu as nobody (EACCES) and xbulk
 #   without CAP_FOWNER both mark it read_error, exit 1 and the export
@@ -27,10 +30,11 @@
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 XBULK=${XBULK:-$TOP/build/xbulk}
 CHECK=$(dirname "$0")/check_ncdu.py
+TUI=$(dirname "$0")/ncdu_tui.py
 
 . "$(dirname "$0")/lib-reliability.sh"
 rel_init du-ncdu
-for tool in ncdu python3 setpriv; do
+for tool in ncdu python3 setpriv tmux; do
 	command -v "$tool" >/dev/null || xb_skip "$tool not installed (scripts/deps)"
 done
 
@@ -96,6 +100,35 @@ test_same()
 	"$XBULK" du -a -d 1 --ncdu "$T/ours.json" "$XB_MNT" >"$T/with.out"
 	rel_ok "--ncdu: du's lines as without it" \
 		cmp -s "$T/plain.out" "$T/with.out"
+}
+
+# ncdu's interface under tmux, on ours: the top directories of pop/
+# with the sizes GNU du gives, then (Enter) the largest one's; the same
+# screens as on ncdu's own export.
+test_tui()
+{
+	local pop=$XB_MNT/pop dir
+
+	"$XBULK" du --ncdu "$T/tui.json" "$pop" >/dev/null ||
+		rel_fail "tui: xbulk du --ncdu failed"
+	ncdu -o "$T/tui-theirs.json" -x "$pop" ||
+		rel_fail "tui: ncdu -o failed"
+	"$TUI" screens "$T/tui.json" Enter >"$T/screens" ||
+		rel_fail "tui: ncdu -f ours under tmux"
+	"$TUI" screens "$T/tui-theirs.json" Enter >"$T/screens-theirs" ||
+		rel_fail "tui: ncdu -f theirs under tmux"
+	du -0 -B1 -d 1 "$pop" >"$T/du0"
+	rel_ok "tui: the top directories, at du's sizes" \
+		"$TUI" agree "$T/screens" 0 "$T/du0"
+	dir=$(python3 -c 'import json, sys; print(json.load(sys.stdin)[1]["dir"])' \
+		<"$T/screens")
+	rel_ok "tui: Enter shows a directory below $pop" \
+		test "${dir%/*}" = "$pop"
+	du -0 -B1 -d 1 "$dir" >"$T/du0"
+	rel_ok "tui: ${dir##*/}, at du's sizes" \
+		"$TUI" agree "$T/screens" 1 "$T/du0"
+	rel_ok "tui: ours browses as ncdu's own export" \
+		cmp -s "$T/screens" "$T/screens-theirs"
 }
 
 # ncdu as nobody cannot read locked/ (mode 0700, another owner); xbulk
@@ -179,6 +212,7 @@ mount -t tmpfs -o size=1m tmpfs "$XB_MNT/mnt"
 echo x >"$XB_MNT/mnt/inner"
 mount --bind "$XB_MNT/mnt/inner" "$XB_MNT/odd/covered"
 test_same
+test_tui
 test_unreadable
 test_bad_input
 rel_done

@@ -8,10 +8,11 @@
 #   started);
 # - the timer is daily and persistent, the state directory 0700;
 # - the service's ExecStart run by hand (as systemd would: %i, %f, $$,
-#   STATE_DIRECTORY and XBULK_TEXTFILE_DIR set, the installed xbulk as
-#   the built one) writes the snapshot and the metrics (promtool checks
-#   them if it is there), and a second run keeps the first snapshot as
-#   .prev.xbs;
+#   STATE_DIRECTORY, XBULK_TEXTFILE_DIR and the retention set, the
+#   installed xbulk as the built one) writes a snapshot and its summary
+#   into the history STATE_DIRECTORY/INSTANCE (0700) and the metrics
+#   (promtool checks them if it is there), and a second run (a day later:
+#   XBULK_HISTORY_NOW) adds a second snapshot beside the first;
 # - with its lock held (a run by hand under the same flock), the
 #   service waits and writes nothing.
 #
@@ -59,6 +60,8 @@ exec_start()
 run_service()
 {
 	env STATE_DIRECTORY="$T/state" XBULK_TEXTFILE_DIR="$T/textfile" \
+		XBULK_KEEP=7 XBULK_KEEP_SUMMARIES=800 \
+		XBULK_HISTORY_NOW=$((1796256000 + DAY * 86400)) \
 		"$@" bash -c "$CMD" >"$T/run.out" 2>&1
 }
 
@@ -82,13 +85,17 @@ test_verify()
 
 test_by_hand()
 {
-	local rc=0
+	local rc=0 h=$T/state/$INST day1 day2
 
 	mkdir -m 700 "$T/state"
 	mkdir -m 755 "$T/textfile"
+	DAY=1
 	run_service || rc=$?
 	rel_check "by hand: exit status" 0 "$rc"
-	rel_ok "by hand: the snapshot" test -s "$T/state/$INST.xbs"
+	day1=$h/20261204T000000Z
+	rel_ok "by hand: the snapshot" test -s "$day1.xbs"
+	rel_ok "by hand: its summary" test -s "$day1.summary.jsonl"
+	rel_check "by hand: the history's mode" 700 "$(stat -c %a "$h")"
 	rel_ok "by hand: the metrics" grep -q '^xbulk_scan_inodes{' \
 		"$T/textfile/xbulk-$INST.prom"
 	if command -v promtool >/dev/null; then
@@ -96,13 +103,14 @@ test_by_hand()
 			metrics <"$T/textfile/xbulk-$INST.prom"
 	fi
 	rc=0
+	DAY=2
 	run_service || rc=$?
 	rel_check "again: exit status" 0 "$rc"
-	rel_ok "again: the last snapshot kept" test -s \
-		"$T/state/$INST.prev.xbs"
+	day2=$h/20261205T000000Z
+	rel_ok "again: the first snapshot kept" test -s "$day1.xbs"
+	rel_ok "again: the second beside it" test -s "$day2.xbs"
 	rc=0
-	"$XBULK" diff "$T/state/$INST.prev.xbs" "$T/state/$INST.xbs" \
-		>/dev/null || rc=$?
+	"$XBULK" diff "$day1.xbs" "$day2.xbs" >/dev/null || rc=$?
 	rel_check "again: xbulk diff of the two: no change" 0 "$rc"
 }
 
@@ -126,6 +134,7 @@ test_lock()
 	kill "$holder"
 	wait "$holder" 2>/dev/null || true
 	rc=0
+	DAY=3
 	run_service || rc=$?
 	rel_check "lock free again: exit status" 0 "$rc"
 }
@@ -136,6 +145,7 @@ xb_populate "$XB_MNT" 200
 xb_settle
 INST=$(systemd-escape --path "$XB_MNT")
 CMD=$(exec_start)
+DAY=0	# run_service: the day of XBULK_HISTORY_NOW
 test_verify
 test_by_hand
 test_lock

@@ -38,15 +38,10 @@ ok()
 # PATTERN, nothing on stdout.
 want_trouble()
 {
-	local name=$1 pat=$2 rc=0
+	local name=$1 pat=$2
+
 	shift 2
-	"$@" >"$T/out" 2>"$T/err" || rc=$?
-	((rc == 2)) || xb_die "$name: exit status $rc, not 2: $(cat "$T/err")"
-	[[ $(wc -l <"$T/err") == 1 ]] ||
-		xb_die "$name: not one line: $(cat "$T/err")"
-	grep -Eq -- "$pat" "$T/err" ||
-		xb_die "$name: message '$(cat "$T/err")' lacks /$pat/"
-	[[ ! -s $T/out ]] || xb_die "$name: printed on stdout"
+	xb_want_fail "$name" 2 "$pat" "$T/out" "$T/err" "$@"
 	ok
 }
 
