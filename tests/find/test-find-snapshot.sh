@@ -165,27 +165,28 @@ run l -files0-from "$tmp/files0" -print
 lrc=$rc
 compare "-files0-from"
 
+# find_no_hint ARG...: xbulk find ARG..., its usage errors' second line
+# (the hint to --help) left out of stderr
+find_no_hint()
+{
+	local rc=0
+
+	"$XBULK" find "$@" 2>"$tmp/hint" || rc=$?
+	grep -v "^Try 'xbulk find --help'" "$tmp/hint" >&2 || true
+	return "$rc"
+}
+
 # want_error LABEL STATUS REGEX ARG...: xbulk find ARG... fails with
 # STATUS, one line of stderr matching REGEX (a usage error: and the hint
-# to --help), nothing on stdout
+# to --help), nothing on stdout (xb_want_fail: the test dies otherwise)
 want_error()
 {
-	local label=$1 status=$2 re=$3 lines=1
+	local label=$1 status=$2 re=$3
 
 	shift 3
-	run e "$@"
-	if ((status == 2)); then
-		lines=2
-	fi
-	if ((rc == status)) && [[ ! -s $tmp/e ]] &&
-	   [[ $(wc -l <"$tmp/e.err") == "$lines" ]] &&
-	   head -1 "$tmp/e.err" | grep -Eq "$re"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL: $label (status $rc)"
-		head -3 "$tmp/e.err" "$tmp/e"
-	fi
+	xb_want_fail "$label" "$status" "$re" "$tmp/e" "$tmp/e.err" \
+		find_no_hint "$@"
+	pass=$((pass + 1))
 }
 
 want_error "outside the mount" 1 "^xbulk find: '/etc': not in the snapshot" \
@@ -215,17 +216,10 @@ if command -v setpriv >/dev/null; then
 		echo "FAIL: the snapshot is $(stat -c %a "$S"), not 0600"
 	}
 	chmod 755 "$tmp"
-	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-		"$XBULK" find --snapshot "$S" . >"$tmp/e" 2>"$tmp/e.err" &&
-		rc=0 || rc=$?
-	if ((rc == 1)) && [[ ! -s $tmp/e ]] &&
-	   grep -qx "xbulk find: $S: Permission denied" "$tmp/e.err"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL: not root (status $rc)"
-		head -3 "$tmp/e.err"
-	fi
+	xb_want_fail "not root" 1 "^xbulk find: $S: Permission denied$" \
+		"$tmp/e" "$tmp/e.err" setpriv --reuid=65534 --regid=65534 \
+		--clear-groups --inh-caps=-all "$XBULK" find --snapshot "$S" .
+	pass=$((pass + 1))
 fi
 
 # damage: truncated, a byte flipped, a record damaged under right
