@@ -275,6 +275,14 @@ enum xbulk_names_strategy {
 	 * hides it), the scan.
 	 */
 	XBULK_STRATEGY_WALK,
+	/*
+	 * Since 0.5, xbulk_names_plain()'s (not a choice of
+	 * xbulk_names_build()): no bulkstat, no names built; each walk
+	 * reads its directories as it enters them and stat()s what it must
+	 * (directories, entries of unknown type; with XBULK_WALK_LOGICAL
+	 * symbolic links too), as GNU find's fts does.
+	 */
+	XBULK_STRATEGY_PLAIN,
 };
 
 /* Where xbulk_names_build() failed. */
@@ -443,6 +451,14 @@ enum {
 	 * kept or not: XBULK_F_NLINK), from the scan's record: its other
 	 * paths come too. */
 	XBULK_ENTRY_LINKED	= 1u << 5,
+	/*
+	 * Since 0.5, plain walks with XBULK_WALK_LOGICAL only: not a file to
+	 * evaluate.  With @loop_len, a directory met again below itself (a
+	 * symbolic link to one above: fts's FTS_DC), the first @loop_len
+	 * bytes of @path naming the one above; without, a symbolic link in
+	 * a loop of links (@err -ELOOP).  Not entered.
+	 */
+	XBULK_ENTRY_LOOP	= 1u << 6,
 };
 
 /*
@@ -487,7 +503,7 @@ struct xbulk_entry {
 					   names (bs_ino at depth 0): at a
 					   mount point over a file, the
 					   covered file's (find -inum reads
-					   it) */
+					   it) */	size_t		loop_len;	/* since 0.5: XBULK_ENTRY_LOOP */
 };
 
 enum xbulk_visit {
@@ -517,7 +533,42 @@ enum {
 						   -depth, du) */
 	XBULK_WALK_FOLLOW	= 1u << 1,	/* a symlink operand is
 						   followed (find -H, -L) */
+	/* Since 0.5, plain walks (xbulk_names_plain()) only: */
+	XBULK_WALK_LOGICAL	= 1u << 2,	/* every symlink is followed,
+						   loops detected (find -L) */
+	XBULK_WALK_XDEV		= 1u << 3,	/* stay on the operand's
+						   filesystem (find -xdev;
+						   walks of built names
+						   always do) */
 };
+
+/**
+ * xbulk_names_plain() - names for walks that read as they go (since 0.5)
+ * @fs:    NULL, or the XFS filesystem the operands are on: the fields
+ *         statx does not give (@o->fields) are then read by bulkstat of
+ *         each file on it that is stat()ed
+ * @o:     options: only @fields, @cancel, @progress, @memory and @tmpdir
+ *         are read
+ * @names: on success, the names (free with xbulk_names_free())
+ *
+ * No scan and nothing built (XBULK_STRATEGY_PLAIN): each
+ * xbulk_names_walk() reads a directory when it enters it (O_NOATIME),
+ * stat()s directories, entries of unknown type and, with
+ * XBULK_WALK_LOGICAL, symbolic links, and gives every other entry as
+ * XBULK_ENTRY_LAZY (its type from the directory entry;
+ * xbulk_names_restat() stats it), as GNU find's fts does.  Any
+ * filesystem; the walk crosses mount points unless XBULK_WALK_XDEV.
+ * Entries are XBULK_ENTRY_LIVE (st_dev, fstype and statx's 512-byte
+ * blocks in each), never XBULK_ENTRY_MOUNT but at the mount points
+ * XBULK_WALK_XDEV does not cross; under XBULK_WALK_LOGICAL loops come
+ * as XBULK_ENTRY_LOOP.  A walk holds one fd per directory level it is
+ * in.  xbulk_names_unreached() and xbulk_names_readlink() are refused.
+ *
+ * Return: 0, -ENOMEM, -EINVAL (the @size of @o), or statx()'s error on
+ * @fs.
+ */
+int xbulk_names_plain(struct xbulk_fs *fs, const struct xbulk_names_opts *o,
+		      struct xbulk_names **names);
 
 /**
  * xbulk_names_walk() - every path under one operand, in GNU find's order

@@ -494,7 +494,7 @@ target_type(struct xbulk_find *f, const struct xbulk_entry *file,
 	letter[0] = xf_type_letter(file->bs->bs_mode);
 	if (!S_ISLNK(file->bs->bs_mode))
 		return letter;
-	err = xf_stat_target(f, file, &st);
+	err = xf_stat_target(f, file, &st, 0);
 	if (!err) {
 		letter[0] = xf_type_letter(st.st_mode);
 		return letter;

@@ -58,6 +58,8 @@ xbulk_names_dir_fd(struct xbulk_names *nm, const struct xbulk_entry *e)
 	f = (const struct xbn_frame *)nm->stack + w->sp - 1;
 	if (f->depth + 1 != e->depth)
 		return -EINVAL;
+	if (nm->plain)		/* the directory it holds open */
+		return f->fd >= 0 ? f->fd : -EINVAL;
 	if (f->dir == XBN_NONE) {
 		ino = f->dino;
 		gen = f->gen;
@@ -115,7 +117,7 @@ xbn_live_stat(struct xbulk_names *nm, const struct xbulk_entry *e,
 	if (err)
 		return err;
 	xbulk_bulkstat_from_statx(bs, stx);
-	if ((nm->fields & XFS_ONLY) && xbn_live_ours(nm, stx) &&
+	if ((nm->fields & XFS_ONLY) && nm->fs && xbn_live_ours(nm, stx) &&
 	    !xbulk_bulkstat_single(nm->fs, stx->stx_ino, 0, &xb)) {
 		bs->bs_projectid = xb.bs_projectid;
 		bs->bs_xflags = xb.bs_xflags;
@@ -134,7 +136,7 @@ xbn_live_stat(struct xbulk_names *nm, const struct xbulk_entry *e,
 int
 xbn_live_read(struct xbulk_names *nm, const struct xbulk_entry *e,
 	      bool follow, uint64_t ino, const uint8_t **list, uint64_t *len,
-	      uint64_t *n, uint32_t *gen)
+	      uint64_t *n, uint32_t *gen, int *keep)
 {
 	struct xbn_dir d = { .ino = ino };
 	int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC |
@@ -162,11 +164,15 @@ xbn_live_read(struct xbulk_names *nm, const struct xbulk_entry *e,
 	if (err)
 		return err;
 	err = xbn_read_fd(&nm->live_reader, fd, &d);
-	/* for xbulk_names_dir_fd(): XFS's i_generation (int) */
-	if (!err && ioctl(fd, FS_IOC_GETVERSION, &g))
+	/* for xbulk_names_dir_fd(): XFS's i_generation (int), or the fd
+	 * itself */
+	if (!err && !keep && ioctl(fd, FS_IOC_GETVERSION, &g))
 		err = -errno;
 	*gen = (uint32_t)g;
-	close(fd);
+	if (keep && !err && !(d.flags & XBN_DIR_UNREADABLE))
+		*keep = fd;
+	else
+		close(fd);
 	if (err == -ESTALE)
 		return -ENOENT;		/* another directory there now */
 	if (!err && (d.flags & XBN_DIR_UNREADABLE))
@@ -194,9 +200,14 @@ xbulk_names_restat(struct xbulk_names *nm, const struct xbulk_entry *e,
 		return err;
 	*out = *e;
 	out->bs = &nm->restat_bs;
-	out->flags = XBULK_ENTRY_LIVE |
-		     (xbn_live_ours(nm, &stx) ? 0 : XBULK_ENTRY_MOUNT);
+	out->flags = XBULK_ENTRY_LIVE;
 	out->err = 0;
+	if (nm->plain) {
+		xbn_plain_fill(nm, out, &stx);
+		return 0;
+	}
+	if (!xbn_live_ours(nm, &stx))
+		out->flags |= XBULK_ENTRY_MOUNT;
 	out->dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
 	out->blocklog = 9;
 	out->fstype = xbn_live_fstype(nm, &stx);

@@ -30,7 +30,14 @@ struct xbn_frame {
 	uint32_t	gen;		/* its generation, when read */
 	uint64_t	dino;
 	struct xfs_bulkstat bs;
+	/* a plain walk's (xbulk_names_plain()): the directory, open while
+	 * it is listed (-1: none), and its st_dev */
+	int		fd;
+	uint64_t	dev;
 };
+
+/* A directory a live walk enters (no index in the table). */
+#define XBN_LIVE	(XBN_NONE - 1)
 
 struct xbn_walk {
 	struct xbulk_names	*nm;
@@ -38,6 +45,10 @@ struct xbn_walk {
 	void			*arg;
 	bool			post;
 	bool			follow;		/* XBULK_WALK_FOLLOW */
+	bool			logical;	/* XBULK_WALK_LOGICAL */
+	bool			xdev;		/* XBULK_WALK_XDEV */
+	uint64_t		dev0;		/* a plain walk: the operand's
+						   st_dev */
 	uint32_t		mark;
 	uint64_t		count;
 	size_t			sp;		/* frames in use */
@@ -74,11 +85,29 @@ const char *xbn_live_fstype(struct xbulk_names *nm, const struct statx *stx);
 /*
  * Read directory @e (inode @ino: a directory there now that is another
  * one is -ENOENT, as fts says; a symbolic link to one only if @follow:
- * an operand under -H) into a listing in fts's order, and its generation
- * into *@gen.  Return 0 or -errno of opening or reading it.
+ * an operand under -H, any under -L) into a listing in fts's order, and
+ * its generation into *@gen; with @keep, its fd into *@keep instead
+ * (the caller closes it; -1 if none is kept).  Return 0 or -errno of
+ * opening or reading it.
  */
 int xbn_live_read(struct xbulk_names *nm, const struct xbulk_entry *e,
 		  bool follow, uint64_t ino, const uint8_t **list,
-		  uint64_t *len, uint64_t *n, uint32_t *gen);
+		  uint64_t *len, uint64_t *n, uint32_t *gen, int *keep);
+
+/* plain.c: walks of xbulk_names_plain()'s names */
+/*
+ * @e (its path in place) for the entry @de of the directory being listed:
+ * a directory, an entry of unknown type or (XBULK_WALK_LOGICAL) a
+ * symbolic link stat()ed now, LIVE, entered (*@di XBN_LIVE) if it is a
+ * directory the walk goes into; LOOP if it is one above it or a link in
+ * a loop; another file LAZY, its type from the entry.
+ */
+void xbn_plain_child(struct xbn_walk *w, struct xbulk_entry *e,
+		     const uint8_t *de, uint32_t *di);
+/* The operand @e of a plain walk, stat()ed into w->bs; 0 or -errno. */
+int xbn_plain_start(struct xbn_walk *w, struct xbulk_entry *e);
+/* @e's st_dev, block unit and filesystem type, from @stx. */
+void xbn_plain_fill(struct xbulk_names *nm, struct xbulk_entry *e,
+		    const struct statx *stx);
 
 #endif /* XBULK_NAMES_WALK_H */
