@@ -118,12 +118,14 @@ xbn_plain_child(struct xbn_walk *w, struct xbulk_entry *e, const uint8_t *de,
 	if (e->loop_len) {
 		e->flags |= XBULK_ENTRY_LOOP;
 		e->err = -ELOOP;
-	} else if (w->xdev && e->dev != w->dev0) {
-		e->flags |= XBULK_ENTRY_MOUNT;	/* shown, not entered */
-		e->nentries = 1;
-	} else {
-		*di = XBN_LIVE;
+		return;
 	}
+	/* a mount point -xdev does not cross: enter() shows it empty */
+	if (w->xdev && e->dev != w->dev0) {
+		e->flags |= XBULK_ENTRY_MOUNT;
+		e->nentries = 1;
+	}
+	*di = XBN_LIVE;
 }
 
 int

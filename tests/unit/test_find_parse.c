@@ -166,7 +166,6 @@ test_refused(void **state)
 	static const struct {
 		const char *arg, *hint;
 	} refused[] = {
-		{ "-L", "GNU find" }, { "-follow", "GNU find" },
 		{ "-D", "no debug options" },
 	};
 	size_t i;
