@@ -452,11 +452,12 @@ enum {
 	 * paths come too. */
 	XBULK_ENTRY_LINKED	= 1u << 5,
 	/*
-	 * Since 0.5, plain walks with XBULK_WALK_LOGICAL only: not a file to
-	 * evaluate.  With @loop_len, a directory met again below itself (a
-	 * symbolic link to one above: fts's FTS_DC), the first @loop_len
-	 * bytes of @path naming the one above; without, a symbolic link in
-	 * a loop of links (@err -ELOOP).  Not entered.
+	 * Since 0.5, plain walks only (xbulk_names_plain()): not a file to
+	 * evaluate, @err -ELOOP.  With @nentries, a directory met again
+	 * below itself (a symbolic link to one above: fts's FTS_DC), the
+	 * first @nentries bytes of @path naming the one above; with
+	 * @nentries 0, a symbolic link in a loop of links
+	 * (XBULK_WALK_LOGICAL).  Not entered.
 	 */
 	XBULK_ENTRY_LOOP	= 1u << 6,
 };
@@ -476,7 +477,8 @@ struct xbulk_entry {
 	unsigned int	depth;		/* 0: the operand itself */
 	const struct xfs_bulkstat *bs;	/* kept fields, others 0 */
 	uint64_t	nentries;	/* directories: entries but "." and
-					   "..", as read */
+					   "..", as read; XBULK_ENTRY_LOOP:
+					   see there */
 	uint32_t	flags;		/* XBULK_ENTRY_* */
 	int		err;		/* negative errno with UNREADABLE and
 					   BAD_INODE, and with MOUNT when the
@@ -503,8 +505,7 @@ struct xbulk_entry {
 					   names (bs_ino at depth 0): at a
 					   mount point over a file, the
 					   covered file's (find -inum reads
-					   it) */	size_t		loop_len;	/* since 0.5: XBULK_ENTRY_LOOP */
-};
+					   it) */};
 
 enum xbulk_visit {
 	XBULK_VISIT_PRE,	/* a directory before its contents, and

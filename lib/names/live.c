@@ -133,6 +133,25 @@ xbn_live_stat(struct xbulk_names *nm, const struct xbulk_entry *e,
 	return 0;
 }
 
+void
+xbn_plain_fill(struct xbulk_names *nm, struct xbulk_entry *e,
+	       const struct statx *stx)
+{
+	e->dev = makedev(stx->stx_dev_major, stx->stx_dev_minor);
+	e->blocklog = 9;		/* statx's 512-byte blocks */
+	if (!(stx->stx_mask & STATX_MNT_ID)) {
+		e->fstype = "";
+		return;
+	}
+	/* read mountinfo again only when the mount changes */
+	if (!nm->live_fstype_mnt || nm->live_fstype_mnt != stx->stx_mnt_id) {
+		xbn_mount_fstype(stx->stx_mnt_id, nm->live_fstype,
+				 sizeof(nm->live_fstype));
+		nm->live_fstype_mnt = stx->stx_mnt_id;
+	}
+	e->fstype = nm->live_fstype;
+}
+
 int
 xbn_live_read(struct xbulk_names *nm, const struct xbulk_entry *e,
 	      bool follow, uint64_t ino, const uint8_t **list, uint64_t *len,

@@ -4,7 +4,8 @@
  * bulkstat is called; every walk is the live walk of walk.c and live.c
  * (the one that goes on after the caller changed the filesystem) from
  * its operand on.  A directory is read when the walk enters it and held
- * open while it is listed (its fd is xbulk_names_dir_fd()'s); a
+ * open while it is listed (its fd is xbulk_names_dir_fd()'s; below
+ * xbn_plain_fds() levels, entries are reached by their paths); a
  * directory, an entry of unknown type and, under -L, a symbolic link
  * are stat()ed when the walk reaches them, every other entry is LAZY
  * (its type from the directory entry, stat()ed only when the caller
@@ -24,27 +25,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "names.h"
+#include "tree.h"
 #include "walk.h"
-
-void
-xbn_plain_fill(struct xbulk_names *nm, struct xbulk_entry *e,
-	       const struct statx *stx)
-{
-	e->dev = makedev(stx->stx_dev_major, stx->stx_dev_minor);
-	e->blocklog = 9;		/* statx's 512-byte blocks */
-	if (!(stx->stx_mask & STATX_MNT_ID)) {
-		e->fstype = "";
-		return;
-	}
-	/* read mountinfo again only when the mount changes */
-	if (!nm->live_fstype_mnt || nm->live_fstype_mnt != stx->stx_mnt_id) {
-		xbn_mount_fstype(stx->stx_mnt_id, nm->live_fstype,
-				 sizeof(nm->live_fstype));
-		nm->live_fstype_mnt = stx->stx_mnt_id;
-	}
-	e->fstype = nm->live_fstype;
-}
 
 /* stat() @e (following a symbolic link if @follow; a dangling one is
  * itself, as fts's FTS_SLNONE) into w->bs. */
@@ -114,8 +96,8 @@ xbn_plain_child(struct xbn_walk *w, struct xbulk_entry *e, const uint8_t *de,
 	xbn_plain_fill(nm, e, &stx);
 	if (!S_ISDIR(stx.stx_mode))
 		return;
-	e->loop_len = loop_above(w, e->dev, stx.stx_ino);
-	if (e->loop_len) {
+	e->nentries = loop_above(w, e->dev, stx.stx_ino);
+	if (e->nentries) {
 		e->flags |= XBULK_ENTRY_LOOP;
 		e->err = -ELOOP;
 		return;
@@ -126,6 +108,14 @@ xbn_plain_child(struct xbn_walk *w, struct xbulk_entry *e, const uint8_t *de,
 		e->nentries = 1;
 	}
 	*di = XBN_LIVE;
+}
+
+unsigned int
+xbn_plain_fds(void)
+{
+	unsigned int n = xbn_fds_free() / 2;
+
+	return n < 1024 ? n : 1024;
 }
 
 int

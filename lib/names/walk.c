@@ -107,7 +107,7 @@ enter_live(struct xbn_walk *w, struct xbulk_entry *e)
 	 * a plain walk keeps the directory open while it lists it */
 	err = xbn_live_read(nm, e, (!e->depth && w->follow) || w->logical,
 			    e->bs->bs_ino, &list, &len, &n, &gen,
-			    nm->plain ? &fd : NULL);
+			    nm->plain && w->fds < w->fds_max ? &fd : NULL);
 	if (err == -EINTR || err == -ENOMEM)
 		return err;
 	if (err) {
@@ -122,6 +122,7 @@ enter_live(struct xbn_walk *w, struct xbulk_entry *e)
 	}
 	f = (struct xbn_frame *)nm->stack + w->sp++;
 	f->fd = fd;
+	w->fds += fd >= 0;
 	f->dev = e->dev;
 	f->dir = XBN_NONE;
 	f->depth = e->depth;
@@ -379,8 +380,10 @@ run(struct xbn_walk *w)
 			struct xbn_frame done = *f;
 
 			w->sp--;
-			if (done.fd >= 0)
+			if (done.fd >= 0) {
 				close(done.fd);
+				w->fds--;
+			}
 			ret = leave(w, &done);
 			if (ret)
 				return ret;
@@ -596,6 +599,8 @@ xbulk_names_walk(struct xbulk_names *nm, const char *start,
 
 	if (w.logical && !nm->plain)
 		return -EINVAL;
+	if (nm->plain)
+		w.fds_max = xbn_plain_fds();
 	ret = walk(&w, flags);
 	XBL_PROGRESS_ADD(nm->progress, walked, w.count % CANCEL_EVERY);
 	/* stopped inside: the directories a plain walk holds open */

@@ -49,6 +49,8 @@ struct xbn_walk {
 	bool			xdev;		/* XBULK_WALK_XDEV */
 	uint64_t		dev0;		/* a plain walk: the operand's
 						   st_dev */
+	unsigned int		fds, fds_max;	/* a plain walk: directories
+						   held open, and at most */
 	uint32_t		mark;
 	uint64_t		count;
 	size_t			sp;		/* frames in use */
@@ -82,6 +84,11 @@ int xbn_live_stat(struct xbulk_names *nm, const struct xbulk_entry *e,
 bool xbn_live_ours(const struct xbulk_names *nm, const struct statx *stx);
 /* The filesystem type of @stx's mount ("xfs" for ours). */
 const char *xbn_live_fstype(struct xbulk_names *nm, const struct statx *stx);
+/* A plain walk's entry @e: its st_dev, block unit (statx's 512 bytes)
+ * and filesystem type (mountinfo's, read again only when the mount
+ * changes), from @stx. */
+void xbn_plain_fill(struct xbulk_names *nm, struct xbulk_entry *e,
+		    const struct statx *stx);
 /*
  * Read directory @e (inode @ino: a directory there now that is another
  * one is -ENOENT, as fts says; a symbolic link to one only if @follow:
@@ -104,10 +111,11 @@ int xbn_live_read(struct xbulk_names *nm, const struct xbulk_entry *e,
  */
 void xbn_plain_child(struct xbn_walk *w, struct xbulk_entry *e,
 		     const uint8_t *de, uint32_t *di);
+/* How many directories a plain walk may hold open: half the fds left
+ * (fdbudget.c), at most 1024; deeper ones are reached by their paths. */
+unsigned int xbn_plain_fds(void);
 /* The operand @e of a plain walk, stat()ed into w->bs; 0 or -errno. */
 int xbn_plain_start(struct xbn_walk *w, struct xbulk_entry *e);
-/* @e's st_dev, block unit and filesystem type, from @stx. */
-void xbn_plain_fill(struct xbulk_names *nm, struct xbulk_entry *e,
-		    const struct statx *stx);
+
 
 #endif /* XBULK_NAMES_WALK_H */

@@ -56,7 +56,8 @@ static const struct {
 	{ { "-xfs-extent", "1" }, "unknown predicate `-xfs-extent'\ndid you "
 	  "mean `-xfs-extents'?" },
 	{ { "-j", "2" }, "unknown predicate `-j'" },
-	{ { "-follw" }, "unknown predicate `-follw'" },
+	{ { "-follw" }, "unknown predicate `-follw'\ndid you mean "
+	  "`-follow'?" },
 	{ { "-name" }, "missing argument to `-name'" },
 	{ { "(", "-print" }, "invalid expression; I was expecting to find a "
 	  "')' somewhere but did not see one." },
