@@ -174,9 +174,13 @@ xbn_live_read(struct xbulk_names *nm, const struct xbulk_entry *e,
 	err = xbn_entry_at(nm, e, &at, &rel, &own);
 	if (err)
 		return err;
-	/* no atime changes, ever: without CAP_FOWNER a directory one does
-	 * not own is unreadable (EPERM), as in the scan */
+	/* no atime changes after a scan: without CAP_FOWNER a directory
+	 * one does not own is unreadable (EPERM), as in the scan; a plain
+	 * walk, find's own, reads it as find does (O_NOATIME where
+	 * permitted) */
 	fd = openat(at, rel, flags | O_NOATIME);
+	if (fd < 0 && errno == EPERM && nm->plain)
+		fd = openat(at, rel, flags);
 	err = fd < 0 ? -errno : 0;
 	if (own && at >= 0)
 		close(at);

@@ -14,7 +14,8 @@
 # stat off XFS, follow with -L; du --unreachable with --strategy walk and
 # -L with --strategy scan are usage errors.  Last, find -L against GNU
 # find on a tree of symbolic link loops, links to directories and
-# dangling links, on the XFS and on a tmpfs.
+# dangling links, on the XFS and on a tmpfs; and off XFS against GNU
+# find: /, /// and an overlayfs (when this kernel mounts one).
 #
 # Environment: XBULK (the binary).
 
@@ -227,6 +228,51 @@ xb_at_exit "umount -l '$TM' 2>/dev/null || true"
 lmake "$TM/l"
 lcheck tmpfs "" "$TM/l"
 umount "$TM"
+
+# Off XFS, auto (a plain walk) against GNU find: /, ///, an overlayfs
+# (with and without -L); --stats says stat or names
+gnu()
+{
+	local wrc grc
+
+	find "$@" >"$XB_TMP/want" 2>"$XB_TMP/want.err" && wrc=0 || wrc=$?
+	sed 's/^find: /xbulk find: /' "$XB_TMP/want.err" >>"$XB_TMP/want"
+	echo "status $wrc" >>"$XB_TMP/want"
+	"$XBULK" find "$@" >"$XB_TMP/got" 2>"$XB_TMP/got.err" && grc=0 ||
+		grc=$?
+	cat "$XB_TMP/got.err" >>"$XB_TMP/got"
+	echo "status $grc" >>"$XB_TMP/got"
+	if cmp -s "$XB_TMP/want" "$XB_TMP/got"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: off XFS: find $*"
+		diff -a "$XB_TMP/want" "$XB_TMP/got" | head -6 || true
+	fi
+}
+gnu / -maxdepth 1 -printf '%p %y %m %u\n'
+gnu /// -maxdepth 1 -printf '%p|%h|%f|%P|%d\n'
+gnu /// -maxdepth 0 -empty
+taken stat find / -maxdepth 0 -printf '%s\n'
+OV=$XB_TMP/ov
+mkdir -p "$OV/lower/d/e" "$OV/upper" "$OV/work" "$OV/m"
+touch "$OV/lower/d/f" "$OV/lower/g"
+if mount -t overlay overlay -o \
+	"lowerdir=$OV/lower,upperdir=$OV/upper,workdir=$OV/work" "$OV/m" \
+	2>/dev/null; then
+	xb_at_exit "umount -l '$OV/m' 2>/dev/null || true"
+	touch "$OV/m/d/new"
+	rm "$OV/m/g"
+	ln -s d "$OV/m/to-d"
+	ln -s .. "$OV/m/d/e/up"
+	gnu "$OV/m"
+	gnu "$OV/m" -printf '%p %y %n %s %i\n'
+	gnu -L "$OV/m" -printf '%p %y %Y %l\n'
+	gnu "$OV/m" -depth -name '*e*'
+	umount "$OV/m"
+else
+	echo "NOTE: no overlayfs here: not compared"
+fi
 
 echo "strategy: $pass passed, $fail failed"
 ((fail == 0))
