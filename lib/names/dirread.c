@@ -124,11 +124,13 @@ xbn_order_listing(struct xbn_reader *r, uint8_t *dst, const uint8_t *buf,
 	const uint8_t *e;
 	uint64_t i, b;
 
-	if (n <= XBN_FTS_SORT_OVER && !folded) {
+	bool sort = n > XBN_FTS_SORT_OVER && !r->no_sort;
+
+	if (!sort && !folded) {
 		memcpy(dst, buf, len);
 		return 0;
 	}
-	if (n <= XBN_FTS_SORT_OVER) {
+	if (!sort) {
 		for (e = buf; e < buf + len; e = xbn_ent_next(e))
 			dst = put_entry(dst, e);
 		return 0;

@@ -12,8 +12,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -152,6 +154,20 @@ xbn_plain_fill(struct xbulk_names *nm, struct xbulk_entry *e,
 	e->fstype = nm->live_fstype;
 }
 
+/* Is directory @fd on a filesystem where gnulib's fts does not sort a
+ * big directory by inode (dirent_inode_sort_may_be_useful(): its
+ * S_MAGIC_TMPFS, S_MAGIC_NFS, S_MAGIC_CIFS)? */
+static bool
+unsorted_fs(int fd)
+{
+	struct statfs sf;
+
+	if (fstatfs(fd, &sf))
+		return false;
+	return sf.f_type == TMPFS_MAGIC || sf.f_type == NFS_SUPER_MAGIC ||
+	       sf.f_type == (typeof(sf.f_type))CIFS_SUPER_MAGIC;
+}
+
 int
 xbn_live_read(struct xbulk_names *nm, const struct xbulk_entry *e,
 	      bool follow, uint64_t ino, const uint8_t **list, uint64_t *len,
@@ -186,6 +202,7 @@ xbn_live_read(struct xbulk_names *nm, const struct xbulk_entry *e,
 		close(at);
 	if (err)
 		return err;
+	nm->live_reader.no_sort = nm->plain && unsorted_fs(fd);
 	err = xbn_read_fd(&nm->live_reader, fd, &d);
 	/* for xbulk_names_dir_fd(): XFS's i_generation (int), or the fd
 	 * itself */

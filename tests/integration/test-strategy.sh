@@ -172,11 +172,33 @@ while IFS= read -r expr; do
 done < <(xf_expressions)
 cd /
 
+# gnu ARGS...: find ARGS and xbulk find ARGS (stdout, then stderr, then
+# the status) compared
+gnu()
+{
+	local wrc grc
+
+	find "$@" >"$XB_TMP/want" 2>"$XB_TMP/want.err" && wrc=0 || wrc=$?
+	sed 's/^find: /xbulk find: /' "$XB_TMP/want.err" >>"$XB_TMP/want"
+	echo "status $wrc" >>"$XB_TMP/want"
+	"$XBULK" find "$@" >"$XB_TMP/got" 2>"$XB_TMP/got.err" && grc=0 ||
+		grc=$?
+	cat "$XB_TMP/got.err" >>"$XB_TMP/got"
+	echo "status $grc" >>"$XB_TMP/got"
+	if cmp -s "$XB_TMP/want" "$XB_TMP/got"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: off XFS: find $*"
+		diff -a "$XB_TMP/want" "$XB_TMP/got" | head -6 || true
+	fi
+}
+
 # find -L against GNU find (stdout, then stderr, then the status): the
-# odd tree plus directory loops (a link
-# to an ancestor, two directories linking to each other), links to
-# directories and to a link to one, on the XFS (GNU find with -xdev: it
-# is implied there) and on a tmpfs mounted for the test
+# odd tree plus directory loops (a link to an ancestor, two directories
+# linking to each other), links to directories and to a link to one, on
+# the XFS (GNU find with -xdev: it is implied there) and on a tmpfs
+# mounted for the test
 lmake()
 {
 	xf_make_tree "$1"
@@ -227,29 +249,19 @@ mount -t tmpfs -o noatime tmpfs "$TM"
 xb_at_exit "umount -l '$TM' 2>/dev/null || true"
 lmake "$TM/l"
 lcheck tmpfs "" "$TM/l"
+# a directory of more than 10,000 entries: fts sorts it by inode on XFS,
+# not on tmpfs
+mkdir "$TM/big" "$M/big2"
+for d in "$TM/big" "$M/big2"; do
+	(cd "$d" && seq -f 'f%g' 1 10050 | xargs touch && rm f1?? &&
+	 seq -f 'g%g' 1 300 | xargs touch)
+	gnu "$d"
+	gnu "$d" -printf '%p %i\n'
+done
 umount "$TM"
 
 # Off XFS, auto (a plain walk) against GNU find: /, ///, an overlayfs
 # (with and without -L); --stats says stat or names
-gnu()
-{
-	local wrc grc
-
-	find "$@" >"$XB_TMP/want" 2>"$XB_TMP/want.err" && wrc=0 || wrc=$?
-	sed 's/^find: /xbulk find: /' "$XB_TMP/want.err" >>"$XB_TMP/want"
-	echo "status $wrc" >>"$XB_TMP/want"
-	"$XBULK" find "$@" >"$XB_TMP/got" 2>"$XB_TMP/got.err" && grc=0 ||
-		grc=$?
-	cat "$XB_TMP/got.err" >>"$XB_TMP/got"
-	echo "status $grc" >>"$XB_TMP/got"
-	if cmp -s "$XB_TMP/want" "$XB_TMP/got"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL: off XFS: find $*"
-		diff -a "$XB_TMP/want" "$XB_TMP/got" | head -6 || true
-	fi
-}
 gnu / -maxdepth 1 -printf '%p %y %m %u\n'
 gnu /// -maxdepth 1 -printf '%p|%h|%f|%P|%d\n'
 gnu /// -maxdepth 0 -empty
