@@ -169,6 +169,9 @@ struct xbn_reader {
 	 * directories in readdir order (gnulib's
 	 * dirent_inode_sort_may_be_useful()): a plain walk's */
 	bool			no_sort;
+	/* each listing in memory of its own (malloc()), which the caller
+	 * frees: a plain walk drops it as it leaves the directory */
+	bool			own_lists;
 };
 
 struct xbn_dir;

@@ -14,6 +14,7 @@
 #include <linux/fs.h>
 #include <linux/magic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
@@ -185,6 +186,7 @@ xbn_live_read(struct xbulk_names *nm, const struct xbulk_entry *e,
 				      nm->cancel);
 		if (err)
 			return err;
+		nm->live_reader.own_lists = nm->plain;
 		nm->live_ready = true;
 	}
 	err = xbn_entry_at(nm, e, &at, &rel, &own);
@@ -217,6 +219,10 @@ xbn_live_read(struct xbulk_names *nm, const struct xbulk_entry *e,
 		return -ENOENT;		/* another directory there now */
 	if (!err && (d.flags & XBN_DIR_UNREADABLE))
 		err = d.err;
+	if (err && nm->plain) {
+		free((void *)d.list);
+		d.list = NULL;
+	}
 	*list = d.list;
 	*len = d.listlen;
 	*n = d.nentries;

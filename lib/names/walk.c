@@ -118,10 +118,13 @@ enter_live(struct xbn_walk *w, struct xbulk_entry *e)
 	if (xbl_grow(&nm->stack, &nm->stack_cap, w->sp + 1, sizeof(*f))) {
 		if (fd >= 0)
 			close(fd);
+		if (nm->plain)
+			free((void *)list);
 		return -ENOMEM;
 	}
 	f = (struct xbn_frame *)nm->stack + w->sp++;
 	f->fd = fd;
+	f->list = nm->plain ? (uint8_t *)list : NULL;
 	w->fds += fd >= 0;
 	f->dev = e->dev;
 	f->dir = XBN_NONE;
@@ -159,6 +162,7 @@ enter(struct xbn_walk *w, uint32_t di, struct xbulk_entry *e, bool prune)
 		return -ENOMEM;
 	f = (struct xbn_frame *)nm->stack + w->sp++;
 	f->fd = -1;
+	f->list = NULL;
 	f->dir = di;
 	f->depth = e->depth;
 	f->e = d->list;
@@ -384,6 +388,7 @@ run(struct xbn_walk *w)
 				close(done.fd);
 				w->fds--;
 			}
+			free(done.list);
 			ret = leave(w, &done);
 			if (ret)
 				return ret;
@@ -610,6 +615,7 @@ xbulk_names_walk(struct xbulk_names *nm, const char *start,
 
 		if (f->fd >= 0)
 			close(f->fd);
+		free(f->list);
 	}
 	nm->walk = NULL;
 	if (nm->dir_fd >= 0)

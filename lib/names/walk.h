@@ -34,6 +34,7 @@ struct xbn_frame {
 	 * it is listed (-1: none), and its st_dev */
 	int		fd;
 	uint64_t	dev;
+	uint8_t		*list;		/* its listing, freed at its pop */
 };
 
 /* A directory a live walk enters (no index in the table). */
@@ -94,7 +95,8 @@ void xbn_plain_fill(struct xbulk_names *nm, struct xbulk_entry *e,
  * one is -ENOENT, as fts says; a symbolic link to one only if @follow:
  * an operand under -H, any under -L) into a listing in fts's order, and
  * its generation into *@gen; with @keep, its fd into *@keep instead
- * (the caller closes it; -1 if none is kept).  Return 0 or -errno of
+ * (the caller closes it; -1 if none is kept).  Names built plain: the
+ * caller frees *@list (NULL after an error).  Return 0 or -errno of
  * opening or reading it.
  */
 int xbn_live_read(struct xbulk_names *nm, const struct xbulk_entry *e,
