@@ -615,7 +615,7 @@ plain_names(struct find_ctx *c, struct xbulk_fs *fs,
  * Does a plain walk answer (XBULK_STRATEGY_PLAIN)?  Forced by --strategy
  * names; needed by -L (no scan follows links); auto's choice when the
  * expression reads names and types only (no bulkstat pays then).  A PATH
- * off XFS makes it too (open_fs()).  XB_EXIT_OK, or the status of a
+ * off XFS (open_fs()) and an idmapped mount make it too.  XB_EXIT_OK, or the status of a
  * usage error: -L with --strategy scan or walk.
  */
 static enum xb_exit
@@ -938,6 +938,10 @@ xb_cmd_find(int argc, char **argv)
 	if (!ret)
 		ret = open_fs(&c, own.strategy != XBULK_STRATEGY_SCAN &&
 			      own.strategy != XBULK_STRATEGY_WALK, &fs);
+	/* the kernel refuses bulkstat on an idmapped mount: auto walks */
+	if (!ret && fs && own.strategy == XBULK_STRATEGY_AUTO &&
+	    xbulk_fs_idmapped(fs))
+		plain = true;
 	if (!ret && fs)
 		ret = xb_memory_check_fs(&own.mem, "find", fs);
 	if (!ret && xb_run_stats_begin(&own.stats, "find", c.fs_path))

@@ -207,9 +207,9 @@ find . -maxdepth 0 -fprint '' 2>"$tmp/want" && wrc=0 || wrc=$?
 sed -i 's/^find: /xbulk find: /' "$tmp/want"
 check "-fprint ''"
 
-# An idmapped mount: the kernel refuses bulkstat there; one line that
-# says so and what to use instead, exit 1 (a plain walk, for names only,
-# needs no bulkstat)
+# An idmapped mount: the kernel refuses bulkstat there; a scan says so
+# in one line with what to use instead, exit 1; auto walks plainly, as
+# find
 if [[ -x ${IDMAP_MOUNT:-} ]]; then
 	I=$XB_TMP/idmapped
 	mkdir "$I"
@@ -218,7 +218,12 @@ if [[ -x ${IDMAP_MOUNT:-} ]]; then
 		find "$I/t/d1" -xdev >"$tmp/want" 2>&1 && wrc=0 || wrc=$?
 		"$XBULK" find "$I/t/d1" >"$tmp/got" 2>&1 && grc=0 || grc=$?
 		check "idmapped mount, names only"
-		"$XBULK" find "$I/t" -maxdepth 0 -size -1G >/dev/null \
+		find "$I/t/d1" -xdev -printf '%p %s %u\n' >"$tmp/want" 2>&1 &&
+			wrc=0 || wrc=$?
+		"$XBULK" find "$I/t/d1" -printf '%p %s %u\n' >"$tmp/got" 2>&1 &&
+			grc=0 || grc=$?
+		check "idmapped mount, auto stat()s"
+		"$XBULK" find --strategy scan "$I/t" -maxdepth 0 >/dev/null \
 			2>"$tmp/got" && grc=0 || grc=$?
 		umount "$I"
 		[[ $(wc -l <"$tmp/got") == 1 ]] && ((grc == 1)) &&
