@@ -35,7 +35,7 @@ static const char help[] =
 "mounted XFS filesystem (the whole mount or a subtree; -xdev is implied);\n"
 "off XFS, with -L, or for an expression of names only, a plain walk\n"
 "(readdir, and stat() where find's would) answers instead.\n"
-"The output is find's, in find's order.  Needs CAP_SYS_ADMIN,\n"
+"The output is find's, in find's order.  A scan needs CAP_SYS_ADMIN,\n"
 "CAP_DAC_READ_SEARCH and CAP_FOWNER (root has them).  The scan changes\n"
 "nothing; -exec, -execdir, -ok, -okdir and -delete act as find's, in\n"
 "find's order.\n"

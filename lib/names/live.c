@@ -166,7 +166,7 @@ unsorted_fs(int fd)
 	if (fstatfs(fd, &sf))
 		return false;
 	return sf.f_type == TMPFS_MAGIC || sf.f_type == NFS_SUPER_MAGIC ||
-	       sf.f_type == (typeof(sf.f_type))CIFS_SUPER_MAGIC;
+	       sf.f_type == CIFS_SUPER_MAGIC;
 }
 
 int
