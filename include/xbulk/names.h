@@ -460,6 +460,10 @@ enum {
 	 * (XBULK_WALK_LOGICAL).  Not entered.
 	 */
 	XBULK_ENTRY_LOOP	= 1u << 6,
+	/* Since 0.5: from a plain walk (xbulk_names_plain()), GNU find's
+	 * own: a directory O_NOATIME may not open is read without, as the
+	 * walk reads it (find -empty) */
+	XBULK_ENTRY_PLAIN	= 1u << 7,
 };
 
 /*

@@ -249,6 +249,7 @@ xbulk_names_restat(struct xbulk_names *nm, const struct xbulk_entry *e,
 	out->flags = XBULK_ENTRY_LIVE;
 	out->err = 0;
 	if (nm->plain) {
+		out->flags |= XBULK_ENTRY_PLAIN;
 		xbn_plain_fill(nm, out, &stx);
 		return 0;
 	}

@@ -73,7 +73,9 @@ visit(struct xbn_walk *w, struct xbulk_entry *e, enum xbulk_visit v)
 	e->start = w->start;
 	e->startlen = w->startlen;
 	/* a plain walk's entries carry their own */
-	if (!(e->flags & XBULK_ENTRY_MOUNT) && !w->nm->plain) {
+	if (w->nm->plain) {
+		e->flags |= XBULK_ENTRY_PLAIN;
+	} else if (!(e->flags & XBULK_ENTRY_MOUNT)) {
 		e->dev = w->nm->dev;
 		/* statx's 512-byte blocks, or the scan's */
 		e->blocklog = e->flags & XBULK_ENTRY_LIVE ? 9 :
