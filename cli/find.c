@@ -549,10 +549,13 @@ keep(void *arg, const struct xfs_bulkstat *bs)
 	return xbulk_find_keep(c->find, bs);
 }
 
+/* Build the names by a scan or a walk.  *@refused: the build needs a
+ * capability the caller lacks (EPERM) and @strategy is auto, which then
+ * walks plainly, as find would (nothing said). */
 static enum xb_exit
 build_names(struct find_ctx *c, struct xbulk_fs *fs, unsigned int threads,
 	    uint32_t strategy, const struct xb_memory *mem,
-	    struct xb_run_stats *stats)
+	    struct xb_run_stats *stats, bool *refused)
 {
 	int maxdepth = xbulk_find_maxdepth(c->find);
 	struct xbulk_names_opts o = {
@@ -574,6 +577,9 @@ build_names(struct find_ctx *c, struct xbulk_fs *fs, unsigned int threads,
 	xb_run_stats_names(stats, &r);
 	if (err == -EINTR)
 		return xb_signal_exit_status();
+	*refused = err == -EPERM && strategy == XBULK_STRATEGY_AUTO;
+	if (*refused)
+		return XB_EXIT_OK;
 	if (err)	/* also idmapped, shut down */
 		return xb_names_error("find", fs, c->fs_path, mem,
 				      &r, err);
@@ -615,7 +621,8 @@ plain_names(struct find_ctx *c, struct xbulk_fs *fs,
  * Does a plain walk answer (XBULK_STRATEGY_PLAIN)?  Forced by --strategy
  * names; needed by -L (no scan follows links); auto's choice when the
  * expression reads names and types only (no bulkstat pays then).  A PATH
- * off XFS (open_fs()) and an idmapped mount make it too.  XB_EXIT_OK, or the status of a
+ * off XFS (open_fs()), an idmapped mount and a build refused for want
+ * of a capability make it too.  XB_EXIT_OK, or the status of a
  * usage error: -L with --strategy scan or walk.
  */
 static enum xb_exit
@@ -954,17 +961,20 @@ xb_cmd_find(int argc, char **argv)
 	    (xbulk_find_fields(c.find) & XBULK_F_SIZE) &&
 	    xb_sync_fs("find", fs, c.fs_path))
 		c.status = XB_EXIT_FAILURE;
-	if (!ret && (plain || !fs)) {
+	if (!ret && fs && !plain) {
+		xbulk_find_set_fs(c.find, xbulk_fs_blocklog(fs), st.st_dev);
+		ret = build_names(&c, fs, own.threads, own.strategy, &own.mem,
+				  &own.stats, &plain);
+	} else if (!ret) {
+		plain = true;		/* off XFS */
+	}
+	if (!ret && plain) {
 		/* on XFS -xdev is implied, whatever the strategy */
 		if (fs)
 			c.walk_flags |= XBULK_WALK_XDEV;
 		xbulk_find_set_fs(c.find, fs ? xbulk_fs_blocklog(fs) : 9,
 				  fs ? st.st_dev : 0);
 		ret = plain_names(&c, fs, &own.mem, &own.stats);
-	} else if (!ret) {
-		xbulk_find_set_fs(c.find, xbulk_fs_blocklog(fs), st.st_dev);
-		ret = build_names(&c, fs, own.threads, own.strategy, &own.mem,
-				  &own.stats);
 	}
 	/* the walk runs the expression, whose actions may write to the
 	 * terminal (-exec, -ok, -fprint /dev/stderr): no line over it */

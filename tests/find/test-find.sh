@@ -403,6 +403,19 @@ if command -v setpriv >/dev/null; then
 			fail=$((fail + 1)); echo "FAIL: capabilities $caps"
 			cat "$tmp/got" "$tmp/got.err"; }
 	done
+	# with none, auto walks plainly: find's output and messages, as
+	# GNU find gives them to that user
+	for e in "-printf %p_%s_%y\n" "-empty" "-type d"; do
+		# shellcheck disable=SC2086
+		setpriv --reuid=nobody --clear-groups --inh-caps=-all \
+			find . -xdev $e >"$tmp/want" 2>&1 && wrc=0 || wrc=$?
+		sed -i 's/^find: /xbulk find: /' "$tmp/want"
+		# shellcheck disable=SC2086
+		setpriv --reuid=nobody --clear-groups --inh-caps=-all \
+			--ambient-caps=-all "$XBULK" find . $e >"$tmp/got" \
+			2>&1 && grc=0 || grc=$?
+		check "not root, no capability: find . $e"
+	done
 	# ... and once -exec ran after a scan, directories are read as the
 	# walk reaches them, still with O_NOATIME and never without: one
 	# not one's own is named unreadable, its atime unchanged (relatime
