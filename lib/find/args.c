@@ -922,7 +922,7 @@ static int
 opt_follow(struct xf_parser *ps, const struct xf_primary *p,
 	   struct xf_node **out)
 {
-	(void)p;		/* positional: no warning (find's parse_follow) */
+	(void)p;	/* positional: no warning (find's parse_follow()) */
 	ps->find->follow_paths = ps->find->logical = true;
 	return option_true(ps, out);
 }

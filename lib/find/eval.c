@@ -144,8 +144,8 @@ xbulk_find_visit(void *arg, const struct xbulk_entry *e,
 	 * leads round in a loop: said, and not evaluated (find's FTS_DC,
 	 * and its symlink_loop() check of FTS_NS) */
 	if (e->flags & XBULK_ENTRY_LOOP) {
-		char *above = e->nentries ? strndup(e->path,
-						     (size_t)e->nentries) : NULL;
+		size_t n = (size_t)e->nentries;
+		char *above = n ? strndup(e->path, n) : NULL;
 
 		if (!above) {
 			xf_problem(f, e->path, e->err);

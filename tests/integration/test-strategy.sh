@@ -150,7 +150,7 @@ umount "$M/small/mnt"
 # forced plain walk: names, or stat when the expression stat()s)
 XF_NOW=$(date +%s)
 xf_make_tree "$M/t"
-cd "$M/t"
+cd "$M/t" || exit 1
 REF_INUM=$(stat -c %i ref)
 while IFS= read -r expr; do
 	eval "set -- $expr"
@@ -161,7 +161,8 @@ while IFS= read -r expr; do
 			--stats-file "$XB_TMP/$s.json" . "$@" >"$XB_TMP/$s" \
 			2>&1 || rc=$?
 		echo "status $rc" >>"$XB_TMP/$s"
-		got=$(sed -n 's/.*"strategy": "\(.*\)".*/\1/p' "$XB_TMP/$s.json")
+		got=$(sed -n 's/.*"strategy": "\(.*\)".*/\1/p' \
+		      "$XB_TMP/$s.json")
 		[[ $got == "$s" || ($s == names && $got == stat) ]] || {
 			ok=0; echo "FAIL: --strategy $s took $got: $expr"; }
 		[[ $s == scan ]] || cmp -s "$XB_TMP/scan" "$XB_TMP/$s" || {
@@ -179,7 +180,8 @@ gnu()
 	local wrc grc
 
 	find "$@" >"$XB_TMP/want" 2>"$XB_TMP/want.err" && wrc=0 || wrc=$?
-	sed 's/^find: /xbulk find: /' "$XB_TMP/want.err" >>"$XB_TMP/want"
+	sed 's/^find: /xbulk find: /' "$XB_TMP/want.err" \
+		>>"$XB_TMP/want"
 	echo "status $wrc" >>"$XB_TMP/want"
 	"$XBULK" find "$@" >"$XB_TMP/got" 2>"$XB_TMP/got.err" && grc=0 ||
 		grc=$?
@@ -216,7 +218,8 @@ lcheck()
 {
 	local where=$1 xdev=$2 expr wrc grc
 
-	cd "$3"
+	cd "$3" || exit 1
+	# shellcheck disable=SC2034 # the expressions read it (eval)
 	REF_INUM=$(stat -c %i ref)
 	while IFS= read -r expr; do
 		eval "set -- $expr"
