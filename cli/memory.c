@@ -486,8 +486,10 @@ text_report(FILE *f, const struct xb_run_stats *s, const struct run_end *e)
 	fprintf(f, "%s: %s: %s in %s\n", s->cmd, s->path,
 		s->completed ? "done" : "stopped",
 		xb_fig_dur(b[0], sizeof(b[0]), e->wall_s));
-	if (s->has_names) {
+	if (s->has_names)
 		fprintf(f, "  strategy: %s\n", strategy_name(s));
+	/* a plain walk builds nothing */
+	if (s->has_names && n->strategy != XBULK_STRATEGY_PLAIN) {
 		fprintf(f, "  scan    : %" PRIu64 " records, %" PRIu64
 			" ioctl calls, %u thread%s, %s\n", n->scan_records,
 			n->scan_calls, n->scan_threads,
