@@ -204,7 +204,11 @@ xbn_live_read(struct xbulk_names *nm, const struct xbulk_entry *e,
 		close(at);
 	if (err)
 		return err;
-	nm->live_reader.no_sort = nm->plain && unsorted_fs(fd);
+	/* once per filesystem a plain walk enters */
+	if (nm->plain && (!nm->sort_dev || nm->sort_dev != e->dev)) {
+		nm->sort_dev = e->dev;
+		nm->live_reader.no_sort = unsorted_fs(fd);
+	}
 	err = xbn_read_fd(&nm->live_reader, fd, &d);
 	/* for xbulk_names_dir_fd(): XFS's i_generation (int), or the fd
 	 * itself */

@@ -82,6 +82,7 @@ struct xbulk_names {
 	/* xbulk_names_plain(): nothing built, every walk live; @fs, @dev
 	 * and @mnt_id only if the caller gave an XFS filesystem */
 	bool			plain;
+	uint64_t		sort_dev;	/* live_reader.no_sort's */
 };
 
 /* ------------------------------------------------------------------ */
