@@ -359,7 +359,8 @@ struct xbulk_names_result {
 	uint64_t	spill_bytes;	/* placed in the spill file */
 	uint64_t	spill_trims;	/* times its pages were let go */
 	uint64_t	folded;		/* entries opts.fold folded */
-	/* Since 0.4: the strategy taken (SCAN or WALK); with WALK the
+	/* Since 0.4: the strategy taken (SCAN or WALK; a caller that used
+	 * xbulk_names_plain() may record PLAIN here); with WALK the
 	 * scan_* fields count the bulkstat calls of the entries' chunks */
 	uint32_t	strategy;	/* enum xbulk_names_strategy */
 };

@@ -15,8 +15,10 @@
  *
  * Loops (fts's FTS_DC): a directory whose st_dev and st_ino are those of
  * one being listed above it is not entered and comes flagged LOOP with
- * the length of that one's path; under -L a symbolic link whose stat()
- * fails with ELOOP comes flagged LOOP too (find's symlink_loop()).
+ * the length of that one's path (in its nentries); under -L a symbolic
+ * link whose stat() fails with ELOOP comes flagged LOOP too (find's
+ * symlink_loop()).  Each listing is memory of its own, freed as the walk
+ * leaves the directory (walk.c), so a walk holds what fts holds.
  */
 #include <dirent.h>
 #include <errno.h>
