@@ -27,13 +27,16 @@ static const char help[] =
 "Usage: xbulk find [-j threads] [--format jsonl|csv] [--no-sync]\n"
 "                  [--memory size] [--tmpdir dir] [--stats[=text|json]]\n"
 "                  [--stats-file file] [--progress]\n"
-"                  [--strategy scan|walk|auto] [PATH...] [EXPRESSION]\n"
+"                  [--strategy scan|walk|names|auto] [PATH...]\n"
+"                  [EXPRESSION]\n"
 "   or: xbulk find --snapshot file [PATH...] [EXPRESSION]\n"
 "\n"
 "GNU find's expressions, answered from one bulkstat scan and one read of\n"
-"every directory instead of a stat() per file.  Every PATH must be on one\n"
-"mounted XFS filesystem (the whole mount or a subtree; -xdev is implied).\n"
-"The output is find's, in find's order.  Needs CAP_SYS_ADMIN,\n"
+"every directory instead of a stat() per file.  The PATHs are on one\n"
+"mounted XFS filesystem (the whole mount or a subtree; -xdev is implied);\n"
+"off XFS, with -L, or for an expression of names only, a plain walk\n"
+"(readdir, and stat() where find's would) answers instead.\n"
+"The output is find's, in find's order.  A scan needs CAP_SYS_ADMIN,\n"
 "CAP_DAC_READ_SEARCH and CAP_FOWNER (root has them).  The scan changes\n"
 "nothing; -exec, -execdir, -ok, -okdir and -delete act as find's, in\n"
 "find's order.\n"
@@ -51,6 +54,9 @@ XB_MEMORY_HELP
 XB_STATS_HELP
 XB_PROGRESS_HELP
 XB_STRATEGY_HELP
+"              Or names: walk as GNU find does (readdir, and stat() only\n"
+"              where find's would), no bulkstat; auto's choice when the\n"
+"              expression reads names and types only.\n"
 "   --snapshot <file>\n"
 "              Answer from this snapshot file (xbulk snapshot), not the\n"
 "              filesystem: PATHs are the snapshot's (relative to its\n"
@@ -146,6 +152,7 @@ struct find_ctx {
 	char			*files0;	/* -files0-from's bytes */
 	const char		*files0_name;	/* quoted, for messages */
 	int			files0_err;	/* reading it failed */
+	unsigned int		walk_flags;	/* XBULK_WALK_* */
 };
 
 static void
@@ -440,10 +447,11 @@ missing(const struct find_ctx *c, size_t n)
  * it: a symbolic link, a FIFO, a device is opened by its directory; it
  * names the filesystem in later messages), named in the message when it
  * fails, after find's messages for the PATHs before it; when none
- * exists, find's message for each.
+ * exists, find's message for each.  With @plain_ok a filesystem that is
+ * not XFS is no failure: *@fs stays NULL (a plain walk needs none).
  */
 static enum xb_exit
-open_fs(struct find_ctx *c, struct xbulk_fs **fs)
+open_fs(struct find_ctx *c, bool plain_ok, struct xbulk_fs **fs)
 {
 	size_t i, n = c->npaths;
 	char dir[PATH_MAX];
@@ -458,7 +466,7 @@ open_fs(struct find_ctx *c, struct xbulk_fs **fs)
 		err = xbulk_fs_open(S_ISDIR(st.st_mode) ||
 				    S_ISREG(st.st_mode) ? path :
 				    parent_dir(path, dir), XBULK_ABI_AUTO, fs);
-		if (!err) {
+		if (!err || (err == -ENOTTY && plain_ok)) {
 			c->fs_path = path;
 			return XB_EXIT_OK;
 		}
@@ -552,10 +560,13 @@ keep(void *arg, const struct xfs_bulkstat *bs)
 	return xbulk_find_keep(c->find, bs);
 }
 
+/* Build the names by a scan or a walk.  *@refused: the build needs a
+ * capability the caller lacks (EPERM) and @strategy is auto, which then
+ * walks plainly, as find would (nothing said). */
 static enum xb_exit
 build_names(struct find_ctx *c, struct xbulk_fs *fs, unsigned int threads,
 	    uint32_t strategy, const struct xb_memory *mem,
-	    struct xb_run_stats *stats)
+	    struct xb_run_stats *stats, bool *refused)
 {
 	int maxdepth = xbulk_find_maxdepth(c->find);
 	struct xbulk_names_opts o = {
@@ -577,6 +588,9 @@ build_names(struct find_ctx *c, struct xbulk_fs *fs, unsigned int threads,
 	xb_run_stats_names(stats, &r);
 	if (err == -EINTR)
 		return xb_signal_exit_status();
+	*refused = err == -EPERM && strategy == XBULK_STRATEGY_AUTO;
+	if (*refused)
+		return XB_EXIT_OK;
 	if (err)	/* also idmapped, shut down */
 		return xb_names_error("find", fs, c->fs_path, mem,
 				      &r, err);
@@ -584,6 +598,57 @@ build_names(struct find_ctx *c, struct xbulk_fs *fs, unsigned int threads,
 		xb_dirs_gone("find", r.dirs_gone);
 		c->status = XB_EXIT_FAILURE;
 	}
+	return XB_EXIT_OK;
+}
+
+/* No names built: walks that read as they go (xbulk_names_plain(); @fs
+ * NULL off XFS). */
+static enum xb_exit
+plain_names(struct find_ctx *c, struct xbulk_fs *fs,
+	    const struct xb_memory *mem, struct xb_run_stats *stats)
+{
+	struct xbulk_names_opts o = {
+		.size = sizeof(o), .fields = xbulk_find_fields(c->find),
+		.cancel = c->cancel, .memory = mem->memory,
+		.tmpdir = mem->tmpdir,
+	};
+	struct xbulk_names_result r = {
+		.size = sizeof(r), .strategy = XBULK_STRATEGY_PLAIN,
+	};
+	int err = xbulk_names_plain(fs, &o, &c->names);
+
+	xb_run_stats_names(stats, &r);
+	stats->plain = c->walk_flags & XBULK_WALK_LOGICAL ? XB_PLAIN_FOLLOW :
+		       xbulk_find_names_only(c->find) ? XB_PLAIN_NAMES :
+		       XB_PLAIN_STAT;
+	if (err) {
+		xb_error("find", "%s", strerror(-err));
+		return XB_EXIT_FAILURE;
+	}
+	return XB_EXIT_OK;
+}
+
+/*
+ * Does a plain walk answer (XBULK_STRATEGY_PLAIN)?  Forced by --strategy
+ * names; needed by -L (no scan follows links); auto's choice when the
+ * expression reads names and types only (no bulkstat pays then).  A PATH
+ * off XFS (open_fs()), an idmapped mount and a build refused for want
+ * of a capability make it too.  XB_EXIT_OK, or the status of a
+ * usage error: -L with --strategy scan or walk.
+ */
+static enum xb_exit
+choose_plain(const struct find_ctx *c, uint32_t strategy, bool *plain)
+{
+	bool logical = c->walk_flags & XBULK_WALK_LOGICAL;
+
+	if (logical && (strategy == XBULK_STRATEGY_SCAN ||
+			strategy == XBULK_STRATEGY_WALK))
+		return xb_usage_error("find", "-L and -follow walk the tree "
+				      "as they go: not --strategy scan or "
+				      "walk");
+	*plain = strategy == XBULK_STRATEGY_PLAIN || logical ||
+		 (strategy == XBULK_STRATEGY_AUTO &&
+		  xbulk_find_names_only(c->find));
 	return XB_EXIT_OK;
 }
 
@@ -638,11 +703,9 @@ walk_all(struct find_ctx *c)
 			continue;
 		}
 		err = c->tree ?
-		      xbulk_snap_walk(c->tree, c->start,
-				      xbulk_find_walk_flags(c->find),
+		      xbulk_snap_walk(c->tree, c->start, c->walk_flags,
 				      xbulk_find_visit, c->find) :
-		      xbulk_names_walk(c->names, c->start,
-				       xbulk_find_walk_flags(c->find),
+		      xbulk_names_walk(c->names, c->start, c->walk_flags,
 				       xbulk_find_visit, c->find);
 		if (err == -EINTR)
 			return xb_signal_exit_status();
@@ -762,7 +825,7 @@ own_long_option(int argc, char **argv, int *i, const char *a, int k,
 		return xb_stats_option("find", code, val, &o->stats.stats,
 				       &o->stats.file);
 	if (code == XB_OPT_STRATEGY)
-		return xb_strategy_option("find", val, &o->strategy);
+		return xb_strategy_option("find", val, true, &o->strategy);
 	return xb_memory_option(&o->mem, "find", code, val);
 }
 
@@ -907,6 +970,7 @@ xb_cmd_find(int argc, char **argv)
 	enum xb_exit ret;
 	char msg[1024];
 	struct stat st;
+	bool plain = false;
 	int i, parsed, status;
 
 	/* find matches names, quotes them on a terminal and formats times
@@ -944,6 +1008,7 @@ xb_cmd_find(int argc, char **argv)
 		ret = walk_all(&c);
 		goto out;
 	}
+	c.walk_flags = xbulk_find_walk_flags(c.find);
 	if (!ret && own.snapshot) {
 		c.snap_path = own.snapshot;
 		ret = xb_find_snap_open(own.snapshot, c.find, c.cancel,
@@ -955,22 +1020,41 @@ xb_cmd_find(int argc, char **argv)
 		goto out;
 	}
 	if (!ret)
-		ret = open_fs(&c, &fs);
+		ret = choose_plain(&c, own.strategy, &plain);
+	/* off XFS a plain walk, unless a scan or walk was asked for */
 	if (!ret)
+		ret = open_fs(&c, own.strategy != XBULK_STRATEGY_SCAN &&
+			      own.strategy != XBULK_STRATEGY_WALK, &fs);
+	/* the kernel refuses bulkstat on an idmapped mount: auto walks */
+	if (!ret && fs && own.strategy == XBULK_STRATEGY_AUTO &&
+	    xbulk_fs_idmapped(fs))
+		plain = true;
+	if (!ret && fs)
 		ret = xb_memory_check_fs(&own.mem, "find", fs);
 	if (!ret && xb_run_stats_begin(&own.stats, "find", c.fs_path))
 		ret = XB_EXIT_FAILURE;
-	if (!ret && fstat(xbulk_fs_fd(fs), &st))
+	if (!ret && fs && fstat(xbulk_fs_fd(fs), &st))
 		ret = XB_EXIT_FAILURE;
-	/* sizes as stat() gives them: delayed writes first */
-	if (!ret && !own.no_sync &&
+	/* sizes as stat() gives them: delayed writes first (a plain walk
+	 * stat()s) */
+	if (!ret && fs && !plain && !own.no_sync &&
 	    (xbulk_find_fields(c.find) & XBULK_F_SIZE) &&
 	    xb_sync_fs("find", fs, c.fs_path))
 		c.status = XB_EXIT_FAILURE;
-	if (!ret) {
+	if (!ret && fs && !plain) {
 		xbulk_find_set_fs(c.find, xbulk_fs_blocklog(fs), st.st_dev);
 		ret = build_names(&c, fs, own.threads, own.strategy, &own.mem,
-				  &own.stats);
+				  &own.stats, &plain);
+	} else if (!ret) {
+		plain = true;		/* off XFS */
+	}
+	if (!ret && plain) {
+		/* on XFS -xdev is implied, whatever the strategy */
+		if (fs)
+			c.walk_flags |= XBULK_WALK_XDEV;
+		xbulk_find_set_fs(c.find, fs ? xbulk_fs_blocklog(fs) : 9,
+				  fs ? st.st_dev : 0);
+		ret = plain_names(&c, fs, &own.mem, &own.stats);
 	}
 	/* the walk runs the expression, whose actions may write to the
 	 * terminal (-exec, -ok, -fprint /dev/stderr): no line over it */

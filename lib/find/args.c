@@ -850,13 +850,16 @@ opt_depth(struct xf_parser *ps, const struct xf_primary *p,
 	return option_true(ps, out);
 }
 
-/* -xdev -mount -noleaf: what xbulk find does anyway (one filesystem, no
- * leaf optimisation) */
+/* -xdev -mount -noleaf (p->arg: -xdev, -mount): what a walk of built
+ * names does anyway (one filesystem, no leaf optimisation); a plain walk
+ * stays on each PATH's filesystem with -xdev */
 static int
 opt_global(struct xf_parser *ps, const struct xf_primary *p,
 	   struct xf_node **out)
 {
 	global_option(ps, p->name);
+	if (p->arg)
+		ps->find->xdev = true;
 	return option_true(ps, out);
 }
 
@@ -913,13 +916,15 @@ opt_files0_from(struct xf_parser *ps, const struct xf_primary *p,
 	return option_true(ps, out);
 }
 
+/* -follow: -L from here (find's set_follow_state(SYMLINK_ALWAYS_DEREF):
+ * the walk, and -newer's and -samefile's files after it) */
 static int
 opt_follow(struct xf_parser *ps, const struct xf_primary *p,
 	   struct xf_node **out)
 {
-	(void)p, (void)out;
-	ps->status = XBULK_FIND_EXIT_REFUSED;
-	return xf_fail(ps, "%s", XF_NO_FOLLOW("-follow"));
+	(void)p;	/* positional: no warning (find's parse_follow()) */
+	ps->find->follow_paths = ps->find->logical = true;
+	return option_true(ps, out);
 }
 
 /* The table's rows: a test the record decides (its @pre on the file's
@@ -957,6 +962,7 @@ static const struct xf_primary table[] = {
 	/* options: before the PATHs (parse.c), then anywhere */
 	OPT("-P", NULL, XF_P_LEADING, 0),
 	OPT("-H", NULL, XF_P_LEADING, 0),
+	OPT("-L", NULL, XF_P_LEADING, 0),
 	OPT("-depth", opt_depth, 0, 0),
 	OPT("-d", opt_depth, 0, 1),
 	OPT("-maxdepth", opt_maxdepth, 0, 0),
@@ -965,9 +971,10 @@ static const struct xf_primary table[] = {
 	OPT("-regextype", opt_regextype, 0, 0),
 	OPT("-warn", opt_warn, 0, 1),
 	OPT("-nowarn", opt_warn, 0, 0),
-	OPT("-xdev", opt_global, 0, 0),
-	OPT("-mount", opt_global, 0, 0),
+	OPT("-xdev", opt_global, 0, 1),
+	OPT("-mount", opt_global, 0, 1),
 	OPT("-noleaf", opt_global, 0, 0),
+	OPT("-follow", opt_follow, 0, 0),
 	OPT("-ignore_readdir_race", opt_race, 0, 1),
 	OPT("-noignore_readdir_race", opt_race, 0, 0),
 	OPT("-files0-from", opt_files0_from, 0, 0),
@@ -1072,9 +1079,7 @@ static const struct xf_primary table[] = {
 	REC("-xfs-bmin", parse_time, xf_pre_time, F(BTIME) | F(OTHER), XFS,
 	    T(BTIME) | TIME_MIN),
 	/* refused: GNU find's own */
-	OPT("-L", NULL, XF_P_LEADING | XF_P_REFUSED, 0),
 	OPT("-D", NULL, XF_P_LEADING | XF_P_REFUSED, 0),
-	OPT("-follow", opt_follow, XF_P_REFUSED, 0),
 	TEST("-context", parse_context, NULL, NULL, 0, XF_P_REFUSED, 0),
 };
 

@@ -519,7 +519,7 @@ target_type(struct xbulk_find *f, const struct xbulk_entry *file,
 	letter[0] = xf_type_letter(file->bs->bs_mode);
 	if (!S_ISLNK(file->bs->bs_mode))
 		return letter;
-	err = xf_stat_target(f, file, &st);
+	err = xf_stat_target(f, file, &st, 0);
 	if (!err) {
 		letter[0] = xf_type_letter(st.st_mode);
 		return letter;
@@ -676,5 +676,10 @@ int
 xbulk_find_offline(const struct xbulk_find *f, uint32_t fields, char *what,
 		   size_t size)
 {
+	/* no link's target to follow */
+	if (f->logical) {
+		snprintf(what, size, "-L or -follow");
+		return -ENOTSUP;
+	}
 	return f->root && offline(f->root, fields, what, size) ? -ENOTSUP : 0;
 }

@@ -56,7 +56,8 @@ static const struct {
 	{ { "-xfs-extent", "1" }, "unknown predicate `-xfs-extent'\ndid you "
 	  "mean `-xfs-extents'?" },
 	{ { "-j", "2" }, "unknown predicate `-j'" },
-	{ { "-follw" }, "unknown predicate `-follw'" },
+	{ { "-follw" }, "unknown predicate `-follw'\ndid you mean "
+	  "`-follow'?" },
 	{ { "-name" }, "missing argument to `-name'" },
 	{ { "(", "-print" }, "invalid expression; I was expecting to find a "
 	  "')' somewhere but did not see one." },
@@ -166,7 +167,6 @@ test_refused(void **state)
 	static const struct {
 		const char *arg, *hint;
 	} refused[] = {
-		{ "-L", "GNU find" }, { "-follow", "GNU find" },
 		{ "-D", "no debug options" },
 	};
 	size_t i;
@@ -320,6 +320,7 @@ test_offline(void **state)
 		{ { "-printf", "%p %s %b %n %Xe %Xp %Xg %F %B@\n" }, NULL },
 		{ { "-fstype", "xfs", "-prune", "-o", "-quit" }, NULL },
 		{ { "-lname", "x" }, "-lname" },
+		{ { "-follow", "-print" }, "-L or -follow" },
 		{ { "-name", "x", "-o", "-ilname", "x" }, "-ilname" },
 		{ { "-xtype", "l" }, "-xtype" },
 		{ { "-readable", "-o", "-lname", "x" }, "-readable" },
@@ -401,6 +402,49 @@ test_field_mask(void **state)
 	}
 }
 
+/* The expressions a plain walk answers from names and d_type alone
+ * (xbulk_find_names_only(): auto's "names"), and some that stat(). */
+static void
+test_names_only(void **state)
+{
+	static const struct {
+		const char	*args[6];
+		bool		names;
+	} t[] = {
+		{ { "-print" }, true },
+		{ { "-name", "x", "-o", "-iname", "y" }, true },
+		{ { "-path", "./d", "-prune", "-o", "-print0" }, true },
+		{ { "-type", "d", "-maxdepth", "2" }, true },
+		{ { "-regex", ".*c", "-lname", "*x" }, true },
+		{ { "-printf", "%p %f %h %P %H %d\n" }, true },
+		{ { "-exec", "true", "{}", ";" }, true },
+		{ { "-printf", "%p %y\n" }, false },	/* find stats for %y */
+		{ { "-size", "+1" }, false },
+		{ { "-perm", "-u+s" }, false },
+		{ { "-xtype", "l" }, false },
+		{ { "-empty" }, false },
+		{ { "-inum", "5" }, false },
+		{ { "-ls" }, false },
+		{ { "-delete" }, false },
+		{ { "-newer", "/" }, false },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct xfh h;
+
+		assert_int_equal(xfh_parse(&h, t[i].args), 0);
+		if (xbulk_find_names_only(h.f) != t[i].names)
+			fail_msg("%s %s: names only %d", t[i].args[0],
+				 t[i].args[1] ? t[i].args[1] : "", !t[i].names);
+		xbulk_find_set_record(h.f, XBULK_FIND_RECORD_JSONL);
+		if (xbulk_find_names_only(h.f))
+			fail_msg("%s: names only with --format", t[i].args[0]);
+		xfh_free(&h);
+	}
+}
+
 /*
  * The pre-filter: true when the record may make an action run, whatever
  * its name; false only when no name can.  Each case on a small (10 B)
@@ -474,6 +518,7 @@ main(void)
 		cmocka_unit_test(test_help_version),
 		cmocka_unit_test(test_field_mask),
 		cmocka_unit_test(test_offline),
+		cmocka_unit_test(test_names_only),
 		cmocka_unit_test(test_prefilter),
 	};
 
