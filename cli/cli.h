@@ -196,7 +196,8 @@ bool xb_put_text(FILE *f, const char *s, enum xb_quote q);
 /* @s as a JSON string (quotes included); true if it is not UTF-8. */
 bool xb_json_value(FILE *f, const char *s);
 /* "<key>":"<s>" (JSON escapes, U+FFFD for bytes that are not UTF-8),
- * then ,"<key>_b64":"..." with the exact bytes if there were any. */
+ * then ,"<key>_b64": the exact bytes in base64 if there were any, else
+ * null, as find's records (@s NULL: both null). */
 void xb_json_string(FILE *f, const char *key, const char *s);
 /* @s as a quoted CSV field (RFC 4180); true if it is not UTF-8. */
 bool xb_csv_quoted(FILE *f, const char *s);

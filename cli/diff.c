@@ -32,6 +32,9 @@ XB_SNAP_SCAN_HELP
 "   -0         Print the paths (NUL-terminated) of every name of NEW\n"
 "              whose inode, entry or path changed, all that lies below a\n"
 "              moved directory included: what rsync --files-from copies.\n"
+"   --linked0  The part of -0 that rsync -H links without copying data:\n"
+"              every name of each inode that only gained names.\n"
+"   --copy0    The rest of -0: what rsync -I copies.\n"
 "   --deleted0 Print the paths (NUL-terminated) of OLD that name nothing in\n"
 "              NEW, topmost only, never one below what is no directory in\n"
 "              NEW: safe to remove before or after copying the -0 paths.\n"
@@ -63,11 +66,12 @@ XB_PROGRESS_HELP
 "-j and --no-sync are for a NEW that is scanned now; --memory and --tmpdir\n"
 "for it and for what --sort path and --fold hold.\n"
 "Exit status: 0 no change, 1 changes, 2 trouble (no room for the spill\n"
-"file too), 130/143 on a signal; with -0 or --deleted0: 0 unless\n"
-"trouble.\n";
+"file too), 130/143 on a signal; with -0, --linked0, --copy0 or\n"
+"--deleted0: 0 unless trouble.\n";
 
 enum {
-	OPT_SAVE = 256, OPT_NO_SYNC, OPT_DELETED0, OPT_SUMMARY, OPT_ONLY,
+	OPT_SAVE = 256, OPT_NO_SYNC, OPT_DELETED0, OPT_LINKED0, OPT_COPY0,
+	OPT_SUMMARY, OPT_ONLY,
 	OPT_TYPE, OPT_EXPAND, OPT_ATIME, OPT_LAYOUT, OPT_FORCE,
 	OPT_SORT, OPT_FOLD, OPT_DEPTH,
 };
@@ -79,6 +83,8 @@ static const struct option longopts[] = {
 	{ "save", required_argument, NULL, OPT_SAVE },
 	{ "no-sync", no_argument, NULL, OPT_NO_SYNC },
 	{ "deleted0", no_argument, NULL, OPT_DELETED0 },
+	{ "linked0", no_argument, NULL, OPT_LINKED0 },
+	{ "copy0", no_argument, NULL, OPT_COPY0 },
 	{ "summary", no_argument, NULL, OPT_SUMMARY },
 	{ "only", required_argument, NULL, OPT_ONLY },
 	{ "type", required_argument, NULL, OPT_TYPE },
@@ -148,14 +154,41 @@ parse_type(struct diff_cmd *d, const char *arg)
 }
 
 static enum xb_exit
-set_fmt(struct diff_cmd *d, enum xb_diff_fmt fmt)
+set_fmt(struct diff_cmd *d, enum xb_diff_fmt fmt, enum xb_diff_links links)
 {
-	if (d->fmt_given && d->out.fmt != fmt)
-		return xb_usage_error("diff", "-o, -0, --deleted0 and "
-				      "--summary exclude each other");
+	if (d->fmt_given && (d->out.fmt != fmt || d->out.links != links))
+		return xb_usage_error("diff", "-o, -0, --linked0, --copy0, "
+				      "--deleted0 and --summary exclude each "
+				      "other");
 	d->fmt_given = true;
 	d->out.fmt = fmt;
+	d->out.links = links;
 	return XB_EXIT_OK;
+}
+
+/* The options that pick a form of output but -o. */
+static const struct {
+	int			opt;
+	enum xb_diff_fmt	fmt;
+	enum xb_diff_links	links;
+} fmt_opts[] = {
+	{ '0', XB_DIFF_NUL, XB_LINKS_ALL },
+	{ OPT_LINKED0, XB_DIFF_NUL, XB_LINKS_ONLY },
+	{ OPT_COPY0, XB_DIFF_NUL, XB_LINKS_NONE },
+	{ OPT_DELETED0, XB_DIFF_DELETED0, XB_LINKS_ALL },
+	{ OPT_SUMMARY, XB_DIFF_SUMMARY, XB_LINKS_ALL },
+};
+
+/* -0, --linked0, --copy0, --deleted0, --summary (option @c). */
+static enum xb_exit
+fmt_option(struct diff_cmd *d, int c)
+{
+	size_t i = 0;
+
+	while (i + 1 < sizeof(fmt_opts) / sizeof(fmt_opts[0]) &&
+	       fmt_opts[i].opt != c)
+		i++;
+	return set_fmt(d, fmt_opts[i].fmt, fmt_opts[i].links);
 }
 
 /* --sort, --fold, --depth (issue 26: diffs a person can read). */
@@ -238,19 +271,23 @@ parse(struct diff_cmd *d, int argc, char **argv)
 			break;
 		case 'o':
 			if (!strcmp(optarg, "text"))
-				ret = set_fmt(d, XB_DIFF_TEXT);
+				ret = set_fmt(d, XB_DIFF_TEXT, XB_LINKS_ALL);
 			else if (!strcmp(optarg, "jsonl"))
-				ret = set_fmt(d, XB_DIFF_JSONL);
+				ret = set_fmt(d, XB_DIFF_JSONL, XB_LINKS_ALL);
 			else if (!strcmp(optarg, "csv"))
-				ret = set_fmt(d, XB_DIFF_CSV);
+				ret = set_fmt(d, XB_DIFF_CSV, XB_LINKS_ALL);
 			else
 				ret = xb_usage_error("diff", "-o: unknown "
 						     "format '%s' (text, jsonl "
 						     "or csv)", optarg);
 			break;
-		case '0': ret = set_fmt(d, XB_DIFF_NUL); break;
-		case OPT_DELETED0: ret = set_fmt(d, XB_DIFF_DELETED0); break;
-		case OPT_SUMMARY: ret = set_fmt(d, XB_DIFF_SUMMARY); break;
+		case '0':
+		case OPT_LINKED0:
+		case OPT_COPY0:
+		case OPT_DELETED0:
+		case OPT_SUMMARY:
+			ret = fmt_option(d, c);
+			break;
 		case OPT_SAVE: d->save = optarg; break;
 		case OPT_NO_SYNC: d->scan_flags |= XBULK_SNAP_NO_SYNC; break;
 		case OPT_ONLY: ret = parse_only(d, optarg); break;

@@ -13,7 +13,7 @@ enum xb_diff_fmt {
 	XB_DIFF_TEXT,
 	XB_DIFF_JSONL,
 	XB_DIFF_CSV,
-	XB_DIFF_NUL,		/* -0 */
+	XB_DIFF_NUL,		/* -0, --linked0, --copy0 */
 	XB_DIFF_DELETED0,	/* --deleted0 */
 	XB_DIFF_SUMMARY,	/* --summary */
 };
@@ -26,9 +26,19 @@ struct xb_diff_tally {
 	uint64_t		added, removed, changed;
 };
 
+/* Which names of XB_DIFF_NUL: every one (-0), only those of inodes
+ * that only gained names (--linked0: XBULK_CHANGE_LINK_ONLY), or all
+ * others (--copy0): the last two split -0 in two. */
+enum xb_diff_links {
+	XB_LINKS_ALL,
+	XB_LINKS_ONLY,
+	XB_LINKS_NONE,
+};
+
 struct xb_diff_out {
 	FILE			*f;
 	enum xb_diff_fmt	fmt;
+	enum xb_diff_links	links;		/* of XB_DIFF_NUL */
 	uint32_t		kinds;		/* 1 << enum xbulk_change_kind */
 	char			types[16];	/* find -type letters shown */
 	struct xb_diff_tally	total;		/* of what was shown */

@@ -84,23 +84,6 @@ put_text(FILE *f, const struct xbulk_snap_change *c)
 	putc('\n', f);
 }
 
-/* "key":"path" (JSON escapes), or "key":null,"key_b64":"..." when the
- * path is not UTF-8 (0.3's form, kept: find's has U+FFFD in "path"). */
-static void
-put_json_path(FILE *f, const char *key, const char *p)
-{
-	fprintf(f, ",\"%s\":", key);
-	if (!p) {
-		fputs("null", f);
-	} else if (xb_utf8_valid(p)) {
-		xb_json_value(f, p);
-	} else {
-		fprintf(f, "null,\"%s_b64\":\"", key);
-		xb_base64(f, (const unsigned char *)p, strlen(p));
-		putc('"', f);
-	}
-}
-
 static void
 put_facet_list(FILE *f, uint32_t bits, const char *sep)
 {
@@ -129,17 +112,21 @@ put_jsonl(FILE *f, const struct xbulk_snap_change *c)
 	put_facet_list(f, c->facets, ",");
 	fprintf(f, "],\"changing\":%s",
 		c->flags & XBULK_CHANGE_CHANGING ? "true" : "false");
-	put_json_path(f, "path", c->path);
-	put_json_path(f, "old_path", c->old_path);
+	putc(',', f);
+	xb_json_string(f, "path", c->path);
+	putc(',', f);
+	xb_json_string(f, "old_path", c->old_path);
+	/* mode: 0.3's form; bs_mode: find's and bulkstat's (%#o) */
 	if (c->new)
 		fprintf(f, ",\"size\":%llu,\"mode\":\"%o\",\"uid\":%u,"
-			"\"gid\":%u", (unsigned long long)c->new->bs_size,
-			c->new->bs_mode, c->new->bs_uid, c->new->bs_gid);
+			"\"gid\":%u,\"bs_mode\":\"%#o\"",
+			(unsigned long long)c->new->bs_size, c->new->bs_mode,
+			c->new->bs_uid, c->new->bs_gid, c->new->bs_mode);
 	if (c->old)
 		fprintf(f, ",\"old_size\":%llu,\"old_mode\":\"%o\","
-			"\"old_uid\":%u,\"old_gid\":%u",
+			"\"old_uid\":%u,\"old_gid\":%u,\"old_bs_mode\":\"%#o\"",
 			(unsigned long long)c->old->bs_size, c->old->bs_mode,
-			c->old->bs_uid, c->old->bs_gid);
+			c->old->bs_uid, c->old->bs_gid, c->old->bs_mode);
 	if (c->flags & XBULK_CHANGE_SUBTREE)
 		fprintf(f, ",\"inodes\":%llu,\"bytes\":%llu",
 			(unsigned long long)c->inodes,
@@ -199,6 +186,11 @@ xb_diff_out_change(struct xb_diff_out *o, const struct xbulk_snap_change *c)
 {
 	bool shown = (o->kinds & (1u << c->kind)) &&
 		     strchr(o->types, xb_type_letter(xb_diff_rec(c)->bs_mode));
+	bool link_only = c->flags & XBULK_CHANGE_LINK_ONLY;
+
+	if (o->fmt == XB_DIFF_NUL && o->links != XB_LINKS_ALL &&
+	    link_only != (o->links == XB_LINKS_ONLY))
+		shown = false;
 
 	if (o->fmt == XB_DIFF_DELETED0 && xb_diff_paths_add(o, c, shown))
 		return -ENOMEM;

@@ -329,7 +329,8 @@ parse_options(struct du_run *r, int argc, char **argv)
 			ret = xb_run_stats_option(&r->stats, "du", c, optarg);
 			break;
 		case XB_OPT_STRATEGY:
-			ret = xb_strategy_option("du", optarg, &r->strategy);
+			ret = xb_strategy_option("du", optarg, false,
+						 &r->strategy);
 			break;
 		case OPT_HELP:
 			fputs(help, stdout);

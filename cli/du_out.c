@@ -117,10 +117,7 @@ print_row(struct du_run *r, const char *path, const struct du_agg_row *w)
 		else
 			xb_json_value(r->out, name);
 		fputs(",", r->out);
-		if (name)
-			xb_json_string(r->out, "name", name);
-		else
-			fputs("\"name\":null", r->out);
+		xb_json_string(r->out, "name", name);
 		fprintf(r->out, ",\"inodes\":%llu,\"disk_bytes\":%llu,"
 			"\"apparent_bytes\":%llu}\n",
 			(unsigned long long)w->count,

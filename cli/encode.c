@@ -79,10 +79,14 @@ void
 xb_json_string(FILE *f, const char *key, const char *s)
 {
 	fprintf(f, "\"%s\":", key);
-	if (xb_json_value(f, s)) {
+	if (!s) {
+		fprintf(f, "null,\"%s_b64\":null", key);
+	} else if (xb_json_value(f, s)) {
 		fprintf(f, ",\"%s_b64\":\"", key);
 		xb_base64(f, (const unsigned char *)s, strlen(s));
 		fputc('"', f);
+	} else {
+		fprintf(f, ",\"%s_b64\":null", key);
 	}
 }
 

@@ -21,18 +21,22 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "memory.h"
+#include "snap.h"
 
 static const char help[] =
 "Usage: xbulk find [-j threads] [--format jsonl|csv] [--no-sync]\n"
 "                  [--memory size] [--tmpdir dir] [--stats[=text|json]]\n"
 "                  [--stats-file file] [--progress]\n"
-"                  [--strategy scan|walk|auto] [PATH...] [EXPRESSION]\n"
+"                  [--strategy scan|walk|names|auto] [PATH...]\n"
+"                  [EXPRESSION]\n"
+"   or: xbulk find --snapshot file [PATH...] [EXPRESSION]\n"
 "\n"
 "GNU find's expressions, answered from one bulkstat scan and one read of\n"
-"every directory instead of a stat() per file.  Every PATH must be on one\n"
-"mounted XFS filesystem (the whole mount or a subtree; -xdev is implied).\n"
-"The output is find's, in find's order.  Needs CAP_SYS_ADMIN,\n"
+"every directory instead of a stat() per file.  The PATHs are on one\n"
+"mounted XFS filesystem (the whole mount or a subtree; -xdev is implied);\n"
+"off XFS, with -L, or for an expression of names only, a plain walk\n"
+"(readdir, and stat() where find's would) answers instead.\n"
+"The output is find's, in find's order.  A scan needs CAP_SYS_ADMIN,\n"
 "CAP_DAC_READ_SEARCH and CAP_FOWNER (root has them).  The scan changes\n"
 "nothing; -exec, -execdir, -ok, -okdir and -delete act as find's, in\n"
 "find's order.\n"
@@ -50,6 +54,15 @@ XB_MEMORY_HELP
 XB_STATS_HELP
 XB_PROGRESS_HELP
 XB_STRATEGY_HELP
+"              Or names: walk as GNU find does (readdir, and stat() only\n"
+"              where find's would), no bulkstat; auto's choice when the\n"
+"              expression reads names and types only.\n"
+"   --snapshot <file>\n"
+"              Answer from this snapshot file (xbulk snapshot), not the\n"
+"              filesystem: PATHs are the snapshot's (relative to its\n"
+"              mount's top, or under its mount point), the output that of\n"
+"              a find at its moment in another order; what it cannot\n"
+"              answer (-lname, -exec, -readable, %l...) is refused.\n"
 "   -h, --help Show this help.\n"
 "\n"
 "Options, tests and actions of the expression (as GNU find's):\n";
@@ -124,6 +137,10 @@ q(unsigned int slot, const char *name)
 struct find_ctx {
 	struct xbulk_find	*find;
 	struct xbulk_names	*names;
+	/* --snapshot: the file, and its walks in place of the names' */
+	const char		*snap_path;
+	struct xbulk_snap	*snap;
+	struct xbulk_snap_tree	*tree;
 	const char		*start;		/* the PATH being walked */
 	const char		*fs_path;	/* the PATH whose fs is open */
 	enum xb_exit		status;		/* FAILURE after a problem */
@@ -135,6 +152,7 @@ struct find_ctx {
 	char			*files0;	/* -files0-from's bytes */
 	const char		*files0_name;	/* quoted, for messages */
 	int			files0_err;	/* reading it failed */
+	unsigned int		walk_flags;	/* XBULK_WALK_* */
 };
 
 static void
@@ -429,10 +447,11 @@ missing(const struct find_ctx *c, size_t n)
  * it: a symbolic link, a FIFO, a device is opened by its directory; it
  * names the filesystem in later messages), named in the message when it
  * fails, after find's messages for the PATHs before it; when none
- * exists, find's message for each.
+ * exists, find's message for each.  With @plain_ok a filesystem that is
+ * not XFS is no failure: *@fs stays NULL (a plain walk needs none).
  */
 static enum xb_exit
-open_fs(struct find_ctx *c, struct xbulk_fs **fs)
+open_fs(struct find_ctx *c, bool plain_ok, struct xbulk_fs **fs)
 {
 	size_t i, n = c->npaths;
 	char dir[PATH_MAX];
@@ -447,7 +466,7 @@ open_fs(struct find_ctx *c, struct xbulk_fs **fs)
 		err = xbulk_fs_open(S_ISDIR(st.st_mode) ||
 				    S_ISREG(st.st_mode) ? path :
 				    parent_dir(path, dir), XBULK_ABI_AUTO, fs);
-		if (!err) {
+		if (!err || (err == -ENOTTY && plain_ok)) {
 			c->fs_path = path;
 			return XB_EXIT_OK;
 		}
@@ -541,10 +560,13 @@ keep(void *arg, const struct xfs_bulkstat *bs)
 	return xbulk_find_keep(c->find, bs);
 }
 
+/* Build the names by a scan or a walk.  *@refused: the build needs a
+ * capability the caller lacks (EPERM) and @strategy is auto, which then
+ * walks plainly, as find would (nothing said). */
 static enum xb_exit
 build_names(struct find_ctx *c, struct xbulk_fs *fs, unsigned int threads,
 	    uint32_t strategy, const struct xb_memory *mem,
-	    struct xb_run_stats *stats)
+	    struct xb_run_stats *stats, bool *refused)
 {
 	int maxdepth = xbulk_find_maxdepth(c->find);
 	struct xbulk_names_opts o = {
@@ -566,6 +588,9 @@ build_names(struct find_ctx *c, struct xbulk_fs *fs, unsigned int threads,
 	xb_run_stats_names(stats, &r);
 	if (err == -EINTR)
 		return xb_signal_exit_status();
+	*refused = err == -EPERM && strategy == XBULK_STRATEGY_AUTO;
+	if (*refused)
+		return XB_EXIT_OK;
 	if (err)	/* also idmapped, shut down */
 		return xb_names_error("find", fs, c->fs_path, mem,
 				      &r, err);
@@ -573,6 +598,57 @@ build_names(struct find_ctx *c, struct xbulk_fs *fs, unsigned int threads,
 		xb_dirs_gone("find", r.dirs_gone);
 		c->status = XB_EXIT_FAILURE;
 	}
+	return XB_EXIT_OK;
+}
+
+/* No names built: walks that read as they go (xbulk_names_plain(); @fs
+ * NULL off XFS). */
+static enum xb_exit
+plain_names(struct find_ctx *c, struct xbulk_fs *fs,
+	    const struct xb_memory *mem, struct xb_run_stats *stats)
+{
+	struct xbulk_names_opts o = {
+		.size = sizeof(o), .fields = xbulk_find_fields(c->find),
+		.cancel = c->cancel, .memory = mem->memory,
+		.tmpdir = mem->tmpdir,
+	};
+	struct xbulk_names_result r = {
+		.size = sizeof(r), .strategy = XBULK_STRATEGY_PLAIN,
+	};
+	int err = xbulk_names_plain(fs, &o, &c->names);
+
+	xb_run_stats_names(stats, &r);
+	stats->plain = c->walk_flags & XBULK_WALK_LOGICAL ? XB_PLAIN_FOLLOW :
+		       xbulk_find_names_only(c->find) ? XB_PLAIN_NAMES :
+		       XB_PLAIN_STAT;
+	if (err) {
+		xb_error("find", "%s", strerror(-err));
+		return XB_EXIT_FAILURE;
+	}
+	return XB_EXIT_OK;
+}
+
+/*
+ * Does a plain walk answer (XBULK_STRATEGY_PLAIN)?  Forced by --strategy
+ * names; needed by -L (no scan follows links); auto's choice when the
+ * expression reads names and types only (no bulkstat pays then).  A PATH
+ * off XFS (open_fs()), an idmapped mount and a build refused for want
+ * of a capability make it too.  XB_EXIT_OK, or the status of a
+ * usage error: -L with --strategy scan or walk.
+ */
+static enum xb_exit
+choose_plain(const struct find_ctx *c, uint32_t strategy, bool *plain)
+{
+	bool logical = c->walk_flags & XBULK_WALK_LOGICAL;
+
+	if (logical && (strategy == XBULK_STRATEGY_SCAN ||
+			strategy == XBULK_STRATEGY_WALK))
+		return xb_usage_error("find", "-L and -follow walk the tree "
+				      "as they go: not --strategy scan or "
+				      "walk");
+	*plain = strategy == XBULK_STRATEGY_PLAIN || logical ||
+		 (strategy == XBULK_STRATEGY_AUTO &&
+		  xbulk_find_names_only(c->find));
 	return XB_EXIT_OK;
 }
 
@@ -586,6 +662,26 @@ output_failed(const struct xbulk_find *find)
 		if (xbulk_find_output_error(find, i))
 			return true;
 	return false;
+}
+
+/* A walk of the snapshot failed: a PATH outside it, or the file (changed
+ * since it was read whole) */
+static void
+snap_walk_error(struct find_ctx *c, int err)
+{
+	xbulk_find_flush(c->find);
+	if (err == -EXDEV)
+		xb_error("find", "%s: not in the snapshot (of %s)",
+			 q(0, c->start),
+			 q(1, xbulk_snap_info(c->snap)->mountpoint));
+	else if (err == -ENOTSUP)
+		xb_error("find", "%s: a symbolic link, which -H cannot follow "
+			 "in a snapshot (it holds no link's target)",
+			 q(0, c->start));
+	else
+		xb_error("find", "%s: %s", c->snap_path,
+			 xbulk_snap_error(c->snap));
+	c->status = XB_EXIT_FAILURE;
 }
 
 /* Walk every PATH; returns XB_EXIT_OK or the exit status of a signal (an
@@ -606,8 +702,10 @@ walk_all(struct find_ctx *c)
 			skipped = true;
 			continue;
 		}
-		err = xbulk_names_walk(c->names, c->start,
-				       xbulk_find_walk_flags(c->find),
+		err = c->tree ?
+		      xbulk_snap_walk(c->tree, c->start, c->walk_flags,
+				      xbulk_find_visit, c->find) :
+		      xbulk_names_walk(c->names, c->start, c->walk_flags,
 				       xbulk_find_visit, c->find);
 		if (err == -EINTR)
 			return xb_signal_exit_status();
@@ -619,7 +717,10 @@ walk_all(struct find_ctx *c)
 			stopped = true;
 			break;
 		}
-		if (err == -EXDEV) {
+		if (c->tree && (err == -EXDEV || err == -ENOTSUP ||
+				xbulk_snap_error(c->snap))) {
+			snap_walk_error(c, err);
+		} else if (err == -EXDEV) {
 			xbulk_find_flush(c->find);
 			xb_error("find", "%s: not on the XFS mount of %s "
 				 "(one filesystem per run)", q(0, c->start),
@@ -671,6 +772,8 @@ struct own_opts {
 	struct xb_memory	mem;		/* --memory, --tmpdir */
 	struct xb_run_stats	stats;		/* --stats, --stats-file */
 	uint32_t		strategy;	/* --strategy */
+	bool			threads_given;	/* -j */
+	const char		*snapshot;	/* --snapshot FILE */
 	bool			help;		/* --help printed: done */
 };
 
@@ -722,8 +825,28 @@ own_long_option(int argc, char **argv, int *i, const char *a, int k,
 		return xb_stats_option("find", code, val, &o->stats.stats,
 				       &o->stats.file);
 	if (code == XB_OPT_STRATEGY)
-		return xb_strategy_option("find", val, &o->strategy);
+		return xb_strategy_option("find", val, true, &o->strategy);
 	return xb_memory_option(&o->mem, "find", code, val);
+}
+
+/* --snapshot reads a file: refuse the options of a live scan, and
+ * --format (a snapshot holds only some of a record's fields). */
+static enum xb_exit
+snapshot_options(const struct own_opts *o)
+{
+	const char *opt = o->threads_given ? "-j" :
+			  o->record ? "--format" :
+			  o->strategy ? "--strategy" :
+			  o->no_sync ? "--no-sync" :
+			  o->mem.memory_given || o->mem.tmpdir_given ?
+			  "--memory and --tmpdir" :
+			  o->stats.stats || o->stats.file ? "--stats" :
+			  o->stats.progress.want ? "--progress" : NULL;
+
+	if (!opt)
+		return XB_EXIT_OK;
+	return xb_usage_error("find", "%s: not with --snapshot (which reads "
+			      "a file, not the filesystem)", opt);
 }
 
 /* The options before find's, up to argv[*@i]: XB_EXIT_OK to go on (or,
@@ -754,6 +877,7 @@ own_options(int argc, char **argv, int *i, struct own_opts *o)
 							   err, XB_MAX_THREADS) :
 				       xb_usage_error("find", "-j: at least 1");
 			o->threads = (unsigned int)v;
+			o->threads_given = true;
 		} else if (!strcmp(a, "--no-sync")) {
 			o->no_sync = true;
 		} else if (!strncmp(a, "--progress", 10) &&
@@ -767,6 +891,12 @@ own_options(int argc, char **argv, int *i, struct own_opts *o)
 			ret = own_long_option(argc, argv, i, a, k, o);
 			if (ret)
 				return ret;
+		} else if (!strncmp(a, "--snapshot", 10) &&
+			   (!a[10] || a[10] == '=')) {
+			o->snapshot = a[10] ? a + 11 :
+				      *i + 1 < argc ? argv[++*i] : NULL;
+			if (!o->snapshot)
+				return missing_value("--snapshot");
 		} else if (!strncmp(a, "--format", 8) && (!a[8] || a[8] == '=')) {
 			val = a[8] ? a + 9 : *i + 1 < argc ? argv[++*i] : NULL;
 			if (!val)
@@ -783,7 +913,8 @@ own_options(int argc, char **argv, int *i, struct own_opts *o)
 			break;
 		}
 	}
-	return xb_memory_setup(&o->mem, "find");
+	return o->snapshot ? snapshot_options(o) :
+			     xb_memory_setup(&o->mem, "find");
 }
 
 /*
@@ -806,6 +937,8 @@ parse_error(char *msg, int status)
 			      (len == 8 || name[8] == '=')) ||
 			     (len == 9 && !strncmp(name, "--no-sync", 9)) ||
 			     (len == 10 && !strncmp(name, "--progress", 10)) ||
+			     (len >= 10 && !strncmp(name, "--snapshot", 10) &&
+			      (len == 10 || name[10] == '=')) ||
 			     own_long_index(name, len) >= 0);
 	char *line;
 
@@ -813,8 +946,9 @@ parse_error(char *msg, int status)
 		fprintf(stderr, "xbulk find: %s\n", line);
 	if (late)
 		fputs("xbulk find: -j, --format, --no-sync, --progress, "
-		      "--memory, --tmpdir, --stats and --strategy, xbulk "
-		      "find's own options, come before the PATHs\n", stderr);
+		      "--memory, --tmpdir, --stats, --strategy and "
+		      "--snapshot, xbulk find's own options, come before the "
+		      "PATHs\n", stderr);
 	if (status == XBULK_FIND_EXIT_REFUSED)
 		return XB_EXIT_USAGE;
 	return status == XBULK_FIND_EXIT_BAD ? XB_EXIT_FAILURE : XB_EXIT_OK;
@@ -836,6 +970,7 @@ xb_cmd_find(int argc, char **argv)
 	enum xb_exit ret;
 	char msg[1024];
 	struct stat st;
+	bool plain = false;
 	int i, parsed, status;
 
 	/* find matches names, quotes them on a terminal and formats times
@@ -873,23 +1008,53 @@ xb_cmd_find(int argc, char **argv)
 		ret = walk_all(&c);
 		goto out;
 	}
+	c.walk_flags = xbulk_find_walk_flags(c.find);
+	if (!ret && own.snapshot) {
+		c.snap_path = own.snapshot;
+		ret = xb_find_snap_open(own.snapshot, c.find, c.cancel,
+					&c.snap, &c.tree);
+		if (!ret)
+			ret = walk_all(&c);
+		if (!ret)
+			ret = output_errors(c.find);
+		goto out;
+	}
 	if (!ret)
-		ret = open_fs(&c, &fs);
+		ret = choose_plain(&c, own.strategy, &plain);
+	/* off XFS a plain walk, unless a scan or walk was asked for */
 	if (!ret)
+		ret = open_fs(&c, own.strategy != XBULK_STRATEGY_SCAN &&
+			      own.strategy != XBULK_STRATEGY_WALK, &fs);
+	/* the kernel refuses bulkstat on an idmapped mount: auto walks */
+	if (!ret && fs && own.strategy == XBULK_STRATEGY_AUTO &&
+	    xbulk_fs_idmapped(fs))
+		plain = true;
+	if (!ret && fs)
 		ret = xb_memory_check_fs(&own.mem, "find", fs);
 	if (!ret && xb_run_stats_begin(&own.stats, "find", c.fs_path))
 		ret = XB_EXIT_FAILURE;
-	if (!ret && fstat(xbulk_fs_fd(fs), &st))
+	if (!ret && fs && fstat(xbulk_fs_fd(fs), &st))
 		ret = XB_EXIT_FAILURE;
-	/* sizes as stat() gives them: delayed writes first */
-	if (!ret && !own.no_sync &&
+	/* sizes as stat() gives them: delayed writes first (a plain walk
+	 * stat()s) */
+	if (!ret && fs && !plain && !own.no_sync &&
 	    (xbulk_find_fields(c.find) & XBULK_F_SIZE) &&
 	    xb_sync_fs("find", fs, c.fs_path))
 		c.status = XB_EXIT_FAILURE;
-	if (!ret) {
+	if (!ret && fs && !plain) {
 		xbulk_find_set_fs(c.find, xbulk_fs_blocklog(fs), st.st_dev);
 		ret = build_names(&c, fs, own.threads, own.strategy, &own.mem,
-				  &own.stats);
+				  &own.stats, &plain);
+	} else if (!ret) {
+		plain = true;		/* off XFS */
+	}
+	if (!ret && plain) {
+		/* on XFS -xdev is implied, whatever the strategy */
+		if (fs)
+			c.walk_flags |= XBULK_WALK_XDEV;
+		xbulk_find_set_fs(c.find, fs ? xbulk_fs_blocklog(fs) : 9,
+				  fs ? st.st_dev : 0);
+		ret = plain_names(&c, fs, &own.mem, &own.stats);
 	}
 	/* the walk runs the expression, whose actions may write to the
 	 * terminal (-exec, -ok, -fprint /dev/stderr): no line over it */
@@ -911,6 +1076,8 @@ out:
 	free(c.files0);
 	free((char *)c.files0_name);
 	xbulk_names_free(c.names);
+	xbulk_snap_tree_free(c.tree);
+	xbulk_snap_close(c.snap);
 	xbulk_find_free(c.find);
 	xbulk_fs_close(fs);
 	return signal_status(c.cancel, ret ? ret : c.status);

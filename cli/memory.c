@@ -255,7 +255,8 @@ xb_memory_option(struct xb_memory *m, const char *cmd, int opt,
 }
 
 enum xb_exit
-xb_strategy_option(const char *cmd, const char *arg, uint32_t *strategy)
+xb_strategy_option(const char *cmd, const char *arg, bool plain_ok,
+		   uint32_t *strategy)
 {
 	if (!strcmp(arg, "auto"))
 		*strategy = XBULK_STRATEGY_AUTO;
@@ -263,17 +264,28 @@ xb_strategy_option(const char *cmd, const char *arg, uint32_t *strategy)
 		*strategy = XBULK_STRATEGY_SCAN;
 	else if (!strcmp(arg, "walk"))
 		*strategy = XBULK_STRATEGY_WALK;
+	else if (plain_ok && !strcmp(arg, "names"))
+		*strategy = XBULK_STRATEGY_PLAIN;
 	else
 		return xb_usage_error(cmd, "--strategy: unknown strategy '%s' "
-				      "(scan, walk or auto)", arg);
+				      "(%s)", arg, plain_ok ?
+				      "scan, walk, names or auto" :
+				      "scan, walk or auto");
 	return XB_EXIT_OK;
 }
 
-/* The strategy a names build took, as --strategy names it. */
+/* The strategy a names build took, as --stats names it. */
 static const char *
-strategy_name(uint32_t strategy)
+strategy_name(const struct xb_run_stats *s)
 {
-	return strategy == XBULK_STRATEGY_WALK ? "walk" : "scan";
+	static const char *const plain[] = {
+		[XB_PLAIN_NAMES] = "names", [XB_PLAIN_STAT] = "stat",
+		[XB_PLAIN_FOLLOW] = "follow",
+	};
+
+	if (s->names.strategy == XBULK_STRATEGY_PLAIN)
+		return plain[s->plain];
+	return s->names.strategy == XBULK_STRATEGY_WALK ? "walk" : "scan";
 }
 
 enum xb_exit
@@ -474,8 +486,10 @@ text_report(FILE *f, const struct xb_run_stats *s, const struct run_end *e)
 	fprintf(f, "%s: %s: %s in %s\n", s->cmd, s->path,
 		s->completed ? "done" : "stopped",
 		xb_fig_dur(b[0], sizeof(b[0]), e->wall_s));
-	if (s->has_names) {
-		fprintf(f, "  strategy: %s\n", strategy_name(n->strategy));
+	if (s->has_names)
+		fprintf(f, "  strategy: %s\n", strategy_name(s));
+	/* a plain walk builds nothing */
+	if (s->has_names && n->strategy != XBULK_STRATEGY_PLAIN) {
 		fprintf(f, "  scan    : %" PRIu64 " records, %" PRIu64
 			" ioctl calls, %u thread%s, %s\n", n->scan_records,
 			n->scan_calls, n->scan_threads,
@@ -544,7 +558,7 @@ json_report(FILE *f, const struct xb_run_stats *s, const struct run_end *e)
 	/* the names build */
 	fputs("\"strategy\": ", f);
 	if (nb)
-		xb_json_str(f, strategy_name(n->strategy));
+		xb_json_str(f, strategy_name(s));
 	else
 		fputs("null", f);
 	fputs(",\n  ", f);

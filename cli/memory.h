@@ -67,10 +67,11 @@ enum {
 "              the inode chunks of their entries; auto (the default)\n" \
 "              walks unless a PATH is the mount's top.\n"
 
-/* Take --strategy @arg into *@strategy (enum xbulk_names_strategy);
- * XB_EXIT_OK or XB_EXIT_USAGE. */
+/* Take --strategy @arg into *@strategy (enum xbulk_names_strategy;
+ * "names", XBULK_STRATEGY_PLAIN, only if @plain_ok: find); XB_EXIT_OK or
+ * XB_EXIT_USAGE. */
 enum xb_exit xb_strategy_option(const char *cmd, const char *arg,
-				uint32_t *strategy);
+				bool plain_ok, uint32_t *strategy);
 
 /* What --stats prints: text or JSON (docs/formats.md). */
 enum xb_stats { XB_STATS_NONE, XB_STATS_TEXT, XB_STATS_JSON };
@@ -110,6 +111,11 @@ uint64_t xb_memory_default(void);
  * (more than 2^64 - 1 bytes), -EDOM (negative or 0). */
 int xb_parse_size(const char *s, uint64_t *out);
 
+/* What --stats says of a plain walk (XBULK_STRATEGY_PLAIN): "names" (the
+ * expression reads names and types only), "stat" (it stat()s), "follow"
+ * (find -L). */
+enum { XB_PLAIN_NAMES, XB_PLAIN_STAT, XB_PLAIN_FOLLOW };
+
 /* --stats of the commands that join names to inodes, and export's. */
 struct xb_run_stats {
 	enum xb_stats	stats;
@@ -118,6 +124,7 @@ struct xb_run_stats {
 	uint64_t	start_ns;	/* CLOCK_MONOTONIC */
 	bool		has_names;	/* a names build ran: @names */
 	struct xbulk_names_result names;
+	uint32_t	plain;		/* strategy PLAIN: XB_PLAIN_* */
 	bool		has_memory;	/* @mem read */
 	struct xbulk_memory_stats mem;
 	bool		has_export;	/* export: the three below */

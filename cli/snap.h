@@ -92,6 +92,19 @@ enum xb_exit xb_snap_option(const char *cmd, int c, char **argv);
 enum xb_exit xb_snap_count(const char *cmd, const char *opt, const char *arg,
 			   uint64_t min, uint64_t max, uint64_t *v);
 
+/*
+ * xbulk find --snapshot @path (cli/find_snap.c): refuse what @find reads
+ * that a snapshot cannot answer (XB_EXIT_USAGE, the primary named), then
+ * open @path and read it once for its walks (xbulk_snap_tree_open(); a
+ * damaged file is said in one line before any output: XB_EXIT_FAILURE),
+ * and give @find its block size.  XB_EXIT_OK, or the status after the
+ * message (or of a signal).
+ */
+enum xb_exit xb_find_snap_open(const char *path, struct xbulk_find *find,
+			       const volatile int *cancel,
+			       struct xbulk_snap **s,
+			       struct xbulk_snap_tree **t);
+
 /* The help lines of the options of a live scan: -j, --no-sync,
  * --memory, --tmpdir. */
 #define XB_SNAP_SCAN_HELP						\

@@ -4,7 +4,9 @@
 # directory of another commit) on the commands whose memory issue 25
 # reworked, in memory (no budget reached), each pair run in turn by
 # bench/run so that noise hits both alike:
-#   find_p      xbulk find -j 2 MNT -printf '%p\n'
+#   find_p      xbulk find -j 2 MNT -printf '%p\n' (names only: since
+#               issue 26 the new build may walk where the old scanned)
+#   find_ps     xbulk find -j 2 MNT -printf '%p %s\n' (a scan in both)
 #   du_s        xbulk du -s -j 2 MNT
 #   snapshot    xbulk snapshot -j 2 MNT FILE (FILE on tmpfs)
 #   diff_live   xbulk diff -j 2 OLD MNT (OLD made once by this build)
@@ -26,6 +28,9 @@ ab_contenders() {
 		contender "${x}_find_p" \
 			"exec $bin find -j 2 $M -printf '%p\n' >/dev/null" \
 			records=names
+		contender "${x}_find_ps" \
+			"exec $bin find -j 2 $M -printf '%p %s\n' >/dev/null" \
+			records=names
 		contender "${x}_du_s" "exec $bin du -s -j 2 $M >/dev/null"
 		contender "${x}_snapshot" "exec $bin snapshot -j 2 $M $d/s.$x"
 		contender "${x}_diff_live" \
@@ -37,7 +42,7 @@ ab_targets() {
 	local state n
 
 	for state in $STATES; do
-		for n in find_p du_s snapshot diff_live; do
+		for n in find_p find_ps du_s snapshot diff_live; do
 			target "$state" "new_$n wall / old_$n wall" \
 				"$(ratio "$(med "$state" "new_$n" wall)" \
 					"$(med "$state" "old_$n" wall)")" "<=" 1.05

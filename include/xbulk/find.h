@@ -152,9 +152,22 @@ int xbulk_find_maxdepth(const struct xbulk_find *find);
  * xbulk_find_walk_flags() - the XBULK_WALK_* flags to walk with:
  * XBULK_WALK_POST for -depth and -delete (and for -execdir ... {} +,
  * whose batches end where find's walk changes depth), XBULK_WALK_FOLLOW
- * for -H (a symbolic link given as a PATH is followed).
+ * for -H and -L (a symbolic link given as a PATH is followed),
+ * XBULK_WALK_LOGICAL for -L and -follow (every symbolic link is: a
+ * plain walk only, xbulk_names_plain()), XBULK_WALK_XDEV for -xdev and
+ * -mount.
  */
 unsigned int xbulk_find_walk_flags(const struct xbulk_find *find);
+
+/**
+ * xbulk_find_names_only() - does the expression read nothing of a file
+ * but its path, name and the type its directory entry gives (since
+ * 0.5)?  Then a plain walk (xbulk_names_plain()) answers it with no
+ * stat() of a file that is not a directory, as GNU find's own walk
+ * does: -name, -path, -regex, -type, -prune, -print, -printf's %p %f
+ * %h %P %H %d...  False with --format (xbulk_find_set_record()).
+ */
+bool xbulk_find_names_only(const struct xbulk_find *find);
 
 /**
  * xbulk_find_files0_from() - the FILE of -files0-from (NUL-separated
@@ -179,6 +192,23 @@ int xbulk_find_finish(struct xbulk_find *find);
 
 /* The XBULK_F_* fields the expression and its output read. */
 uint32_t xbulk_find_fields(const struct xbulk_find *find);
+
+/**
+ * xbulk_find_offline() - can the expression be answered from walk
+ * entries of a source that is not the live filesystem (a snapshot:
+ * xbulk_snap_walk()), whose records hold only @fields (XBULK_F_*)?
+ * (since 0.4)
+ * @what, @size: the first primary (in the command line's order) that
+ *        cannot, NUL-terminated: "-lname", "-printf %l", "-xfs-extsize"
+ *
+ * Such a source has no symbolic link's target (-L -follow -lname
+ * -ilname -xtype -ls -fls, -printf's %l %Y), no file to check or act on (-readable
+ * -writable -executable -samefile -exec -execdir -ok -okdir -delete)
+ * and no st_dev (%D).
+ * Return: 0 if it can, -ENOTSUP if not.
+ */
+int xbulk_find_offline(const struct xbulk_find *find, uint32_t fields,
+		       char *what, size_t size);
 
 /**
  * xbulk_find_keep() - the pre-filter: may a file with this record (not a

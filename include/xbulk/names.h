@@ -275,6 +275,14 @@ enum xbulk_names_strategy {
 	 * hides it), the scan.
 	 */
 	XBULK_STRATEGY_WALK,
+	/*
+	 * Since 0.5, xbulk_names_plain()'s (not a choice of
+	 * xbulk_names_build()): no bulkstat, no names built; each walk
+	 * reads its directories as it enters them and stat()s what it must
+	 * (directories, entries of unknown type; with XBULK_WALK_LOGICAL
+	 * symbolic links too), as GNU find's fts does.
+	 */
+	XBULK_STRATEGY_PLAIN,
 };
 
 /* Where xbulk_names_build() failed. */
@@ -351,7 +359,8 @@ struct xbulk_names_result {
 	uint64_t	spill_bytes;	/* placed in the spill file */
 	uint64_t	spill_trims;	/* times its pages were let go */
 	uint64_t	folded;		/* entries opts.fold folded */
-	/* Since 0.4: the strategy taken (SCAN or WALK); with WALK the
+	/* Since 0.4: the strategy taken (SCAN or WALK; a caller that used
+	 * xbulk_names_plain() may record PLAIN here); with WALK the
 	 * scan_* fields count the bulkstat calls of the entries' chunks */
 	uint32_t	strategy;	/* enum xbulk_names_strategy */
 };
@@ -443,6 +452,19 @@ enum {
 	 * kept or not: XBULK_F_NLINK), from the scan's record: its other
 	 * paths come too. */
 	XBULK_ENTRY_LINKED	= 1u << 5,
+	/*
+	 * Since 0.5, plain walks only (xbulk_names_plain()): not a file to
+	 * evaluate, @err -ELOOP.  With @nentries, a directory met again
+	 * below itself (a symbolic link to one above: fts's FTS_DC), the
+	 * first @nentries bytes of @path naming the one above; with
+	 * @nentries 0, a symbolic link in a loop of links
+	 * (XBULK_WALK_LOGICAL).  Not entered.
+	 */
+	XBULK_ENTRY_LOOP	= 1u << 6,
+	/* Since 0.5: from a plain walk (xbulk_names_plain()), GNU find's
+	 * own: a directory O_NOATIME may not open is read without, as the
+	 * walk reads it (find -empty) */
+	XBULK_ENTRY_PLAIN	= 1u << 7,
 };
 
 /*
@@ -460,7 +482,8 @@ struct xbulk_entry {
 	unsigned int	depth;		/* 0: the operand itself */
 	const struct xfs_bulkstat *bs;	/* kept fields, others 0 */
 	uint64_t	nentries;	/* directories: entries but "." and
-					   "..", as read */
+					   "..", as read; XBULK_ENTRY_LOOP:
+					   see there */
 	uint32_t	flags;		/* XBULK_ENTRY_* */
 	int		err;		/* negative errno with UNREADABLE and
 					   BAD_INODE, and with MOUNT when the
@@ -487,8 +510,7 @@ struct xbulk_entry {
 					   names (bs_ino at depth 0): at a
 					   mount point over a file, the
 					   covered file's (find -inum reads
-					   it) */
-};
+					   it) */};
 
 enum xbulk_visit {
 	XBULK_VISIT_PRE,	/* a directory before its contents, and
@@ -517,7 +539,42 @@ enum {
 						   -depth, du) */
 	XBULK_WALK_FOLLOW	= 1u << 1,	/* a symlink operand is
 						   followed (find -H, -L) */
+	/* Since 0.5, plain walks (xbulk_names_plain()) only: */
+	XBULK_WALK_LOGICAL	= 1u << 2,	/* every symlink is followed,
+						   loops detected (find -L) */
+	XBULK_WALK_XDEV		= 1u << 3,	/* stay on the operand's
+						   filesystem (find -xdev;
+						   walks of built names
+						   always do) */
 };
+
+/**
+ * xbulk_names_plain() - names for walks that read as they go (since 0.5)
+ * @fs:    NULL, or the XFS filesystem the operands are on: the fields
+ *         statx does not give (@o->fields) are then read by bulkstat of
+ *         each file on it that is stat()ed
+ * @o:     options: only @fields, @cancel, @progress, @memory and @tmpdir
+ *         are read
+ * @names: on success, the names (free with xbulk_names_free())
+ *
+ * No scan and nothing built (XBULK_STRATEGY_PLAIN): each
+ * xbulk_names_walk() reads a directory when it enters it (O_NOATIME),
+ * stat()s directories, entries of unknown type and, with
+ * XBULK_WALK_LOGICAL, symbolic links, and gives every other entry as
+ * XBULK_ENTRY_LAZY (its type from the directory entry;
+ * xbulk_names_restat() stats it), as GNU find's fts does.  Any
+ * filesystem; the walk crosses mount points unless XBULK_WALK_XDEV.
+ * Entries are XBULK_ENTRY_LIVE (st_dev, fstype and statx's 512-byte
+ * blocks in each), never XBULK_ENTRY_MOUNT but at the mount points
+ * XBULK_WALK_XDEV does not cross; under XBULK_WALK_LOGICAL loops come
+ * as XBULK_ENTRY_LOOP.  A walk holds one fd per directory level it is
+ * in.  xbulk_names_unreached() and xbulk_names_readlink() are refused.
+ *
+ * Return: 0, -ENOMEM, -EINVAL (the @size of @o), or statx()'s error on
+ * @fs.
+ */
+int xbulk_names_plain(struct xbulk_fs *fs, const struct xbulk_names_opts *o,
+		      struct xbulk_names **names);
 
 /**
  * xbulk_names_walk() - every path under one operand, in GNU find's order

@@ -26,6 +26,8 @@
 #include <stdint.h>
 #include <xfs/xfs.h>
 
+#include "xbulk/names.h"
+
 #pragma GCC visibility push(default)
 
 struct xbulk_fs;
@@ -223,6 +225,83 @@ int xbulk_snap_memory(const struct xbulk_snap *s,
 void xbulk_snap_close(struct xbulk_snap *s);
 
 /* ------------------------------------------------------------------ */
+/* Walking (since 0.4)                                                 */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A snapshot as a source of walk entries (struct xbulk_entry,
+ * xbulk/names.h): the paths under an operand with their records, for a
+ * walk callback such as xbulk_find_visit() (xbulk find --snapshot).
+ * Nothing is read but the snapshot.
+ */
+struct xbulk_snap_tree;
+
+/* The record fields (XBULK_F_*) of a snapshot's walk entries; of
+ * XBULK_F_OTHER only bs_version (5 when a birth time is recorded). */
+#define XBULK_SNAP_FIELDS	(XBULK_F_SIZE | XBULK_F_BLOCKS |	\
+				 XBULK_F_ATIME | XBULK_F_MTIME |	\
+				 XBULK_F_CTIME | XBULK_F_BTIME |	\
+				 XBULK_F_OWNER | XBULK_F_PROJID |	\
+				 XBULK_F_NLINK | XBULK_F_RDEV |		\
+				 XBULK_F_XFLAGS | XBULK_F_EXTENTS |	\
+				 XBULK_F_OTHER)
+
+struct xbulk_snap_tree_opts {
+	size_t		size;		/* sizeof(struct xbulk_snap_tree_opts) */
+	const volatile int *cancel;	/* -EINTR within 1024 records */
+};
+
+/**
+ * xbulk_snap_tree_open() - read snapshot @s (a file, or a live scan)
+ * once for its walks: every record is decoded, each directory's names
+ * are counted and its record kept (about 70 bytes a directory beside
+ * the directory table; other inodes stream, nothing is kept of them).
+ * @s stays the caller's, to close after xbulk_snap_tree_free(); the
+ * walks rewind and read it.
+ *
+ * Return: 0; -EBADMSG (a damaged record: xbulk_snap_error(@s) says
+ * where, before any entry was handed out), a reader's error, -EINTR,
+ * -ENOMEM; -EINVAL, -E2BIG (@o's size).
+ */
+int xbulk_snap_tree_open(struct xbulk_snap *s,
+			 const struct xbulk_snap_tree_opts *o,
+			 struct xbulk_snap_tree **t);
+
+/**
+ * xbulk_snap_walk() - every path of the snapshot under @start, to @fn
+ * @start: the operand: relative to the mount's top ("." the top, "a/b"),
+ *         or absolute and under the mount point the snapshot was taken
+ *         of (xbulk_snap_info() .mountpoint), as find's PATH; paths are
+ *         @start followed by "/name"s (a trailing '/' not doubled)
+ * @flags: XBULK_WALK_POST; XBULK_WALK_FOLLOW makes an operand that is
+ *         a symbolic link fail (-ENOTSUP: a snapshot holds no target)
+ *
+ * The entries are those a live walk (xbulk_names_walk()) would have
+ * given at the snapshot's moment: the same paths and depths, each name
+ * of a hard-linked file, the records as the snapshot holds them (the
+ * fields of SNAPSHOT in xbulk(8); bs_blksize, the hints, bs_forkoff,
+ * bs_sick, bs_checked 0; bs_version 5 when a birth time is recorded,
+ * else 1), a directory's @nentries its names in the snapshot; @dev 0,
+ * @fstype "xfs", @blocklog the snapshot's block size.  Not in find's
+ * order: the directories first, depth first (PRE, then POST after their
+ * subdirectories with XBULK_WALK_POST; PRUNE from @fn leaves a
+ * subtree out), then every other file in inode order, in one pass over
+ * the records.  A snapshot keeps no readdir order: sorted, the paths
+ * are the live walk's.
+ *
+ * Return: 0 at the end, XBULK_WALK_STOP if @fn stopped it; -ENOENT
+ * (no such path in the snapshot), -EXDEV (an absolute @start not under
+ * its mount point, or ".." above its top), -ENOTSUP (a symbolic link
+ * to follow); -EINTR; -ENOMEM; a reader's
+ * error (xbulk_snap_error()); or @fn's negative errno.
+ */
+int xbulk_snap_walk(struct xbulk_snap_tree *t, const char *start,
+		    unsigned int flags, xbulk_walk_fn fn, void *arg);
+
+/** xbulk_snap_tree_free() - free @t (NULL is fine) */
+void xbulk_snap_tree_free(struct xbulk_snap_tree *t);
+
+/* ------------------------------------------------------------------ */
 /* Writing                                                             */
 /* ------------------------------------------------------------------ */
 
@@ -334,6 +413,12 @@ enum {
 	 * it, folded into this one change (XBULK_DIFF_FOLD): @inodes and
 	 * @bytes say what it stands for */
 	XBULK_CHANGE_SUBTREE	= 1u << 1,
+	/* Since 0.4, with XBULK_DIFF_EVERY_NAME: a change of an inode
+	 * that only gained names (and maybe lost others) and kept one:
+	 * no facet, neither record changing.  Its data and attributes
+	 * are OLD's, so a copy that has OLD's names needs only the links
+	 * (rsync -H without -I: xbulk diff --linked0) */
+	XBULK_CHANGE_LINK_ONLY	= 1u << 2,
 };
 
 struct xbulk_snap_change {

@@ -850,13 +850,16 @@ opt_depth(struct xf_parser *ps, const struct xf_primary *p,
 	return option_true(ps, out);
 }
 
-/* -xdev -mount -noleaf: what xbulk find does anyway (one filesystem, no
- * leaf optimisation) */
+/* -xdev -mount -noleaf (p->arg: -xdev, -mount): what a walk of built
+ * names does anyway (one filesystem, no leaf optimisation); a plain walk
+ * stays on each PATH's filesystem with -xdev */
 static int
 opt_global(struct xf_parser *ps, const struct xf_primary *p,
 	   struct xf_node **out)
 {
 	global_option(ps, p->name);
+	if (p->arg)
+		ps->find->xdev = true;
 	return option_true(ps, out);
 }
 
@@ -913,13 +916,15 @@ opt_files0_from(struct xf_parser *ps, const struct xf_primary *p,
 	return option_true(ps, out);
 }
 
+/* -follow: -L from here (find's set_follow_state(SYMLINK_ALWAYS_DEREF):
+ * the walk, and -newer's and -samefile's files after it) */
 static int
 opt_follow(struct xf_parser *ps, const struct xf_primary *p,
 	   struct xf_node **out)
 {
-	(void)p, (void)out;
-	ps->status = XBULK_FIND_EXIT_REFUSED;
-	return xf_fail(ps, "%s", XF_NO_FOLLOW("-follow"));
+	(void)p;	/* positional: no warning (find's parse_follow()) */
+	ps->find->follow_paths = ps->find->logical = true;
+	return option_true(ps, out);
 }
 
 /* The table's rows: a test the record decides (its @pre on the file's
@@ -934,10 +939,13 @@ opt_follow(struct xf_parser *ps, const struct xf_primary *p,
 	{ name, parse, NULL, NULL, 0, XF_P_OPTION | (props), arg }
 
 #define STAT		XF_P_STAT
+#define LIVE		XF_P_LIVE
 #define FOLD		XF_P_FOLD
 #define XFS		(XF_P_XFS | XF_P_STAT)
 /* runs a program or deletes: what the pre-filter cannot foresee */
 #define ACTS		(XF_P_KEEPS | XF_P_NO_PRINT)
+/* ... and needs the live filesystem */
+#define RUNS		(ACTS | LIVE)
 /* writes to a stream (-f...: given a FILE first) */
 #define OUT		(ACTS | XF_P_STREAM)
 #define OUT_FILE	(OUT | XF_P_FILE)
@@ -954,6 +962,7 @@ static const struct xf_primary table[] = {
 	/* options: before the PATHs (parse.c), then anywhere */
 	OPT("-P", NULL, XF_P_LEADING, 0),
 	OPT("-H", NULL, XF_P_LEADING, 0),
+	OPT("-L", NULL, XF_P_LEADING, 0),
 	OPT("-depth", opt_depth, 0, 0),
 	OPT("-d", opt_depth, 0, 1),
 	OPT("-maxdepth", opt_maxdepth, 0, 0),
@@ -962,9 +971,10 @@ static const struct xf_primary table[] = {
 	OPT("-regextype", opt_regextype, 0, 0),
 	OPT("-warn", opt_warn, 0, 1),
 	OPT("-nowarn", opt_warn, 0, 0),
-	OPT("-xdev", opt_global, 0, 0),
-	OPT("-mount", opt_global, 0, 0),
+	OPT("-xdev", opt_global, 0, 1),
+	OPT("-mount", opt_global, 0, 1),
 	OPT("-noleaf", opt_global, 0, 0),
+	OPT("-follow", opt_follow, 0, 0),
 	OPT("-ignore_readdir_race", opt_race, 0, 1),
 	OPT("-noignore_readdir_race", opt_race, 0, 0),
 	OPT("-files0-from", opt_files0_from, 0, 0),
@@ -980,12 +990,14 @@ static const struct xf_primary table[] = {
 	     MATCH_PATH),
 	TEST("-regex", parse_regex, xf_eval_regex, NULL, 0, 0, 0),
 	TEST("-iregex", parse_regex, xf_eval_regex, NULL, 0, FOLD, 0),
-	TEST("-lname", parse_match, xf_eval_lname, xf_pre_lname, 0, 0,
+	TEST("-lname", parse_match, xf_eval_lname, xf_pre_lname, 0, LIVE,
 	     MATCH_LINK),
-	TEST("-ilname", parse_match, xf_eval_lname, xf_pre_lname, 0, FOLD,
+	TEST("-ilname", parse_match, xf_eval_lname, xf_pre_lname, 0,
+	     FOLD | LIVE,
 	     MATCH_LINK),
 	TEST("-type", parse_type, xf_eval_type, xf_pre_type, 0, 0, 0),
-	TEST("-xtype", parse_type, xf_eval_xtype, xf_pre_xtype, 0, STAT, 0),
+	TEST("-xtype", parse_type, xf_eval_xtype, xf_pre_xtype, 0,
+	     STAT | LIVE, 0),
 	REC("-size", parse_size, xf_pre_size, F(SIZE), STAT, XF_FLD_SIZE),
 	TEST("-empty", parse_bare, xf_eval_empty, xf_pre_empty, F(SIZE),
 	     STAT, 0),
@@ -1017,11 +1029,12 @@ static const struct xf_primary table[] = {
 	TEST("-inum", parse_num, xf_eval_inum, xf_pre_num, 0,
 	     STAT | XF_P_STAT_DIR, XF_FLD_INO),
 	TEST("-samefile", parse_samefile, xf_eval_samefile, xf_pre_samefile,
-	     0, STAT, 0),
+	     0, STAT | LIVE, 0),
 	TEST("-fstype", parse_fstype, xf_eval_fstype, NULL, 0, STAT, 0),
-	TEST("-readable", parse_access, xf_eval_access, NULL, 0, 0, R_OK),
-	TEST("-writable", parse_access, xf_eval_access, NULL, 0, 0, W_OK),
-	TEST("-executable", parse_access, xf_eval_access, NULL, 0, 0, X_OK),
+	TEST("-readable", parse_access, xf_eval_access, NULL, 0, LIVE, R_OK),
+	TEST("-writable", parse_access, xf_eval_access, NULL, 0, LIVE, W_OK),
+	TEST("-executable", parse_access, xf_eval_access, NULL, 0, LIVE,
+	     X_OK),
 	/* actions */
 	ACT("-print", parse_action, xf_eval_print, xf_pre_true, 0, OUT,
 	    ACT_PRINT),
@@ -1036,19 +1049,19 @@ static const struct xf_primary table[] = {
 	ACT("-fprintf", parse_action, xf_eval_printf, xf_pre_true, 0,
 	    OUT_FILE, ACT_PRINTF),
 	ACT("-ls", parse_action, xf_eval_ls, xf_pre_true, XF_LS_FIELDS,
-	    OUT | STAT, ACT_LS),
+	    OUT | STAT | LIVE, ACT_LS),
 	ACT("-fls", parse_action, xf_eval_ls, xf_pre_true, XF_LS_FIELDS,
-	    OUT_FILE | STAT, ACT_LS),
+	    OUT_FILE | STAT | LIVE, ACT_LS),
 	/* no effect on what is not a directory: no inode kept for it */
 	ACT("-prune", parse_prune, xf_eval_prune, xf_pre_true, 0, 0, 0),
 	ACT("-quit", parse_bare, xf_eval_quit, xf_pre_true, 0, XF_P_KEEPS, 0),
-	ACT("-exec", xf_parse_exec, xf_eval_exec, NULL, 0, ACTS, 0),
-	ACT("-execdir", xf_parse_exec, xf_eval_exec, NULL, 0, ACTS,
+	ACT("-exec", xf_parse_exec, xf_eval_exec, NULL, 0, RUNS, 0),
+	ACT("-execdir", xf_parse_exec, xf_eval_exec, NULL, 0, RUNS,
 	    XF_EXEC_DIR),
-	ACT("-ok", xf_parse_exec, xf_eval_exec, NULL, 0, ACTS, XF_EXEC_OK),
-	ACT("-okdir", xf_parse_exec, xf_eval_exec, NULL, 0, ACTS,
+	ACT("-ok", xf_parse_exec, xf_eval_exec, NULL, 0, RUNS, XF_EXEC_OK),
+	ACT("-okdir", xf_parse_exec, xf_eval_exec, NULL, 0, RUNS,
 	    XF_EXEC_DIR | XF_EXEC_OK),
-	ACT("-delete", parse_delete, xf_eval_delete, NULL, F(NLINK), ACTS, 0),
+	ACT("-delete", parse_delete, xf_eval_delete, NULL, F(NLINK), RUNS, 0),
 	/* XFS tests */
 	REC("-xfs-extents", parse_num, xf_pre_num, F(EXTENTS), XFS,
 	    XF_FLD_EXTENTS),
@@ -1066,9 +1079,7 @@ static const struct xf_primary table[] = {
 	REC("-xfs-bmin", parse_time, xf_pre_time, F(BTIME) | F(OTHER), XFS,
 	    T(BTIME) | TIME_MIN),
 	/* refused: GNU find's own */
-	OPT("-L", NULL, XF_P_LEADING | XF_P_REFUSED, 0),
 	OPT("-D", NULL, XF_P_LEADING | XF_P_REFUSED, 0),
-	OPT("-follow", opt_follow, XF_P_REFUSED, 0),
 	TEST("-context", parse_context, NULL, NULL, 0, XF_P_REFUSED, 0),
 };
 

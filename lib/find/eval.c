@@ -7,6 +7,8 @@
  * act, from the rows' @pre.
  */
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -138,6 +140,24 @@ xbulk_find_visit(void *arg, const struct xbulk_entry *e,
 	}
 	if (f->fatal)
 		return XBULK_WALK_STOP;
+	/* -L: a directory met again below itself, or a symbolic link that
+	 * leads round in a loop: said, and not evaluated (find's FTS_DC,
+	 * and its symlink_loop() check of FTS_NS) */
+	if (e->flags & XBULK_ENTRY_LOOP) {
+		size_t n = (size_t)e->nentries;
+		char *above = n ? strndup(e->path, n) : NULL;
+
+		if (!above) {
+			xf_problem(f, e->path, e->err);
+			return 0;
+		}
+		f->problems++;
+		xf_error(f, "File system loop detected; %s is part of the same "
+			 "file system loop as %s.", xf_quote(f, 0, e->path),
+			 xf_quote(f, 1, above));
+		free(above);
+		return 0;
+	}
 	/* a file that vanished before the walk could stat it: find says so
 	 * and goes on with what it knows (the name) */
 	if ((e->flags & XBULK_ENTRY_LAZY) && e->err)

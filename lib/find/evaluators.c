@@ -8,6 +8,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -151,7 +152,8 @@ xf_pre_xtype(const struct xbulk_find *f, const struct xf_node *n,
 	return S_ISLNK(bs->bs_mode) ? XF_V_UNKNOWN : type_is(n, bs->bs_mode);
 }
 
-/* -xtype: the type of what a symlink points to (find's stat fallback). */
+/* -xtype: the type of what a symlink points to (find's stat fallback);
+ * under -L, where the walk followed it, of the link itself (lstat). */
 bool
 xf_eval_xtype(struct xbulk_find *f, const struct xf_node *n,
 	      struct xf_state *st)
@@ -160,9 +162,17 @@ xf_eval_xtype(struct xbulk_find *f, const struct xf_node *n,
 	struct stat st_target;
 	int err;
 
+	if (f->logical) {
+		err = xf_stat_target(f, st->file, &st_target,
+				     AT_SYMLINK_NOFOLLOW);
+		if (!err)
+			return type_is(n, st_target.st_mode);
+		xf_problem(f, st->file->path, err);
+		return false;
+	}
 	if (!S_ISLNK(mode))
 		return type_is(n, mode);
-	err = xf_stat_target(f, st->file, &st_target);
+	err = xf_stat_target(f, st->file, &st_target, 0);
 	if (!err)
 		return type_is(n, st_target.st_mode);
 	if (err == -ENOENT || err == -ENOTDIR)

@@ -92,13 +92,14 @@ xf_walk_dir(struct xbulk_find *f, const struct xbulk_entry *file)
 
 int
 xf_stat_target(struct xbulk_find *f, const struct xbulk_entry *file,
-	       struct stat *st)
+	       struct stat *st, int flags)
 {
 	int at = xf_walk_dir(f, file);
 
 	if (at == -EINVAL)
-		return stat(file->path, st) ? -errno : 0;
+		return fstatat(AT_FDCWD, file->path, st, flags) ? -errno : 0;
 	if (at < 0)
 		return at;
-	return fstatat(at, file->path + file->name_off, st, 0) ? -errno : 0;
+	return fstatat(at, file->path + file->name_off, st, flags) ? -errno :
+	       0;
 }

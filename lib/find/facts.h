@@ -49,10 +49,11 @@ uint64_t xf_blocks512(const struct xbulk_find *f,
  * fd, not to be closed); -EINVAL for an operand, outside a walk or
  * without the hook (go by the path then), -ENOENT if it is gone. */
 int xf_walk_dir(struct xbulk_find *f, const struct xbulk_entry *file);
-/* stat() of @file (following a symbolic link; -xtype, %Y) in its
- * directory as the walk reached it: 0 or -errno. */
+/* stat() of @file (following a symbolic link; -xtype, %Y; with @flags
+ * AT_SYMLINK_NOFOLLOW, lstat(): -xtype under -L) in its directory as
+ * the walk reached it: 0 or -errno. */
 int xf_stat_target(struct xbulk_find *f, const struct xbulk_entry *file,
-		   struct stat *st);
+		   struct stat *st, int flags);
 /* The symlink target of @file into f->linkbuf, or NULL (a problem). */
 const char *xf_readlink(struct xbulk_find *f,
 			const struct xbulk_entry *file);

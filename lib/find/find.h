@@ -132,6 +132,12 @@ enum {
 					   the expression changed the tree */
 	XF_P_STAT_DIR	= 1u << 11,	/* ... of a directory only (-inum:
 					   d_ino answers for the rest) */
+	XF_P_LIVE	= 1u << 12,	/* needs the live filesystem, not
+					   only names and records: a link's
+					   target, access(2), another file,
+					   a program run, a name removed
+					   (refused over a snapshot:
+					   xbulk_find_offline()) */
 };
 
 struct xf_parser;
@@ -225,7 +231,10 @@ struct xbulk_find {
 	char			*linkbuf;	/* readlink results */
 	size_t			linkcap;
 	struct xf_quoted	quoted[XF_QUOTE_SLOTS];
-	bool			follow_paths;	/* -H */
+	bool			follow_paths;	/* -H, -L */
+	bool			logical;	/* -L, -follow: every symbolic
+						   link followed */
+	bool			xdev;		/* -xdev, -mount */
 	bool			ignore_race;	/* -ignore_readdir_race: a
 						   file gone since its
 						   directory was read is
@@ -250,12 +259,6 @@ struct xbulk_find {
 	size_t			arg_count_max;	/* its arguments */
 	struct xbulk_entry	restat;		/* a record stat()ed now */
 };
-
-/* Why -L and -follow are refused (man/xbulk.8 says more). */
-#define XF_NO_FOLLOW(opt)	opt " is not supported: xbulk find answers " \
-	"from one scan of one filesystem and does not follow symbolic " \
-	"links below the PATHs (-H follows the PATHs themselves); for " \
-	opt " use GNU find"
 
 /* parse.c's helpers for the argument parsers (args.c). */
 struct xf_parser {

@@ -118,9 +118,12 @@ count_entries(struct xbulk_find *f, const struct xbulk_entry *file)
 
 	if (err)
 		return err;
-	/* no atime changes, ever: without CAP_FOWNER a directory one does
-	 * not own is unreadable (EPERM), as in the scan */
+	/* no atime changes after a scan: without CAP_FOWNER a directory
+	 * one does not own is unreadable (EPERM), as in the scan; a plain
+	 * walk's is read as find reads it */
 	fd = openat(at, rel, O_RDONLY | O_DIRECTORY | O_NOATIME | O_CLOEXEC);
+	if (fd < 0 && errno == EPERM && (file->flags & XBULK_ENTRY_PLAIN))
+		fd = openat(at, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	err = fd < 0 ? -errno : 0;
 	if (own && at >= 0)
 		close(at);

@@ -124,7 +124,15 @@ unsigned int
 xbulk_find_walk_flags(const struct xbulk_find *f)
 {
 	return (f->post || f->execdir_plus ? XBULK_WALK_POST : 0) |
-	       (f->follow_paths ? XBULK_WALK_FOLLOW : 0);
+	       (f->follow_paths ? XBULK_WALK_FOLLOW : 0) |
+	       (f->logical ? XBULK_WALK_LOGICAL : 0) |
+	       (f->xdev ? XBULK_WALK_XDEV : 0);
+}
+
+bool
+xbulk_find_names_only(const struct xbulk_find *f)
+{
+	return !f->root->fields && f->record == XBULK_FIND_RECORD_NONE;
 }
 
 const char *

@@ -303,17 +303,15 @@ leading_options(struct xf_parser *ps)
 		}
 		if (arg[1] == 'O' && optimisation_level(ps, arg + 2))
 			return -EINVAL;
-		/* the last of -P and -H wins, as in find */
+		/* the last of -P, -H and -L wins, as in find */
 		if (!strcmp(arg, "-P") || !strcmp(arg, "-H") ||
-		    arg[1] == 'O') {
-			if (arg[1] != 'O')
-				ps->find->follow_paths = arg[1] == 'H';
+		    !strcmp(arg, "-L") || arg[1] == 'O') {
+			if (arg[1] != 'O') {
+				ps->find->follow_paths = arg[1] != 'P';
+				ps->find->logical = arg[1] == 'L';
+			}
 			ps->i++;
 			continue;
-		}
-		if (!strcmp(arg, "-L")) {
-			ps->status = XBULK_FIND_EXIT_REFUSED;
-			return xf_fail(ps, "%s", XF_NO_FOLLOW("-L"));
 		}
 		if (!strcmp(arg, "-D")) {
 			ps->status = XBULK_FIND_EXIT_REFUSED;

@@ -309,6 +309,31 @@ fail:
 	return NULL;
 }
 
+/* The first directive of @fmt that entries holding only @fields
+ * (XBULK_F_*) and no live filesystem cannot answer ("%l": a link's
+ * target, "%Y": what it points to, "%D": st_dev, or a field not held),
+ * into @buf (4 bytes); NULL if there is none. */
+static const char *
+format_offline(const struct xf_format *fmt, uint32_t fields, char *buf)
+{
+	size_t i;
+
+	for (i = 0; i < fmt->n; i++) {
+		const struct step *s = &fmt->steps[i];
+
+		if (s->kind != ST_DIRECTIVE ||
+		    (!strchr("lYD", s->conv) &&
+		     !(directive_fields(s->conv, s->aux) & ~fields)))
+			continue;
+		buf[0] = '%';
+		buf[1] = s->conv;
+		buf[2] = s->aux;
+		buf[3] = '\0';
+		return buf;
+	}
+	return NULL;
+}
+
 /*
  * @p..@len as printf's %s with the step's '-', width and precision; a
  * name as find prints it (on a terminal: quoted first, then padded or
@@ -494,7 +519,7 @@ target_type(struct xbulk_find *f, const struct xbulk_entry *file,
 	letter[0] = xf_type_letter(file->bs->bs_mode);
 	if (!S_ISLNK(file->bs->bs_mode))
 		return letter;
-	err = xf_stat_target(f, file, &st);
+	err = xf_stat_target(f, file, &st, 0);
 	if (!err) {
 		letter[0] = xf_type_letter(st.st_mode);
 		return letter;
@@ -623,4 +648,38 @@ xf_format_run(struct xbulk_find *f, const struct xf_format *fmt,
 			err = directive(f, s, out, file);
 	}
 	return err;
+}
+
+/* The first node under @n (in the command line's order) that entries
+ * holding only @fields cannot answer, named into @what: a row that
+ * needs the filesystem, a -printf directive, a field not held. */
+static bool
+offline(const struct xf_node *n, uint32_t fields, char *what, size_t size)
+{
+	const struct xf_primary *p = n->prim;
+	const char *d = NULL;
+	char buf[4];
+
+	if (n->kind != XF_PRIMARY)
+		return (n->left && offline(n->left, fields, what, size)) ||
+		       (n->right && offline(n->right, fields, what, size));
+	if ((p->props & XF_P_STREAM) && n->u.act.fmt)	/* -printf */
+		d = format_offline(n->u.act.fmt, fields, buf);
+	if (!d && !(p->props & XF_P_LIVE) &&
+	    !(n->fields & ~XF_F_STAT & ~fields))
+		return false;
+	snprintf(what, size, "%s%s%s", p->name, d ? " " : "", d ? d : "");
+	return true;
+}
+
+int
+xbulk_find_offline(const struct xbulk_find *f, uint32_t fields, char *what,
+		   size_t size)
+{
+	/* no link's target to follow */
+	if (f->logical) {
+		snprintf(what, size, "-L or -follow");
+		return -ENOTSUP;
+	}
+	return f->root && offline(f->root, fields, what, size) ? -ENOTSUP : 0;
 }

@@ -54,13 +54,15 @@ xbn_lblocks_free(struct xbn_spill *mem, struct xbn_lblock *b)
 	}
 }
 
-/* @len bytes of listing memory in the reader's blocks (and
- * XBN_LIST_SLACK readable after them), or NULL. */
+/* @len bytes of listing memory in the reader's blocks, or of its own
+ * (own_lists), and XBN_LIST_SLACK readable after them; or NULL. */
 static uint8_t *
 listing_alloc(struct xbn_reader *r, size_t len)
 {
 	struct xbn_lblock *b = r->blocks;
 
+	if (r->own_lists)
+		return calloc(1, len + XBN_LIST_SLACK);
 	len += XBN_LIST_SLACK;
 	if (!b || b->cap - b->used < len) {
 		bool big = len > LBLOCK_SIZE / 4;
@@ -124,11 +126,13 @@ xbn_order_listing(struct xbn_reader *r, uint8_t *dst, const uint8_t *buf,
 	const uint8_t *e;
 	uint64_t i, b;
 
-	if (n <= XBN_FTS_SORT_OVER && !folded) {
+	bool sort = n > XBN_FTS_SORT_OVER && !r->no_sort;
+
+	if (!sort && !folded) {
 		memcpy(dst, buf, len);
 		return 0;
 	}
-	if (n <= XBN_FTS_SORT_OVER) {
+	if (!sort) {
 		for (e = buf; e < buf + len; e = xbn_ent_next(e))
 			dst = put_entry(dst, e);
 		return 0;

@@ -165,6 +165,13 @@ struct xbn_reader {
 	struct xbn_spill	*mem;		/* where blocks come from */
 	const volatile int	*cancel;
 	const struct xbn_fold	*fold;		/* NULL: keep every entry */
+	/* the directory is on tmpfs, NFS or CIFS, where fts leaves big
+	 * directories in readdir order (gnulib's
+	 * dirent_inode_sort_may_be_useful()): a plain walk's */
+	bool			no_sort;
+	/* each listing in memory of its own (malloc()), which the caller
+	 * frees: a plain walk drops it as it leaves the directory */
+	bool			own_lists;
 };
 
 struct xbn_dir;

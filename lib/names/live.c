@@ -12,8 +12,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
+#include <linux/magic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/ioctl.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -58,6 +61,8 @@ xbulk_names_dir_fd(struct xbulk_names *nm, const struct xbulk_entry *e)
 	f = (const struct xbn_frame *)nm->stack + w->sp - 1;
 	if (f->depth + 1 != e->depth)
 		return -EINVAL;
+	if (nm->plain)		/* the directory it holds open */
+		return f->fd >= 0 ? f->fd : -EINVAL;
 	if (f->dir == XBN_NONE) {
 		ino = f->dino;
 		gen = f->gen;
@@ -115,7 +120,7 @@ xbn_live_stat(struct xbulk_names *nm, const struct xbulk_entry *e,
 	if (err)
 		return err;
 	xbulk_bulkstat_from_statx(bs, stx);
-	if ((nm->fields & XFS_ONLY) && xbn_live_ours(nm, stx) &&
+	if ((nm->fields & XFS_ONLY) && nm->fs && xbn_live_ours(nm, stx) &&
 	    !xbulk_bulkstat_single(nm->fs, stx->stx_ino, 0, &xb)) {
 		bs->bs_projectid = xb.bs_projectid;
 		bs->bs_xflags = xb.bs_xflags;
@@ -131,10 +136,43 @@ xbn_live_stat(struct xbulk_names *nm, const struct xbulk_entry *e,
 	return 0;
 }
 
+void
+xbn_plain_fill(struct xbulk_names *nm, struct xbulk_entry *e,
+	       const struct statx *stx)
+{
+	e->dev = makedev(stx->stx_dev_major, stx->stx_dev_minor);
+	e->blocklog = 9;		/* statx's 512-byte blocks */
+	if (!(stx->stx_mask & STATX_MNT_ID)) {
+		e->fstype = "";
+		return;
+	}
+	/* read mountinfo again only when the mount changes */
+	if (!nm->live_fstype_mnt || nm->live_fstype_mnt != stx->stx_mnt_id) {
+		xbn_mount_fstype(stx->stx_mnt_id, nm->live_fstype,
+				 sizeof(nm->live_fstype));
+		nm->live_fstype_mnt = stx->stx_mnt_id;
+	}
+	e->fstype = nm->live_fstype;
+}
+
+/* Is directory @fd on a filesystem where gnulib's fts does not sort a
+ * big directory by inode (dirent_inode_sort_may_be_useful(): its
+ * S_MAGIC_TMPFS, S_MAGIC_NFS, S_MAGIC_CIFS)? */
+static bool
+unsorted_fs(int fd)
+{
+	struct statfs sf;
+
+	if (fstatfs(fd, &sf))
+		return false;
+	return sf.f_type == TMPFS_MAGIC || sf.f_type == NFS_SUPER_MAGIC ||
+	       sf.f_type == CIFS_SUPER_MAGIC;
+}
+
 int
 xbn_live_read(struct xbulk_names *nm, const struct xbulk_entry *e,
 	      bool follow, uint64_t ino, const uint8_t **list, uint64_t *len,
-	      uint64_t *n, uint32_t *gen)
+	      uint64_t *n, uint32_t *gen, int *keep)
 {
 	struct xbn_dir d = { .ino = ino };
 	int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC |
@@ -148,29 +186,47 @@ xbn_live_read(struct xbulk_names *nm, const struct xbulk_entry *e,
 				      nm->cancel);
 		if (err)
 			return err;
+		nm->live_reader.own_lists = nm->plain;
 		nm->live_ready = true;
 	}
 	err = xbn_entry_at(nm, e, &at, &rel, &own);
 	if (err)
 		return err;
-	/* no atime changes, ever: without CAP_FOWNER a directory one does
-	 * not own is unreadable (EPERM), as in the scan */
+	/* no atime changes after a scan: without CAP_FOWNER a directory
+	 * one does not own is unreadable (EPERM), as in the scan; a plain
+	 * walk, find's own, reads it as find does (O_NOATIME where
+	 * permitted) */
 	fd = openat(at, rel, flags | O_NOATIME);
+	if (fd < 0 && errno == EPERM && nm->plain)
+		fd = openat(at, rel, flags);
 	err = fd < 0 ? -errno : 0;
 	if (own && at >= 0)
 		close(at);
 	if (err)
 		return err;
+	/* once per filesystem a plain walk enters */
+	if (nm->plain && (!nm->sort_dev || nm->sort_dev != e->dev)) {
+		nm->sort_dev = e->dev;
+		nm->live_reader.no_sort = unsorted_fs(fd);
+	}
 	err = xbn_read_fd(&nm->live_reader, fd, &d);
-	/* for xbulk_names_dir_fd(): XFS's i_generation (int) */
-	if (!err && ioctl(fd, FS_IOC_GETVERSION, &g))
+	/* for xbulk_names_dir_fd(): XFS's i_generation (int), or the fd
+	 * itself */
+	if (!err && !keep && ioctl(fd, FS_IOC_GETVERSION, &g))
 		err = -errno;
 	*gen = (uint32_t)g;
-	close(fd);
+	if (keep && !err && !(d.flags & XBN_DIR_UNREADABLE))
+		*keep = fd;
+	else
+		close(fd);
 	if (err == -ESTALE)
 		return -ENOENT;		/* another directory there now */
 	if (!err && (d.flags & XBN_DIR_UNREADABLE))
 		err = d.err;
+	if (err && nm->plain) {
+		free((void *)d.list);
+		d.list = NULL;
+	}
 	*list = d.list;
 	*len = d.listlen;
 	*n = d.nentries;
@@ -194,9 +250,15 @@ xbulk_names_restat(struct xbulk_names *nm, const struct xbulk_entry *e,
 		return err;
 	*out = *e;
 	out->bs = &nm->restat_bs;
-	out->flags = XBULK_ENTRY_LIVE |
-		     (xbn_live_ours(nm, &stx) ? 0 : XBULK_ENTRY_MOUNT);
+	out->flags = XBULK_ENTRY_LIVE;
 	out->err = 0;
+	if (nm->plain) {
+		out->flags |= XBULK_ENTRY_PLAIN;
+		xbn_plain_fill(nm, out, &stx);
+		return 0;
+	}
+	if (!xbn_live_ours(nm, &stx))
+		out->flags |= XBULK_ENTRY_MOUNT;
 	out->dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
 	out->blocklog = 9;
 	out->fstype = xbn_live_fstype(nm, &stx);

@@ -78,6 +78,11 @@ struct xbulk_names {
 	struct xbn_reader	live_reader;
 	struct xfs_bulkstat	restat_bs;
 	char			live_fstype[64];
+	uint64_t		live_fstype_mnt;	/* its mount id */
+	/* xbulk_names_plain(): nothing built, every walk live; @fs, @dev
+	 * and @mnt_id only if the caller gave an XFS filesystem */
+	bool			plain;
+	uint64_t		sort_dev;	/* live_reader.no_sort's */
 };
 
 /* ------------------------------------------------------------------ */

@@ -274,7 +274,8 @@ fetch_range(struct subtree *st, uint64_t first, uint64_t last)
 static bool
 fetched(const struct subtree *st, size_t n, uint64_t chunk)
 {
-	return bsearch(&chunk, st->done, n, sizeof(chunk), cmp_u64);
+	/* (none yet: st->done may be NULL, which bsearch() may not take) */
+	return n && bsearch(&chunk, st->done, n, sizeof(chunk), cmp_u64);
 }
 
 /*

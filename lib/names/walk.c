@@ -19,9 +19,6 @@
 /* Look at the cancel flag once per this many entries. */
 #define CANCEL_EVERY	1024
 
-/* A directory a live walk enters (no index in the table). */
-#define XBN_LIVE	(XBN_NONE - 1)
-
 /* A bad inode's error, or 0. */
 static int
 bad_err(const struct xbulk_names *nm, uint64_t ino)
@@ -75,7 +72,10 @@ visit(struct xbn_walk *w, struct xbulk_entry *e, enum xbulk_visit v)
 	xbn_spill_tick(&w->nm->spill, 1);
 	e->start = w->start;
 	e->startlen = w->startlen;
-	if (!(e->flags & XBULK_ENTRY_MOUNT)) {
+	/* a plain walk's entries carry their own */
+	if (w->nm->plain) {
+		e->flags |= XBULK_ENTRY_PLAIN;
+	} else if (!(e->flags & XBULK_ENTRY_MOUNT)) {
 		e->dev = w->nm->dev;
 		/* statx's 512-byte blocks, or the scan's */
 		e->blocklog = e->flags & XBULK_ENTRY_LIVE ? 9 :
@@ -103,11 +103,13 @@ enter_live(struct xbn_walk *w, struct xbulk_entry *e)
 	uint64_t len = 0, n = 0;
 	struct xbn_frame *f;
 	uint32_t gen = 0;
-	int err;
+	int err, fd = -1;
 
-	/* -H: an operand that is a symbolic link is followed */
-	err = xbn_live_read(nm, e, !e->depth && w->follow, e->bs->bs_ino,
-			    &list, &len, &n, &gen);
+	/* -H: an operand that is a symbolic link is followed; -L: any;
+	 * a plain walk keeps the directory open while it lists it */
+	err = xbn_live_read(nm, e, (!e->depth && w->follow) || w->logical,
+			    e->bs->bs_ino, &list, &len, &n, &gen,
+			    nm->plain && w->fds < w->fds_max ? &fd : NULL);
 	if (err == -EINTR || err == -ENOMEM)
 		return err;
 	if (err) {
@@ -115,9 +117,18 @@ enter_live(struct xbn_walk *w, struct xbulk_entry *e)
 		e->err = err;
 		return visit(w, e, XBULK_VISIT_POST);
 	}
-	if (xbl_grow(&nm->stack, &nm->stack_cap, w->sp + 1, sizeof(*f)))
+	if (xbl_grow(&nm->stack, &nm->stack_cap, w->sp + 1, sizeof(*f))) {
+		if (fd >= 0)
+			close(fd);
+		if (nm->plain)
+			free((void *)list);
 		return -ENOMEM;
+	}
 	f = (struct xbn_frame *)nm->stack + w->sp++;
+	f->fd = fd;
+	f->list = nm->plain ? (uint8_t *)list : NULL;
+	w->fds += fd >= 0;
+	f->dev = e->dev;
 	f->dir = XBN_NONE;
 	f->depth = e->depth;
 	f->e = list;
@@ -152,6 +163,8 @@ enter(struct xbn_walk *w, uint32_t di, struct xbulk_entry *e, bool prune)
 	if (xbl_grow(&nm->stack, &nm->stack_cap, w->sp + 1, sizeof(*f)))
 		return -ENOMEM;
 	f = (struct xbn_frame *)nm->stack + w->sp++;
+	f->fd = -1;
+	f->list = NULL;
 	f->dir = di;
 	f->depth = e->depth;
 	f->e = d->list;
@@ -176,6 +189,10 @@ live_child(struct xbn_walk *w, struct xbulk_entry *e, const uint8_t *de,
 	struct statx stx;
 	int err;
 
+	if (nm->plain) {
+		xbn_plain_child(w, e, de, di);
+		return;
+	}
 	*di = XBN_NONE;
 	e->dtype = dt;
 	e->dino = xbn_ent_ino(de);
@@ -369,6 +386,11 @@ run(struct xbn_walk *w)
 			struct xbn_frame done = *f;
 
 			w->sp--;
+			if (done.fd >= 0) {
+				close(done.fd);
+				w->fds--;
+			}
+			free(done.list);
 			ret = leave(w, &done);
 			if (ret)
 				return ret;
@@ -429,9 +451,10 @@ find_start(struct xbulk_names *nm, const char *start, unsigned int flags,
 	return 0;
 }
 
-/* A walk after xbulk_names_changed(): the operand stat()ed now. */
+/* The operand @e of a walk after xbulk_names_changed(), stat()ed into
+ * w->bs now; 0 or -errno. */
 static int
-walk_live(struct xbn_walk *w, struct xbulk_entry *e)
+live_start(struct xbn_walk *w, struct xbulk_entry *e)
 {
 	struct statx stx;
 	int ret;
@@ -446,8 +469,21 @@ walk_live(struct xbn_walk *w, struct xbulk_entry *e)
 	e->bs = &w->bs;
 	e->dino = stx.stx_ino;
 	e->flags = XBULK_ENTRY_LIVE;
+	return 0;
+}
+
+/* A walk after xbulk_names_changed(), or of plain names: the operand
+ * stat()ed now. */
+static int
+walk_live(struct xbn_walk *w, struct xbulk_entry *e)
+{
+	int ret = w->nm->plain ? xbn_plain_start(w, e) : live_start(w, e);
+
+	if (ret)
+		return ret;
 	ret = visit(w, e, XBULK_VISIT_PRE);
-	if (S_ISDIR(stx.stx_mode) && (ret == 0 || ret == XBULK_WALK_PRUNE))
+	if (S_ISDIR(w->bs.bs_mode) && !(e->flags & XBULK_ENTRY_MOUNT) &&
+	    (ret == 0 || ret == XBULK_WALK_PRUNE))
 		ret = enter(w, XBN_LIVE, e, ret == XBULK_WALK_PRUNE);
 	if (!ret)
 		ret = run(w);
@@ -562,11 +598,27 @@ xbulk_names_walk(struct xbulk_names *nm, const char *start,
 		.nm = nm, .fn = fn, .arg = arg,
 		.post = flags & XBULK_WALK_POST,
 		.follow = flags & XBULK_WALK_FOLLOW,
+		.logical = flags & XBULK_WALK_LOGICAL,
+		.xdev = flags & XBULK_WALK_XDEV,
 		.start = start, .startlen = strlen(start),
 	};
-	int ret = walk(&w, flags);
+	int ret;
 
+	if (w.logical && !nm->plain)
+		return -EINVAL;
+	if (nm->plain)
+		w.fds_max = xbn_plain_fds();
+	ret = walk(&w, flags);
 	XBL_PROGRESS_ADD(nm->progress, walked, w.count % CANCEL_EVERY);
+	/* stopped inside: the directories a plain walk holds open */
+	while (w.sp) {
+		const struct xbn_frame *f =
+			(const struct xbn_frame *)nm->stack + --w.sp;
+
+		if (f->fd >= 0)
+			close(f->fd);
+		free(f->list);
+	}
 	nm->walk = NULL;
 	if (nm->dir_fd >= 0)
 		close(nm->dir_fd);
@@ -581,7 +633,7 @@ xbulk_names_readlink(struct xbulk_names *nm, const struct xfs_bulkstat *bs,
 	ssize_t len;
 	int fd;
 
-	if (!S_ISLNK(bs->bs_mode))
+	if (!S_ISLNK(bs->bs_mode) || nm->plain)
 		return -EINVAL;
 	fd = xbn_open_handle(nm->mfd, bs->bs_ino, bs->bs_gen,
 			     O_PATH | O_NOFOLLOW);
@@ -605,7 +657,7 @@ xbulk_names_unreached(struct xbulk_names *nm,
 	size_t i, n, k = 0;
 	int ret;
 
-	if (nm->fold.fn || nm->strategy == XBULK_STRATEGY_WALK)
+	if (nm->fold.fn || nm->strategy == XBULK_STRATEGY_WALK || nm->plain)
 		return -EINVAL;
 	stack = malloc(((size_t)nm->dirs.n + 1) * sizeof(*stack));
 	if (!stack)

@@ -349,6 +349,16 @@ queue_kept(struct xbulk_snap_diff *d, uint32_t f, bool list)
 	return ret;
 }
 
+/* The inode's changes queued (all of them) are XBULK_CHANGE_LINK_ONLY. */
+static void
+mark_link_only(struct xbulk_snap_diff *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nq; i++)
+		d->q[i].c.flags |= XBULK_CHANGE_LINK_ONLY;
+}
+
 /*
  * One inode in both, same generation.  OLD's record read while the
  * inode changed (XBULK_SNAP_CHANGING) is racy: a write after that read
@@ -396,9 +406,15 @@ compare(struct xbulk_snap_diff *d)
 	}
 	/* a name gained: the kept names too, so that a path list holds
 	 * every name of the link (rsync -H links only names it lists) */
-	if (every)
-		return ret || (nadd && nadd == b->nlinks) ? ret :
-		       queue_kept(d, f, f || racy || nadd);
+	if (every) {
+		if (ret || (nadd && nadd == b->nlinks))
+			return ret;
+		ret = queue_kept(d, f, f || racy || nadd);
+		if (!ret && nadd && !f &&
+		    !((a->flags | b->flags) & XBULK_SNAP_CHANGING))
+			mark_link_only(d);
+		return ret;
+	}
 	if (!ret && (f || racy))
 		ret = queue(d, snap_entries_only(a->bs, b->bs, f) ?
 			       XBULK_CHANGE_ENTRIES : XBULK_CHANGE_MODIFIED,

@@ -12,6 +12,7 @@
  *   live.c     a live scan as a snapshot (the names engine)
  *   reader.c   a snapshot file: checks, blocks, records
  *   writer.c   writing one: blocks, zstd, O_TMPFILE, commit
+ *   walk.c     a snapshot as walk entries (find --snapshot)
  *   diff.c     the streaming diff of two snapshots
  *   facets.c   what changed between two records of one inode
  */

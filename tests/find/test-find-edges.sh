@@ -153,14 +153,16 @@ for e in "-used 1 -d" "-name a -maxdepth 1" "-name a/b" "-path x/" \
 	check "find -warn $e: the warnings"
 done
 
-# A PATH on another filesystem: named with the PATH whose filesystem is
-# walked (not a missing one, not "." under -files0-from); the missing
-# ones before a filesystem that cannot be opened are said too
+# A PATH on another filesystem, in a scan: named with the PATH whose
+# filesystem is walked (not a missing one, not "." under -files0-from);
+# the missing ones before a filesystem that cannot be opened are said
+# too (a plain walk, auto's choice for names only, walks them all)
 printf '%s\0/proc\0' "$T/file" >"$tmp/files0"
 for args in "nosuch $T/file /proc" "-files0-from $tmp/files0" \
 	    "nosuch /proc $T/file"; do
 	# shellcheck disable=SC2086
-	"$XBULK" find $args -maxdepth 0 >"$tmp/got" 2>&1 && grc=0 || grc=$?
+	"$XBULK" find --strategy scan $args -maxdepth 0 >"$tmp/got" 2>&1 &&
+		grc=0 || grc=$?
 	case $args in
 	nosuch\ /proc*)
 		printf '%s\n' "xbulk find: 'nosuch': No such file or directory" \

@@ -13,7 +13,8 @@
 #     given system call returns (-e inject=SYSCALL:signal=SIG:when=N):
 #     the bulkstat scan (an ioctl), the directory reads (a getdents64),
 #     the output (a write; each path padded to 999 bytes and a NUL, so that the
-#     output is 30 MB, 30 writes), at -j 1 and -j 2;
+#     output is 30 MB, 30 writes), at -j 1 and -j 2; and a plain walk's
+#     reads as it goes (a getdents64: auto's walk for names only);
 #   - wherever it lands: a run slowed to 1% of a CPU (lib-reliability.sh)
 #     is sent the signal at tenths of its length (1, 3, 5; and 7, 9 with
 #     XB_TEST_DEPTH=full; some land between
@@ -94,8 +95,14 @@ PADDED=0
 # --- at a known point of each phase, through strace
 "$XBULK" find -j 1 "$M" -printf '%-999p\0' >"$T/padded"
 PADDED=1
-for spec in "scan ioctl 6" "read getdents64 40" "output write 1"; do
+for spec in "scan ioctl 6" "read getdents64 40" "output write 1" \
+	    "plain getdents64 40"; do
 	read -r phase call nth <<<"$spec"
+	# the build's phases are a scan's (auto walks plainly for this
+	# expression of names: the output phase, the plain walk's reads as
+	# it goes, and the runs below)
+	strat=()
+	[[ $phase == output || $phase == plain ]] || strat=(--strategy scan)
 	for js in "1 INT" "2 TERM" "2 INT"; do
 		read -r j sig <<<"$js"
 		tag="$phase: SIG$sig at $call #$nth, -j $j"
@@ -106,8 +113,8 @@ for spec in "scan ioctl 6" "read getdents64 40" "output write 1"; do
 		strace -f -ttt -o "$T/trace" \
 			-e trace=ioctl,getdents64,write \
 			-e inject="$call:signal=SIG$sig:when=$nth" \
-			"$XBULK" find -j "$j" "$M" -printf '%-999p\0' \
-			>"$T/out" 2>"$T/err" || rc=$?
+			"$XBULK" find -j "$j" "${strat[@]}" "$M" \
+			-printf '%-999p\0' >"$T/out" 2>"$T/err" || rc=$?
 		# the phase: what the process did before the signal came
 		before=$(sed -n "/--- SIG$sig/q;p" "$T/trace")
 		case $phase in
@@ -115,7 +122,7 @@ for spec in "scan ioctl 6" "read getdents64 40" "output write 1"; do
 				 true) ;;
 		read)	landed=$(grep -c 'write(1' <<<"$before" || true)
 			grep -q getdents64 <<<"$before" || landed=1 ;;
-		output)	landed=0 ;;
+		output | plain) landed=0 ;;
 		esac
 		rel_check "[$tag] the signal came in the $phase phase" 0 \
 			"$landed"

@@ -112,13 +112,22 @@ for paths in "d1" "d1/sub ref d2" "ref" "./d1/" "sym-dir" "$T" "d1//" \
 	sed -i 's/^find: /xbulk find: /' "$tmp/want"
 	check "PATHs: $paths"
 done
-"$XBULK" find /proc -maxdepth 0 >/dev/null 2>"$tmp/got" && grc=0 || grc=$?
+# Off XFS a plain walk answers (test-strategy.sh has more); a scan or a
+# walk cannot
+"$XBULK" find --strategy scan /proc -maxdepth 0 >/dev/null 2>"$tmp/got" &&
+	grc=0 || grc=$?
 grep -q "not on an XFS filesystem" "$tmp/got" && ((grc == 1)) &&
 	pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: not XFS"; }
+find /proc -maxdepth 0 -printf '%p %y %m\n' >"$tmp/want" 2>&1 && wrc=0 ||
+	wrc=$?
+"$XBULK" find /proc -maxdepth 0 -printf '%p %y %m\n' >"$tmp/got" 2>&1 &&
+	grc=0 || grc=$?
+check "not XFS: a plain walk"
 # A symbolic link off XFS (on the tmpfs) to a directory on it: the
 # message names the PATH, not the directory the link is in
 ln -s "$T/d1" mnt/to-xfs
-"$XBULK" find mnt/to-xfs >/dev/null 2>"$tmp/got" && grc=0 || grc=$?
+"$XBULK" find --strategy walk mnt/to-xfs >/dev/null 2>"$tmp/got" && grc=0 ||
+	grc=$?
 rm mnt/to-xfs
 [[ $(cat "$tmp/got") == "xbulk find: 'mnt/to-xfs': not on an XFS filesystem" ]] &&
 	((grc == 1)) && pass=$((pass + 1)) ||
@@ -130,12 +139,17 @@ sed -i 's/^find: /xbulk find: /' "$tmp/want.err"
 cat "$tmp/want.err" >>"$tmp/want"
 cat "$tmp/got.err" >>"$tmp/got"
 check "a PATH that does not exist"
-# A PATH on another filesystem mounted inside: find -xdev walks it, we
-# cannot (one XFS mount per run): the others' output, a message, exit 1
+# A PATH on another filesystem mounted inside: find -xdev walks it, a
+# scan cannot (one XFS mount per run): the others' output, a message,
+# exit 1; a plain walk can
 find "$T" -xdev >"$tmp/want" && wrc=1
-"$XBULK" find "$T" "$T/mnt" >"$tmp/got" 2>"$tmp/got.err" && grc=0 || grc=$?
+"$XBULK" find --strategy scan "$T" "$T/mnt" >"$tmp/got" 2>"$tmp/got.err" &&
+	grc=0 || grc=$?
 grep -q "not on the XFS mount of" "$tmp/got.err" || grc=99
 check "a PATH on a filesystem mounted inside"
+find "$T" "$T/mnt" -xdev >"$tmp/want" 2>&1 && wrc=0 || wrc=$?
+"$XBULK" find "$T" "$T/mnt" >"$tmp/got" 2>&1 && grc=0 || grc=$?
+check "a PATH on a filesystem mounted inside, a plain walk"
 
 # A bind mount of a subdirectory: paths never leave it
 B=$XB_TMP/bind
@@ -193,15 +207,24 @@ find . -maxdepth 0 -fprint '' 2>"$tmp/want" && wrc=0 || wrc=$?
 sed -i 's/^find: /xbulk find: /' "$tmp/want"
 check "-fprint ''"
 
-# An idmapped mount: the kernel refuses bulkstat there; one line that
-# says so and what to use instead, exit 1
+# An idmapped mount: the kernel refuses bulkstat there; a scan says so
+# in one line with what to use instead, exit 1; auto walks plainly, as
+# find
 if [[ -x ${IDMAP_MOUNT:-} ]]; then
 	I=$XB_TMP/idmapped
 	mkdir "$I"
 	if "$IDMAP_MOUNT" "$XB_MNT" "$I" 2>/dev/null; then
 		xb_at_exit "umount -l '$I' 2>/dev/null || true"
-		"$XBULK" find "$I/t" -maxdepth 0 >/dev/null 2>"$tmp/got" &&
+		find "$I/t/d1" -xdev >"$tmp/want" 2>&1 && wrc=0 || wrc=$?
+		"$XBULK" find "$I/t/d1" >"$tmp/got" 2>&1 && grc=0 || grc=$?
+		check "idmapped mount, names only"
+		find "$I/t/d1" -xdev -printf '%p %s %u\n' >"$tmp/want" 2>&1 &&
+			wrc=0 || wrc=$?
+		"$XBULK" find "$I/t/d1" -printf '%p %s %u\n' >"$tmp/got" 2>&1 &&
 			grc=0 || grc=$?
+		check "idmapped mount, auto stat()s"
+		"$XBULK" find --strategy scan "$I/t" -maxdepth 0 >/dev/null \
+			2>"$tmp/got" && grc=0 || grc=$?
 		umount "$I"
 		[[ $(wc -l <"$tmp/got") == 1 ]] && ((grc == 1)) &&
 			grep -q "refuses bulkstat on idmapped mounts; use the" \
@@ -211,7 +234,7 @@ if [[ -x ${IDMAP_MOUNT:-} ]]; then
 fi
 
 # Refused: exit 2 and a one-line message that says what to do instead
-for a in -L:"use GNU find" -follow:"use GNU find" -D:"no debug options"; do
+for a in -D:"no debug options"; do
 	"$XBULK" find ${a%%:*} . 2>"$tmp/got" >/dev/null && grc=0 || grc=$?
 	[[ $(wc -l <"$tmp/got") == 1 ]] && grep -q "${a#*:}" "$tmp/got" &&
 		((grc == 2)) && pass=$((pass + 1)) ||
@@ -364,8 +387,9 @@ if command -v setpriv >/dev/null; then
 		    "+sys_admin,+dac_read_search:CAP_FOWNER"; do
 		need=${caps#*:} caps=${caps%:*}
 		setpriv --reuid=nobody --clear-groups --inh-caps=-all,$caps \
-			--ambient-caps=-all,$caps "$XBULK" find . \
-			>"$tmp/got" 2>"$tmp/got.err" && grc=0 || grc=$?
+			--ambient-caps=-all,$caps "$XBULK" find \
+			--strategy scan . >"$tmp/got" 2>"$tmp/got.err" &&
+			grc=0 || grc=$?
 		if [[ $need == CAP_FOWNER ]]; then
 			msg="xbulk find: '.': Operation not permitted (reading a directory one does not own, .*needs $need)"
 			out=.
@@ -379,18 +403,33 @@ if command -v setpriv >/dev/null; then
 			fail=$((fail + 1)); echo "FAIL: capabilities $caps"
 			cat "$tmp/got" "$tmp/got.err"; }
 	done
-	# ... and once -exec ran, directories are read as the walk reaches
-	# them, still with O_NOATIME and never without: one not one's own
-	# is named unreadable, its atime unchanged (relatime would move an
-	# atime this old)
+	# with none, auto walks plainly: find's output and messages, as
+	# GNU find gives them to that user
+	for e in "-printf %p_%s_%y\n" "-empty" "-type d"; do
+		# shellcheck disable=SC2086
+		setpriv --reuid=nobody --clear-groups --inh-caps=-all \
+			find . -xdev $e >"$tmp/want" 2>&1 && wrc=0 || wrc=$?
+		sed -i 's/^find: /xbulk find: /' "$tmp/want"
+		# shellcheck disable=SC2086
+		setpriv --reuid=nobody --clear-groups --inh-caps=-all \
+			--ambient-caps=-all "$XBULK" find . $e >"$tmp/got" \
+			2>&1 && grc=0 || grc=$?
+		check "not root, no capability: find . $e"
+	done
+	# ... and once -exec ran after a scan, directories are read as the
+	# walk reaches them, still with O_NOATIME and never without: one
+	# not one's own is named unreadable, its atime unchanged (relatime
+	# would move an atime this old; a plain walk, find's own, reads it
+	# as find does)
 	mkdir -p "$T/own/sub"
 	: >"$T/own/sub/f"
 	chown nobody "$T/own"
 	touch -a -d 2000-01-01 "$T/own/sub"
 	caps=-all,+sys_admin,+dac_read_search
 	setpriv --reuid=nobody --clear-groups --inh-caps=$caps \
-		--ambient-caps=$caps "$XBULK" find "$T/own" -exec true \; \
-		-print >"$tmp/got" 2>"$tmp/got.err" && grc=0 || grc=$?
+		--ambient-caps=$caps "$XBULK" find --strategy scan "$T/own" \
+		-exec true \; -print >"$tmp/got" 2>"$tmp/got.err" && grc=0 ||
+		grc=$?
 	[[ $(stat -c %X "$T/own/sub") == $(date -d 2000-01-01 +%s) ]] &&
 		grep -q "/own/sub.: Operation not permitted" "$tmp/got.err" &&
 		! grep -q "/own/sub/f" "$tmp/got" && ((grc == 1)) &&

@@ -12,7 +12,8 @@
  * the trailer after the counts (continuation records make it fewer
  * than the inode block's records).  Every
  * record is read, every name's path made, and the snapshot diffed with
- * with a second reading of itself, which must find no change.  Nothing
+ * with a second reading of itself, which must find no change, and
+ * walked from its top (xbulk_snap_tree_open(), xbulk_snap_walk()).  Nothing
  * may crash, leak, read out of bounds or loop, every refusal and every
  * record that cannot be read must say why (xbulk_snap_error()), and
  * every path made must stay below the snapshot's top: names joined by
@@ -157,6 +158,37 @@ read_all(struct xbulk_snap *s)
 	return ret;
 }
 
+/* A walk's entry: "." then "/name"s below the top. */
+static int
+walk_visit(void *arg, const struct xbulk_entry *e, enum xbulk_visit v)
+{
+	(void)arg, (void)v;
+	if (e->path[0] != '.' || (e->pathlen > 1 && e->path[1] != '/') ||
+	    (!e->depth) != (e->pathlen == 1))
+		abort();
+	if (e->pathlen > 1)
+		check_path(e->path + 2, (long)e->pathlen - 2);
+	return 0;
+}
+
+/* Walk @s from its top: a failure says why (but for memory, or a file
+ * without its top). */
+static void
+walk_all(struct xbulk_snap *s)
+{
+	struct xbulk_snap_tree_opts o = { .size = sizeof(o) };
+	struct xbulk_snap_tree *t = NULL;
+	int ret = xbulk_snap_tree_open(s, &o, &t);
+
+	if (!ret)
+		ret = xbulk_snap_walk(t, ".", XBULK_WALK_POST, walk_visit,
+				      NULL);
+	if (ret < 0 && ret != -ENOMEM && ret != -ENOENT &&
+	    !xbulk_snap_error(s))
+		abort();
+	xbulk_snap_tree_free(t);
+}
+
 /* @a and @b read the same bytes: any change is a bug. */
 static void
 diff_self(struct xbulk_snap *a, struct xbulk_snap *b)
@@ -202,6 +234,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else if (!xbulk_snap_open_fd(dup(fd), &t, why, sizeof(why))) {
 		diff_self(s, t);
 		xbulk_snap_close(t);
+		walk_all(s);
 	}
 	xbulk_snap_close(s);
 	close(fd);

@@ -135,7 +135,7 @@ def formats(du0, jsonl, csv_file):
     with open(jsonl, 'rb') as f:
         for line in f:
             rec = json.loads(line)
-            path = (base64.b64decode(rec['path_b64']) if 'path_b64' in rec
+            path = (base64.b64decode(rec['path_b64']) if rec['path_b64']
                     else rec['path'].encode())
             got.append((path, rec['bytes']))
     if got != want:

@@ -3,8 +3,8 @@
 #
 # valgrind memcheck on representative xbulk runs over a small populated
 # image: serial and parallel bulkstat, inumbers, every output format,
-# bulkstat_single, and error paths (usage error, missing path, a free
-# inode, no CAP_SYS_ADMIN).  Each run must end with xbulk's own exit
+# bulkstat_single, error paths (usage error, missing path, a free
+# inode, no CAP_SYS_ADMIN), and find's plain walk (names, stat, -L).  Each run must end with xbulk's own exit
 # status and without a memcheck error or leak (definite, indirect or
 # possible; --error-exitcode=99, so that a memcheck error cannot pass for
 # xbulk's status 1), and its output must be the same as without valgrind.
@@ -106,6 +106,15 @@ vg 1 "${NOCAP[@]}" -- bulkstat -j 2 "$MNT"
 vg 2 -- bulkstat -n 0 "$MNT"
 vg 2 -- bulkstat_single "$MNT" abc
 vg 2 -- inumbers -a 99 "$MNT"
+# find's plain walk (no bulkstat): names only, stat()ing, stopped by
+# -quit inside, and -L with a loop (said: status 1)
+vg 0 -- find "$MNT" -name '*1*'
+vg 0 -- find --strategy names "$MNT" -printf '%p %s %m\n'
+vg 0 -- find -L "$MNT" -mindepth 2 -quit
+D=$(find "$MNT" -mindepth 1 -maxdepth 1 -type d | head -1)
+ln -s .. "$D/up"
+vg 1 -- find -L "$MNT"
+rm "$D/up"
 
 echo "valgrind: $nruns runs, $nfail with errors"
 ((nfail == 0))

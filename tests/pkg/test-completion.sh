@@ -150,7 +150,8 @@ test_values()
 	expect "find's actions are offered" \
 		"-empty -exec -execdir -executable" xbulk find /mnt -e
 	expect "find's refused options are not offered" "" \
-		xbulk find /mnt -fol
+		xbulk find /mnt -conte
+	expect "-follow is offered" "-follow" xbulk find /mnt -fol
 	expect "du's long options" "--max-depth --max-series" \
 		xbulk du -s --max-
 	expect "du's -o values" "text jsonl csv" xbulk du -o ''

@@ -16,8 +16,15 @@
 # the same paths, types, permission bits, owners, symlink targets, file
 # contents and mtimes, and STATE promoted.
 #
-# With --vanish BIN, rounds 1 and 2 run each recipe with BIN first on
-# PATH: an rsync that makes XB_VANISH, which must be on its list, vanish
+# Round 3 adds a sparse file, an xattr and ACLs; round 4 only a second
+# name for a 100 MiB file: the backup must then hold it as one inode of
+# two links, and the round's rsyncs must have sent under 1 MiB of
+# literal data (their --stats, in XB_RSYNC_STATS): the recipe links the
+# new name rather than copying the data again (issue 27).
+#
+# With --vanish BIN, every recipe runs with BIN first on PATH: an rsync
+# that adds --stats (to XB_RSYNC_STATS); in rounds 1 and 2 it makes
+# XB_VANISH, which must be on one of its lists, vanish
 # (XB_VANISH_WHEN) before rsync looks, then between its look and its
 # copy, and writes the real rsync's exit status to XB_VANISH_LOG.  It is
 # the recipe's own s/vanish-WHEN-NAME, written to just before (so
@@ -35,6 +42,7 @@ import os
 import random
 import shutil
 import stat
+import struct
 import subprocess
 import sys
 
@@ -176,19 +184,46 @@ def case_round3(s):
     with open(x, 'r+b') as f:
         f.write(b'X')
     os.utime(x, ns=(st.st_atime_ns - 10**9, st.st_mtime_ns))
-    # what rsync -H, -S and -X keep: a second name for a large file, a
-    # sparse file, a changed xattr
-    os.link(os.path.join(s, 'big'), os.path.join(s, 'big.link'))
+    # what rsync -S, -X and -A keep: a sparse file, a changed xattr,
+    # an ACL on a file and a default ACL on a directory
     with open(os.path.join(s, 'sparse'), 'wb') as f:
         f.truncate(SPARSE)
         f.seek(SPARSE // 2)
         f.write(b'one block of data')
     os.setxattr(os.path.join(s, 'same.txt'), 'user.k', b'changed')
+    os.setxattr(os.path.join(s, 'pkg/lib/libx.so'), 'system.posix_acl_access',
+                acl((ACL_USER, 4, 1234), (ACL_GROUP, 6, 1002)))
+    os.setxattr(os.path.join(s, 'pkg/lib'), 'system.posix_acl_default',
+                acl((ACL_USER, 7, 1234)))
 
 
-CASES = [case_round1, case_round2, case_round3]
-BIG = 32 << 20		# bytes of s/big, which gains a name in round 3
+def case_round4(s):
+    # nothing but a second name for a large file: rsync -H links it on
+    # the backup, without sending its data again (issue 27)
+    os.link(os.path.join(s, 'big'), os.path.join(s, 'big.link'))
+
+
+# POSIX ACLs as the kernel takes them in system.posix_acl_* (no setfacl
+# needed): version 2, then (tag, permissions, id) entries in tag order
+ACL_USER, ACL_GROUP = 0x02, 0x08
+
+
+def acl(*named):
+    """An ACL of the owner rw-, the group r--, others r-- and the @named
+    (tag, permissions, id) entries, with a mask that grants them."""
+    none = 0xffffffff
+    ents = [(0x01, 6, none)] + [e for e in named if e[0] == ACL_USER] + \
+        [(0x04, 4, none)] + [e for e in named if e[0] == ACL_GROUP] + \
+        [(0x10, 7, none), (0x20, 4, none)]
+    return struct.pack('<I', 2) + b''.join(struct.pack('<HHI', *e)
+                                           for e in ents)
+
+
+CASES = [case_round1, case_round2, case_round3, case_round4]
+QUIET = {3}		# rounds without the random plan: case_round4 alone
+BIG = 100 << 20		# bytes of s/big, which gains a name in round 4
 SPARSE = 1 << 30	# apparent bytes of s/sparse, made in round 3
+LITERAL = 1 << 20	# most bytes of data rsync may send in round 4
 
 
 def rsync_judge(src, dst):
@@ -201,18 +236,42 @@ def rsync_judge(src, dst):
     return p.stdout.splitlines()[:10]
 
 
-def round3_kept(src, dst):
-    """After round 3: the backup's s/big and s/big.link one inode, its
-    s/sparse still sparse."""
-    b = [os.lstat(os.path.join(dst, 's', n)) for n in ('big', 'big.link')]
+def round3_kept(src, dst, literal):
+    """After round 3: the backup's s/sparse still sparse."""
     sp = os.lstat(os.path.join(dst, 's', 'sparse'))
+    if sp.st_blocks * 512 > 1 << 20:
+        return [f's/sparse: {sp.st_blocks * 512} bytes on disk']
+    return []
+
+
+def round4_kept(src, dst, literal):
+    """After round 4: the backup's s/big and s/big.link one inode, and
+    its data not sent again (@literal: rsync's "Literal data" bytes of
+    the round)."""
+    b = [os.lstat(os.path.join(dst, 's', n)) for n in ('big', 'big.link')]
     errs = []
     if (b[0].st_ino, b[0].st_nlink) != (b[1].st_ino, 2):
         errs.append(f's/big, s/big.link: inodes {b[0].st_ino}, '
                     f'{b[1].st_ino}, nlink {b[0].st_nlink}: not one link')
-    if sp.st_blocks * 512 > 1 << 20:
-        errs.append(f's/sparse: {sp.st_blocks * 512} bytes on disk')
+    if literal is None or literal >= LITERAL:
+        errs.append(f'rsync sent {literal} bytes of literal data for a '
+                    f'new name of a {BIG}-byte file')
     return errs
+
+
+KEPT = {2: round3_kept, 3: round4_kept}
+
+
+def literal_data(log):
+    """The bytes of "Literal data" in the --stats of @log's rsyncs, or
+    None without any."""
+    try:
+        with open(log) as f:
+            n = [int(line.split(':')[1].split()[0].replace(',', ''))
+                 for line in f if line.startswith('Literal data:')]
+    except FileNotFoundError:
+        return None
+    return sum(n) if n else None
 
 
 def snapshot_tree(top):
@@ -268,8 +327,7 @@ def vanishing(s, name, env, work, bin_dir, when):
     v = os.path.join(s, f'vanish-{when}-{name}')
     with open(v, 'ab') as f:
         f.write(b'written, then gone before rsync copies it\n')
-    return dict(env, PATH=bin_dir + os.pathsep + env['PATH'], XB_VANISH=v,
-                XB_VANISH_WHEN=when,
+    return dict(env, XB_VANISH=v, XB_VANISH_WHEN=when,
                 XB_VANISH_LOG=os.path.join(work, 'vanish.log'))
 
 
@@ -296,7 +354,10 @@ def main():
         os.makedirs(os.path.join(work, 'backup'))
         env = dict(os.environ, XBULK=args.xbulk, J=str(args.j),
                    MNT=args.mnt, BACKUP=os.path.join(work, 'backup'),
-                   STATE=os.path.join(work, 'STATE'))
+                   STATE=os.path.join(work, 'STATE'),
+                   XB_RSYNC_STATS=os.path.join(work, 'rsync-stats'))
+        if args.vanish:
+            env['PATH'] = args.vanish + os.pathsep + env['PATH']
         # the first, full backup and its state
         subprocess.run([args.xbulk, 'snapshot', '-j', str(args.j),
                         args.mnt, env['STATE']], check=True)
@@ -308,12 +369,16 @@ def main():
         if rnd < len(CASES):
             CASES[rnd](s)
         plan = Plan(args.mnt, random.Random(rnd + 1), set())
-        for _ in range(args.ops):
+        for _ in range(0 if rnd in QUIET else args.ops):
             plan.op()
         for name, script, env, work in recipes:
             vanish = VANISH.get(rnd) if args.vanish else None
             if vanish:
                 env = vanishing(s, name, env, work, args.vanish, vanish[0])
+                if os.path.exists(env['XB_VANISH_LOG']):
+                    os.unlink(env['XB_VANISH_LOG'])
+            if os.path.exists(env['XB_RSYNC_STATS']):
+                os.unlink(env['XB_RSYNC_STATS'])
             p = subprocess.run(['bash', script], env=env,
                                capture_output=True, text=True)
             if p.returncode:
@@ -327,8 +392,11 @@ def main():
             if vanish:
                 # the backup keeps the file's old copy until the next
                 # round's diff lists it as deleted
-                with open(env['XB_VANISH_LOG']) as f:
-                    said = f.read().strip()
+                try:
+                    with open(env['XB_VANISH_LOG']) as f:
+                        said = f.read().strip()
+                except FileNotFoundError:
+                    said = 'not on any rsync list'
                 if said != vanish[1]:
                     print(f'FAIL: {name} round {rnd + 1}: the vanishing '
                           f'rsync: {said}, not exit status {vanish[1]}')
@@ -337,16 +405,20 @@ def main():
             errs = compare(args.mnt, env['BACKUP'])
             if not vanish and not errs:
                 errs = rsync_judge(args.mnt, env['BACKUP'])
-            if rnd == 2 and not errs:
-                errs = round3_kept(args.mnt, env['BACKUP'])
+            if rnd in KEPT and not errs:
+                errs = KEPT[rnd](args.mnt, env['BACKUP'],
+                                 literal_data(env['XB_RSYNC_STATS']))
             if errs != want:
                 print(f'FAIL: {name} -j {args.j} round {rnd + 1}: the '
                       'backup is not the source' +
                       (f' but for {want[0]!r}' if want else '') + ':\n  ' +
                       '\n  '.join(errs or ['(it is the source)']))
                 return 1
+            lit = literal_data(env['XB_RSYNC_STATS'])
             print(f'PASS: {name} -j {args.j} round {rnd + 1}' +
                   (f' (a listed file vanished {vanish[2]})' if vanish
+                   else '') +
+                  (f', {lit} bytes of literal data' if lit is not None
                    else ''))
     return 0
 

@@ -4,11 +4,14 @@
 # The README's incremental backup, end to end (tests/snap/backup.py):
 # its cron line, taken from README.md as it stands (only the paths, the
 # ssh to a local subshell and -j put in: the deletions first, rsync -H
-# -A -X -S); over rounds of changes that include every case that once
-# lost data, and a new hard link, a sparse file and a changed xattr, the
-# backup directory must equal the source tree (and rsync -aHAX -c
-# --delete -n must find nothing to do: links, ACLs, xattrs, directory
-# times), at -j 1 and -j 2.  In rounds 1 and 2 a listed file vanishes before rsync
+# -A -X -S, --linked0's names without -I, then --copy0's with it); over
+# rounds of changes that include every case that once lost data, and a
+# sparse file, a changed xattr, ACLs and (round 4) a second name for a
+# 100 MiB file, the backup directory must equal the source tree (and
+# rsync -aHAX -c --delete -n must find nothing to do: links, ACLs,
+# xattrs, directory times), at -j 1 and -j 2; after round 4 the backup
+# holds the file as one inode of two names and rsync sent under 1 MiB of
+# literal data (its --stats).  In rounds 1 and 2 a listed file vanishes before rsync
 # copies it (an rsync first on PATH removes it before it runs the real
 # one, then fails its open under strace: exit status 24): the recipe
 # must still promote STATE, and the next round must make the backup the
@@ -25,7 +28,7 @@ command -v rsync >/dev/null || xb_skip "rsync not installed (scripts/deps)"
 if [[ ${SNAP_MUTATE:-} == all ]]; then
 	rounds=12 ops=200
 else
-	rounds=3 ops=60		# the fixed cases' three rounds
+	rounds=4 ops=60		# the fixed cases' four rounds
 fi
 
 xb_mkfs_mount 1G "-d agcount=4"
@@ -40,11 +43,12 @@ awk '/^An incremental backup/ { on = 1 }
 	    -e 's|/mnt/|"$MNT"/|; s|/mnt |"$MNT" |' \
 	    -e 's|STATE\.new|@NEW@|g; s|STATE|"$STATE"|g; s|@NEW@|"$STATE.new"|g' \
 	    -e 's|xbulk diff|"$XBULK" diff -j "$J"|g' >"$T/readme.sh"
-grep -q -- '-0 |$' "$T/readme.sh" && grep -q -- '--deleted0 |$' "$T/readme.sh" &&
-	grep -q -- ' -H -A -X -S ' "$T/readme.sh" &&
-	[[ $(grep -n -- '--deleted0 |$' "$T/readme.sh" | cut -d: -f1) -lt \
-	   $(grep -n -- '-0 |$' "$T/readme.sh" | cut -d: -f1) ]] &&
-	grep -q ' "$BACKUP"/ || \[ $? = 24 \]; } &&$' "$T/readme.sh" &&
+line() { grep -n -- "$1" "$T/readme.sh" | cut -d: -f1; }
+[[ $(line '--deleted0 |$') -lt $(line '--linked0 |$') &&
+   $(line '--linked0 |$') -lt $(line '--copy0 |$') ]] &&
+	[[ $(grep -c -- ' -H -A -X -S ' "$T/readme.sh") == 2 &&
+	   $(grep -c -- ' -H -A -X -S -I ' "$T/readme.sh") == 1 ]] &&
+	[[ $(grep -c ' "$BACKUP"/ || \[ $? = 24 \]; } &&$' "$T/readme.sh") == 2 ]] &&
 	! grep -Eq 'ssh|/srv|backup:' "$T/readme.sh" ||
 	xb_die "the README's backup lines changed shape: $(cat "$T/readme.sh")"
 
@@ -60,12 +64,18 @@ export XB_RSYNC
 XB_RSYNC=$(command -v rsync)
 cat >"$T/bin/rsync" <<'EOF'
 #!/usr/bin/env bash
+# every run's --stats to XB_RSYNC_STATS, for the literal data sent
+if [[ -z ${XB_VANISH:-} ]]; then
+	exec "$XB_RSYNC" --stats "$@" >>"$XB_RSYNC_STATS"
+fi
 log=$XB_VANISH_LOG rel=${XB_VANISH#"$MNT"/} rc=0
 cat >"$log.list"
 if ! tr '\0' '\n' <"$log.list" | grep -qxF -- "$rel"; then
-	echo "$rel not listed" >"$log"
-	exit 99
+	# another of the recipe's lists
+	exec "$XB_RSYNC" --stats "$@" <"$log.list" >>"$XB_RSYNC_STATS"
 fi
+set -- --stats "$@"
+exec >>"$XB_RSYNC_STATS"
 if [[ $XB_VANISH_WHEN == before ]]; then
 	rm -- "$XB_VANISH"
 	"$XB_RSYNC" "$@" <"$log.list" || rc=$?

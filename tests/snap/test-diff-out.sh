@@ -17,7 +17,9 @@
 #     a bidi override, "->" and bytes that are not UTF-8: C escapes in
 #     text (a rename's "->" the only one), JSON escapes in JSON Lines
 #     (path_b64 for what is not UTF-8), U+FFFD and path_b64 in CSV, the
-#     bytes as they are in -0.
+#     bytes as they are in -0;
+#   - --linked0 and --copy0: -0 split in two, the names of an inode that
+#     only gained names (and kept one) in the first.
 #
 # Environment: XBULK.
 
@@ -266,12 +268,14 @@ assert got == want, got ^ want
 got = set()
 for line in open(t + '/jsonl', 'rb'):
     j = json.loads(line.decode('utf-8'))	# strict: all of it UTF-8
-    if j['path'] is None:
+    # as find's and du's: the text (U+FFFD), the exact bytes beside it
+    # when it is not exact, else null
+    if j['path_b64'] is not None:
         p = base64.b64decode(j['path_b64'])
         got.add(p)
         assert not utf8(p), j		# only what is not UTF-8
+        assert j['path'] == p.decode('utf-8', 'replace'), j
     else:
-        assert 'path_b64' not in j, j
         got.add(j['path'].encode())
     if j['change'] == 'renamed':
         assert j['old_path'] == 'n/a -> b', j
@@ -290,6 +294,47 @@ assert list(rows[0])[-2:] == ['path_b64', 'old_path_b64'], rows[0]
 want.discard(b'n/c -> d')
 assert set(open(t + '/nul', 'rb').read().split(b'\0')[:-1]) == want
 EOF
+ok
+
+# --- --linked0 and --copy0 split -0 in two: an inode that only gained
+# names (and kept one) has all its names in --linked0, any other change
+# puts them in --copy0
+mkdir "$M/ln"
+for f in pure chmod write swap gone; do echo "$f" >"$M/ln/$f"; done
+ln "$M/ln/swap" "$M/ln/swap.old"
+ln "$M/ln/gone" "$M/ln/gone.a"
+xb_settle
+"$XBULK" snapshot "$M" "$S/ln1"
+ln "$M/ln/pure" "$M/ln/pure.2"
+ln "$M/ln/chmod" "$M/ln/chmod.2"
+chmod 600 "$M/ln/chmod"
+ln "$M/ln/write" "$M/ln/write.2"
+echo more >>"$M/ln/write"
+ln "$M/ln/swap" "$M/ln/swap.new"	# one name kept, one lost, one gained
+rm "$M/ln/swap.old"
+ln "$M/ln/gone" "$M/ln/gone.b"		# no name kept: nothing to link to
+ln "$M/ln/gone" "$M/ln/gone.c"
+rm "$M/ln/gone" "$M/ln/gone.a"
+xb_settle
+"$XBULK" snapshot "$M" "$S/ln2"
+for o in -0 --linked0 --copy0; do
+	rc=0
+	"$XBULK" diff "$o" "$S/ln1" "$S/ln2" | tr '\0' '\n' | sort >"$T/ln$o" ||
+		rc=$?
+	((rc == 0)) || xb_die "diff $o: exit status $rc"
+done
+[[ $(cat "$T/ln--linked0" | tr '\n' ' ') == 'ln/pure ln/pure.2 ln/swap ln/swap.new ' ]] ||
+	xb_die "--linked0: $(cat "$T/ln--linked0")"
+[[ $(grep -c . "$T/ln--copy0") -ge 7 ]] &&
+	grep -qx ln/chmod.2 "$T/ln--copy0" && grep -qx ln/write "$T/ln--copy0" &&
+	grep -qx ln/gone.c "$T/ln--copy0" && grep -qx ln "$T/ln--copy0" ||
+	xb_die "--copy0: $(cat "$T/ln--copy0")"
+sort "$T/ln--linked0" "$T/ln--copy0" | cmp -s - "$T/ln-0" &&
+	[[ -z $(comm -12 "$T/ln--linked0" "$T/ln--copy0") ]] ||
+	xb_die "--linked0 and --copy0 are not -0 split in two"
+rc=0
+"$XBULK" diff -0 --linked0 "$S/ln1" "$S/ln2" >/dev/null 2>"$T/err" || rc=$?
+((rc == 2)) || xb_die "-0 --linked0: exit status $rc"
 ok
 
 echo "$pass passed, 0 failed"

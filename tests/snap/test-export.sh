@@ -14,8 +14,8 @@
 # registry (or is missing): with access, an install or a load that fails
 # fails the test.
 #
-# Environment: XBULK; NPM_DIR (where @duckdb/node-api goes; default
-# $XDG_CACHE_HOME/xbulk-tests/npm, shared by every build tree).
+# Environment: XBULK; NPM_DIR (where @duckdb/node-api goes:
+# lib-snap.sh's duck_setup).
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/integration/lib.sh"
@@ -179,9 +179,10 @@ assert got == want and got, (got ^ want)
 EOF
 pass=$((pass + 1))
 
-# Python's csv and sqlite3 read every row, strictly as UTF-8; the names
-# (the text, or the exact bytes beside it) are find's, byte for byte;
-# mode_octal is the file's; the catalog says its schema version
+# Python's csv and sqlite3 read every row and column, strictly as UTF-8;
+# the names (the text, or the exact bytes beside it) are find's, byte
+# for byte; mode_octal is the file's; the catalog says its schema
+# version
 python3 - "$M" "$T/db" "$T/csv" <<'EOF' || xb_die "names through csv or sqlite3"
 import base64, csv, os, sqlite3, stat, sys
 mnt, db, dir = os.fsencode(sys.argv[1]), sys.argv[2], sys.argv[3]
@@ -201,6 +202,11 @@ def text(b):
 
 c = sqlite3.connect(db)
 assert c.execute('pragma user_version').fetchone() == (1,)
+# every column of every table, its TEXT strictly UTF-8 (sqlite3 raises
+# on any other): no row dropped
+for (t,) in c.execute("select name from sqlite_master where type = 'table'"):
+    n, = c.execute(f'select count(*) from {t}').fetchone()
+    assert len(c.execute(f'select * from {t}').fetchall()) == n > 0, t
 got = set()
 for p, pb, n, nb, mo in c.execute(
         'select path, path_bytes, e.name, name_bytes, mode_octal '
@@ -237,37 +243,18 @@ pass=$((pass + 1))
 
 # DuckDB: skipped only without access to the npm registry; with it, an
 # install or a load that fails is a failure
-NPM_DIR=${NPM_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/xbulk-tests/npm}
-duck=$NPM_DIR/node_modules/@duckdb/node-api
-if [[ ! -d $duck ]] && command -v npm >/dev/null; then
-	mkdir -p "$NPM_DIR"
-	(cd "$NPM_DIR" && timeout 300 npm install --no-audit --no-fund \
-		--silent @duckdb/node-api >"$T/npm.log" 2>&1) || true
-	if [[ ! -d $duck ]]; then
-		timeout 60 npm ping >/dev/null 2>&1 &&
-			xb_die "npm reaches its registry but did not install @duckdb/node-api: $(tail -5 "$T/npm.log")"
-	fi
-fi
-if [[ -d $duck ]]; then
-	cat >"$NPM_DIR/query.mjs" <<'EOF'
-import { DuckDBInstance } from '@duckdb/node-api';
-const db = await DuckDBInstance.create(':memory:');
-const con = await db.connect();
-const r = await con.runAndReadAll(process.argv[2]);
-for (const row of r.getRows()) console.log(row.map(String).join(' '));
-EOF
-	[[ $(node "$NPM_DIR/query.mjs" "select 6 * 7" 2>&1) == 42 ]] ||
-		xb_die "DuckDB does not load: $(node "$NPM_DIR/query.mjs" "select 42" 2>&1 | tail -3)"
-	node "$NPM_DIR/query.mjs" "select uid, sum(disk_bytes) from
+duck_setup
+if [[ -n $DUCK ]]; then
+	$DUCK "select uid, sum(disk_bytes) from
 		read_csv('$T/csv/inodes.csv') group by uid order by uid" \
 		>"$T/duck-du" || xb_die "DuckDB cannot read inodes.csv"
 	cmp -s "$T/du" "$T/duck-du" ||
 		xb_die "DuckDB per-uid disk bytes: $(diff "$T/du" "$T/duck-du" | head -5)"
-	[[ $(node "$NPM_DIR/query.mjs" "select count(*) from
+	[[ $($DUCK "select count(*) from
 		read_csv('$T/csv/entries.csv')") == "$want" ]] ||
 		xb_die "DuckDB: entries"
 	pass=$((pass + 1))
 else
-	echo "SKIP: DuckDB: no access to the npm registry (npm ping failed, or no npm), so @duckdb/node-api is not installed; the CSV was checked with sqlite3"
+	duck_skip "the CSV was checked with sqlite3"
 fi
 echo "$pass passed, 0 failed"

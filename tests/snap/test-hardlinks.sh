@@ -12,7 +12,8 @@
 #   - after 1,000 names removed and 500 added: diff of two snapshots and
 #     diff with the filesystem list exactly those (U and L lines), and
 #     --deleted0 exactly the removed paths (so the README's backup deletes
-#     them).
+#     them), --linked0 every name the inode has then and --copy0 none
+#     (no data to copy: rsync -H links them).
 #
 # Environment: XBULK.
 
@@ -113,4 +114,14 @@ done
 "$XBULK" diff "$T/s1" "$T/s2" --deleted0 | tr '\0' '\n' | LC_ALL=C sort >"$T/got"
 LC_ALL=C sort "$T/removed" | cmp -s - "$T/got" ||
 	xb_die "--deleted0: $(wc -l <"$T/got") paths, not the 1000 removed"
-echo "PASS: $N names of one inode: snapshot, diff (live, two files), export (SQLite, CSV), 1000 removed and 500 added"
+# the inode only gained and lost names: --linked0 lists every name it
+# has now (rsync -H links them to one the backup has, no data sent),
+# --copy0 none of them
+"$XBULK" diff "$T/s1" "$T/s2" --linked0 | tr '\0' '\n' | LC_ALL=C sort >"$T/got"
+names | cmp -s - "$T/got" ||
+	xb_die "--linked0: $(wc -l <"$T/got") paths, not the inode's $(names | wc -l) names"
+"$XBULK" diff "$T/s1" "$T/s2" --copy0 | tr '\0' '\n' >"$T/got"
+! grep -E '^(farm/[^/]*/[nm]0|other/f$)' "$T/got" | head -3 | grep . ||
+	xb_die "--copy0 lists names of the linked inode"
+[[ -s $T/got ]] || xb_die "--copy0: not even the directories' entries changes"
+echo "PASS: $N names of one inode: snapshot, diff (live, two files), export (SQLite, CSV), 1000 removed and 500 added, --linked0"

@@ -85,7 +85,10 @@ test_json_csv(void **state)
 			    "\"path_b64\":\"dAlxIv8=\"");
 	free(got);
 	got = out(put_json, "ok");
-	assert_string_equal(got, "\"path\":\"ok\"");
+	assert_string_equal(got, "\"path\":\"ok\",\"path_b64\":null");
+	free(got);
+	got = out(put_json, NULL);
+	assert_string_equal(got, "\"path\":null,\"path_b64\":null");
 	free(got);
 	got = out(put_csv, "a,\"b\"\n\xff");
 	assert_string_equal(got, "\"a,\"\"b\"\"\n\xef\xbf\xbd\",YSwiYiIK/w==");

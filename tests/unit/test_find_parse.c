@@ -56,7 +56,8 @@ static const struct {
 	{ { "-xfs-extent", "1" }, "unknown predicate `-xfs-extent'\ndid you "
 	  "mean `-xfs-extents'?" },
 	{ { "-j", "2" }, "unknown predicate `-j'" },
-	{ { "-follw" }, "unknown predicate `-follw'" },
+	{ { "-follw" }, "unknown predicate `-follw'\ndid you mean "
+	  "`-follow'?" },
 	{ { "-name" }, "missing argument to `-name'" },
 	{ { "(", "-print" }, "invalid expression; I was expecting to find a "
 	  "')' somewhere but did not see one." },
@@ -166,7 +167,6 @@ test_refused(void **state)
 	static const struct {
 		const char *arg, *hint;
 	} refused[] = {
-		{ "-L", "GNU find" }, { "-follow", "GNU find" },
 		{ "-D", "no debug options" },
 	};
 	size_t i;
@@ -305,6 +305,54 @@ test_help_version(void **state)
 
 /* The fields each expression reads: no more (memory per inode) and no
  * less (a field not kept reads as 0). */
+/* What a snapshot cannot answer is named: the first primary or
+ * -printf directive in the command line's order; the rest passes. */
+static void
+test_offline(void **state)
+{
+	static const struct {
+		const char	*args[6];
+		const char	*what;		/* NULL: answerable */
+	} t[] = {
+		{ { "-print" }, NULL },
+		{ { "-name", "x", "-o", "-empty", "-print0" }, NULL },
+		{ { "-newerBt", "@0", "-xfs-extents", "+1" }, NULL },
+		{ { "-printf", "%p %s %b %n %Xe %Xp %Xg %F %B@\n" }, NULL },
+		{ { "-fstype", "xfs", "-prune", "-o", "-quit" }, NULL },
+		{ { "-lname", "x" }, "-lname" },
+		{ { "-follow", "-print" }, "-L or -follow" },
+		{ { "-name", "x", "-o", "-ilname", "x" }, "-ilname" },
+		{ { "-xtype", "l" }, "-xtype" },
+		{ { "-readable", "-o", "-lname", "x" }, "-readable" },
+		{ { "-ls" }, "-ls" },
+		{ { "-exec", "true", "{}", ";" }, "-exec" },
+		{ { "-delete" }, "-delete" },
+		{ { "-xfs-extsize", "0" }, "-xfs-extsize" },
+		{ { "-printf", "%p %l\n" }, "-printf %l" },
+		{ { "-name", "x", "-printf", "%D" }, "-printf %D" },
+		{ { "-fprintf", "/dev/null", "%Xc" }, "-fprintf %Xc" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct xfh h;
+		char what[64];
+		int ret;
+
+		assert_int_equal(xfh_parse(&h, t[i].args), 0);
+		ret = xbulk_find_offline(h.f, XBULK_SNAP_FIELDS, what,
+					 sizeof(what));
+		if (!t[i].what) {
+			assert_int_equal(ret, 0);
+		} else {
+			assert_int_equal(ret, -ENOTSUP);
+			assert_string_equal(what, t[i].what);
+		}
+		xfh_free(&h);
+	}
+}
+
 static void
 test_field_mask(void **state)
 {
@@ -350,6 +398,49 @@ test_field_mask(void **state)
 			fail_msg("%s %s: fields 0x%x, want 0x%x", t[i].args[0],
 				 t[i].args[1] ? t[i].args[1] : "",
 				 xbulk_find_fields(h.f), t[i].fields);
+		xfh_free(&h);
+	}
+}
+
+/* The expressions a plain walk answers from names and d_type alone
+ * (xbulk_find_names_only(): auto's "names"), and some that stat(). */
+static void
+test_names_only(void **state)
+{
+	static const struct {
+		const char	*args[6];
+		bool		names;
+	} t[] = {
+		{ { "-print" }, true },
+		{ { "-name", "x", "-o", "-iname", "y" }, true },
+		{ { "-path", "./d", "-prune", "-o", "-print0" }, true },
+		{ { "-type", "d", "-maxdepth", "2" }, true },
+		{ { "-regex", ".*c", "-lname", "*x" }, true },
+		{ { "-printf", "%p %f %h %P %H %d\n" }, true },
+		{ { "-exec", "true", "{}", ";" }, true },
+		{ { "-printf", "%p %y\n" }, false },	/* find stats for %y */
+		{ { "-size", "+1" }, false },
+		{ { "-perm", "-u+s" }, false },
+		{ { "-xtype", "l" }, false },
+		{ { "-empty" }, false },
+		{ { "-inum", "5" }, false },
+		{ { "-ls" }, false },
+		{ { "-delete" }, false },
+		{ { "-newer", "/" }, false },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct xfh h;
+
+		assert_int_equal(xfh_parse(&h, t[i].args), 0);
+		if (xbulk_find_names_only(h.f) != t[i].names)
+			fail_msg("%s %s: names only %d", t[i].args[0],
+				 t[i].args[1] ? t[i].args[1] : "", !t[i].names);
+		xbulk_find_set_record(h.f, XBULK_FIND_RECORD_JSONL);
+		if (xbulk_find_names_only(h.f))
+			fail_msg("%s: names only with --format", t[i].args[0]);
 		xfh_free(&h);
 	}
 }
@@ -426,6 +517,8 @@ main(void)
 		cmocka_unit_test(test_optimisation_level),
 		cmocka_unit_test(test_help_version),
 		cmocka_unit_test(test_field_mask),
+		cmocka_unit_test(test_offline),
+		cmocka_unit_test(test_names_only),
 		cmocka_unit_test(test_prefilter),
 	};
 
