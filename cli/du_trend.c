@@ -35,8 +35,8 @@ put_size(FILE *f, const struct du_run *r, double v, bool sign)
 	fprintf(f, "%s%s", sign ? v < 0 ? "-" : "+" : "", buf);
 }
 
-/* The key of series @p in JSON: "path" (and "path_b64" if it is not
- * UTF-8), or the id's kind with its number, and "name". */
+/* The key of series @p in JSON: "path" and "path_b64", or the id's
+ * kind with its number, "name" and "name_b64" (as du --by). */
 static void
 json_key(const struct du_hist *tr, FILE *f, const struct du_trend_point *p)
 {
@@ -48,10 +48,7 @@ json_key(const struct du_hist *tr, FILE *f, const struct du_trend_point *p)
 	}
 	fprintf(f, "\"%s\":%" PRIu64 ",", du_by_name(tr->r->by), p->id);
 	name = du_trend_id_name(tr, p);
-	if (name)
-		xb_json_string(f, "name", name);
-	else
-		fputs("\"name\":null", f);
+	xb_json_string(f, "name", name);
 }
 
 /* "growth" of one series (text or JSON). */

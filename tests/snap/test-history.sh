@@ -315,7 +315,7 @@ grep -qx '  -50000000/day over 7 days: full about 2026-12-23' "$T/out" ||
 	xb_die "du --trend: the day of full: $(tail -2 "$T/out")"
 "$XBULK" du --trend --by uid -o jsonl "$TR" >"$T/out" ||
 	xb_die "du --trend --by uid: $?"
-grep -Eqx '\{"kind":"growth","uid":1000,"name":(null|"[^"]+"),"bytes_per_day":200000.0,"days":7.000\}' \
+grep -Eqx '\{"kind":"growth","uid":1000,"name":(null|"[^"]+"),"name_b64":null,"bytes_per_day":200000.0,"days":7.000\}' \
 	"$T/out" || xb_die "du --trend --by uid: $(grep growth "$T/out")"
 [[ $(grep -c '"kind":"point"' "$T/out") == 10 ]] ||
 	xb_die "du --trend --by uid: not 10 points"

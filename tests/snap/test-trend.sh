@@ -178,7 +178,7 @@ ok
 "$XBULK" du --trend --by uid "$H" >"$T/out" || xb_die "--by uid: $?"
 grep -qx 'uid 0 (root)' "$T/out" || xb_die "--by uid: no name"
 "$XBULK" du --trend --by gid -o jsonl "$H" >"$T/out" || xb_die "--by gid: $?"
-grep -q '{"kind":"growth","gid":0,"name":"root","bytes_per_day":1048576.0,' \
+grep -q '{"kind":"growth","gid":0,"name":"root","name_b64":null,"bytes_per_day":1048576.0,' \
 	"$T/out" || xb_die "--by gid -o jsonl: $(grep growth "$T/out")"
 "$XBULK" du --trend --by uid -o csv "$H" >"$T/out" || xb_die "--by uid csv: $?"
 [[ $(head -2 "$T/out") == $'stamp,uid,name,bytes,apparent,inodes\r\n20261204T000000Z,0,root,1048576,1048576,1\r' ]] ||
