@@ -658,8 +658,9 @@ test_damage()
 # mount; its lines in $T/fold.out
 folded()
 {
-	(cd "$XB_MNT" && "$XBULK" du --stats=json "$@") >"$T/fold.out" \
-		2>"$T/fold.json"
+	(cd "$XB_MNT" && "$XBULK" du --stats=json --stats-file "$T/fold.json" \
+		"$@") >"$T/fold.out" 2>"$T/fold.err"
+	[[ -s $T/fold.err ]] && echo "du $*: $(cat "$T/fold.err")" >&2
 	jq -r .names_folded "$T/fold.json"
 }
 
