@@ -611,6 +611,10 @@ plain_names(struct find_ctx *c, struct xbulk_fs *fs,
 		.size = sizeof(o), .fields = xbulk_find_fields(c->find),
 		.cancel = c->cancel, .memory = mem->memory,
 		.tmpdir = mem->tmpdir,
+		/* the walk prints as it goes: on stderr alone (not with
+		 * stdout on the terminal too), the entries walked */
+		.progress = xb_progress_stage(&stats->progress, "find",
+					      "walk", 0, true),
 	};
 	struct xbulk_names_result r = {
 		.size = sizeof(r), .strategy = XBULK_STRATEGY_PLAIN,

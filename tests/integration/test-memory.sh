@@ -73,7 +73,7 @@ args_of()
 
 	shift
 	case $cmd in
-	find)		echo "find $* '$MNT'" ;;
+	find)		echo "find --strategy scan $* '$MNT'" ;;
 	du)		echo "du $* '$MNT'" ;;
 	snapshot)	echo "snapshot $* '$MNT' '$T/new.snap'" ;;
 	diff)		echo "diff $* '$T/base.snap' '$MNT'" ;;
@@ -187,7 +187,7 @@ for opt in --memory=1G --tmpdir --stats --stats=json --stats-file \
 	rc=$?
 	set -e
 	if ((rc == 1)) && [[ $(sed -n 2p "$T/err") == \
-	     "xbulk find: -j, --format, --no-sync, --progress, --memory, --tmpdir, --stats and --strategy, xbulk find's own options, come before the PATHs" ]]; then
+	     "xbulk find: -j, --format, --no-sync, --progress, --memory, --tmpdir, --stats, --strategy and --snapshot, xbulk find's own options, come before the PATHs" ]]; then
 		pass
 	else
 		fail "find PATH $opt: status $rc, $(cat "$T/err")"
@@ -254,10 +254,15 @@ stats_run()
 }
 
 rm -f "$T/new.snap"
-stats_run find 0 find --stats=json "$MNT" -name g
+stats_run find 0 find --strategy scan --stats=json "$MNT" -name g
 json_check "find --stats=json" "$T/find.json" \
 	"$COMMON and $NAMES and $MEMORY and $NO_EXPORT and
 	 .command == \"find\" and .path == \"$MNT\" and .completed"
+# names only: a walk with no bulkstat, the scan's figures zero
+stats_run find 0 find --stats=json "$MNT" -name g
+json_check "find --stats=json, names only" "$T/find.json" \
+	"$COMMON and $NO_EXPORT and .strategy == \"names\" and
+	 .ioctl_calls == 0 and .scan_records == 0 and .completed"
 stats_run du 0 du -s --stats=json "$MNT"
 json_check "du --stats=json" "$T/du.json" \
 	"$COMMON and $NAMES and $MEMORY and $NO_EXPORT and .command == \"du\" and
