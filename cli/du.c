@@ -102,6 +102,15 @@ XB_STRATEGY_HELP
 "               (default 1), or of each --by uid, gid or projid, its\n"
 "               growth per day over the last 7 days, the free space and\n"
 "               when it runs out at that rate.\n"
+"   --since <old>\n"
+"               What grew: PATH is a mount point (scanned now) or a\n"
+"               later snapshot file (nothing scanned); OLD a snapshot\n"
+"               file of that filesystem.  For each directory down to\n"
+"               -d N (default 1), or each --by uid, gid or projid: disk\n"
+"               usage and inodes then, now and the change, largest\n"
+"               growth first; moved directories matched by inode.\n"
+"   --rows <n>  With --since: only the N rows that grew most and the\n"
+"               N that shrank most.\n"
 "   --help      Show this help.\n"
 "\n"
 "Exit status: 0 success, 1 runtime failure (a PATH or a directory that\n"
@@ -113,7 +122,7 @@ enum {
 	OPT_APPARENT = 256, OPT_SI, OPT_INODES, OPT_BY, OPT_TIME, OPT_TOP,
 	OPT_TOP_DIRS, OPT_SVG, OPT_SVG_DEPTH, OPT_COLOR_BY, OPT_UNREACHABLE,
 	OPT_HELP, OPT_EXCLUDE, OPT_NO_SYNC, OPT_NCDU, OPT_PROMETHEUS,
-	OPT_MAX_SERIES, OPT_TREND,
+	OPT_MAX_SERIES, OPT_TREND, OPT_SINCE, OPT_ROWS,
 };
 
 static const struct option longopts[] = {
@@ -149,6 +158,8 @@ static const struct option longopts[] = {
 	{ "max-series", required_argument, NULL, OPT_MAX_SERIES },
 	{ "unreachable", no_argument, NULL, OPT_UNREACHABLE },
 	{ "trend", no_argument, NULL, OPT_TREND },
+	{ "since", required_argument, NULL, OPT_SINCE },
+	{ "rows", required_argument, NULL, OPT_ROWS },
 	{ "help", no_argument, NULL, OPT_HELP },
 	XB_MEMORY_LONGOPTS,
 	XB_STATS_LONGOPTS,
@@ -317,6 +328,11 @@ parse_options(struct du_run *r, int argc, char **argv)
 			break;
 		case OPT_UNREACHABLE: r->unreachable = true; break;
 		case OPT_TREND: r->trend = true; break;
+		case OPT_SINCE: r->since = optarg; break;
+		case OPT_ROWS:
+			ret = parse_count("--rows", optarg, 1 << 24, &v);
+			r->rows = (size_t)v;
+			break;
 		case XB_OPT_MEMORY:
 		case XB_OPT_TMPDIR:
 			ret = xb_memory_option(&r->mem, "du", c, optarg);
@@ -364,6 +380,8 @@ parse_options(struct du_run *r, int argc, char **argv)
 				      "filesystem: not --strategy walk");
 	if (r->top_dirs && !r->top)
 		return xb_usage_error("du", "--top-dirs needs --top N");
+	if (r->rows && !r->since)
+		return xb_usage_error("du", "--rows needs --since OLD");
 	if (r->prom.max_series && !r->prom_file.path)
 		return xb_usage_error("du", "--max-series needs --prometheus "
 				      "FILE");
@@ -618,6 +636,11 @@ xb_cmd_du(int argc, char **argv)
 			r.max_depth = 1;
 		return du_trend(&r, paths[0]);
 	}
+	if (r.since && argc - optind != 1)
+		return xb_usage_error("du", "--since OLD takes one PATH (a "
+				      "mount point or a later snapshot)");
+	if (r.since)
+		return du_since(&r, r.since, paths[0]);
 	if (r.ncdu_file.path && npaths > 1)
 		return xb_usage_error("du", "--ncdu takes one PATH (an ncdu "
 				      "export has one top)");

@@ -91,6 +91,8 @@ struct du_run {
 	char			**exclude;	/* --exclude, -X patterns */
 	size_t			nexclude;
 	bool			trend;		/* --trend DIR */
+	const char		*since;		/* --since OLD */
+	size_t			rows;		/* --rows N, 0 all */
 	unsigned int		blocklog;	/* of the filesystem */
 	int64_t			now;		/* for ages */
 	/* The run */
@@ -152,6 +154,19 @@ enum xb_exit du_check_conflicts(const struct du_run *r);
  */
 enum xb_exit du_trend(const struct du_run *r, const char *dir);
 
+/* --- du_since.c --------------------------------------------------- */
+
+/*
+ * --since @old: what grew from the snapshot file @old to @new (a mount
+ * point, scanned now, or a later snapshot file of the same filesystem),
+ * per directory down to r->max_depth (default 1) or per r->by (uid,
+ * gid, projid), largest growth first.  XB_EXIT_OK, XB_EXIT_FAILURE
+ * (one line said why: a snapshot missing, damaged, of another
+ * filesystem, or newer than @new), or the status of a write error or a
+ * signal.
+ */
+enum xb_exit du_since(struct du_run *r, const char *old, const char *new);
+
 /* --- du_file.c -------------------------------------------------- */
 
 /* Start @f before the scan (nothing if @f->path is NULL): XB_EXIT_OK,
@@ -185,6 +200,9 @@ void du_prom_free(struct du_prom *p);
 
 /* --- du_out.c ----------------------------------------------------- */
 
+/* A CSV field (RFC 4180): quoted when it holds a comma, quote or line
+ * break; bytes that are not UTF-8 become U+FFFD.  True if any did. */
+bool du_csv_field(FILE *f, const char *s);
 /* The name of @key of @by: the NSS or /etc/projid name, the label
  * (du_agg_label(), of r->agg), or NULL when there is only the number. */
 const char *du_key_name(const struct du_run *r, enum du_by by,

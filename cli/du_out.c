@@ -14,12 +14,8 @@ static const char *const by_name[DU_BY_NR] = {
 	"uid", "gid", "projid", "type", "ext", "age", "size-class",
 };
 
-/*
- * A CSV field (RFC 4180): quoted when it holds a comma, quote or line
- * break; bytes that are not UTF-8 become U+FFFD.  True if any did.
- */
-static bool
-csv_field(FILE *f, const char *s)
+bool
+du_csv_field(FILE *f, const char *s)
 {
 	return strpbrk(s, ",\"\r\n") ? xb_csv_quoted(f, s) :
 					xb_put_text(f, s, XB_QUOTE_CSV);
@@ -67,7 +63,7 @@ du_print_line(struct du_run *r, const char *path,
 			(unsigned long long)s->inodes);
 		return;
 	case XB_FORMAT_CSV:
-		lossy = csv_field(r->out, path);
+		lossy = du_csv_field(r->out, path);
 		fprintf(r->out, ",%llu,%llu", (unsigned long long)s->bytes,
 			(unsigned long long)s->inodes);
 		xb_csv_b64(r->out, path, lossy);
@@ -123,11 +119,11 @@ print_row(struct du_run *r, const char *path, const struct du_agg_row *w)
 			(unsigned long long)w->apparent);
 		return;
 	case XB_FORMAT_CSV:
-		lossy = csv_field(r->out, path);
+		lossy = du_csv_field(r->out, path);
 		fprintf(r->out, ",%s,", by_name[r->by]);
-		csv_field(r->out, numeric ? num : name);
+		du_csv_field(r->out, numeric ? num : name);
 		fputc(',', r->out);
-		csv_field(r->out, name ? name : "");
+		du_csv_field(r->out, name ? name : "");
 		fprintf(r->out, ",%llu,%llu,%llu",
 			(unsigned long long)w->count,
 			(unsigned long long)w->disk,

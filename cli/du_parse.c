@@ -174,6 +174,18 @@ du_check_conflicts(const struct du_run *r)
 		{ r->trend && r->by_given && r->by > DU_BY_PROJID,
 		  "--trend and --by other than uid, gid or projid",
 		  " (a summary holds those)" },
+		{ r->since && (r->trend || r->top || r->svg_file.path ||
+			       r->ncdu_file.path || r->prom_file.path ||
+			       r->unreachable),
+		  "--since and --trend, --top, --svg, --ncdu, --prometheus "
+		  "or --unreachable", "" },
+		{ r->since && (r->all || r->separate_dirs || r->threshold ||
+			       r->count_links || r->total || r->nul ||
+			       r->nexclude),
+		  "--since and -a, -S, -t, -l, -c, -0 or --exclude",
+		  " (its rows are whole subtrees to a depth)" },
+		{ r->since && r->by_given && r->by > DU_BY_PROJID,
+		  "--since and --by other than uid, gid or projid", "" },
 	};
 	size_t i;
 

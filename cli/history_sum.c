@@ -24,17 +24,6 @@
 #include "history.h"
 #include "snap.h"
 
-/* One directory: its own inodes' sums, then its subtree's. */
-struct xb_sum_dir {
-	struct xb_sum_row own;		/* charged to it directly */
-	struct xb_sum_row sub;		/* its subtree (depth <= limit) */
-	uint64_t	parent;		/* 0: not seen yet, or the top */
-	size_t		name;		/* offset in sum->names + 1; 0: none */
-	uint32_t	namelen;
-	int32_t		depth;		/* -1: not known yet; -2: no chain
-					   to the top; -3: being climbed */
-};
-
 static const char *const id_kind[3] = { "uid", "gid", "projid" };
 
 void
@@ -130,6 +119,8 @@ xb_summary_add(struct xb_summary *sum, const struct xbulk_snap_rec *rec)
 	if (!d)
 		goto nomem;
 	row_add(&d->own, &v);
+	if (isdir)
+		d->gen = bs->bs_gen;
 	if (isdir && rec->nlinks && bs->bs_ino != sum->top &&
 	    keep_name(sum, d, &rec->links[0]))
 		goto nomem;
@@ -178,8 +169,8 @@ dir_depth(struct xb_summary *sum, uint64_t ino)
 
 /* Each directory's own sums into its subtree's and those of the
  * directories above it down to sum->depth (a broken chain: the top's). */
-static void
-sum_subtrees(struct xb_summary *sum)
+void
+xb_summary_subtrees(struct xb_summary *sum)
 {
 	struct xb_sum_dir *d, *up, *top = dir_get(sum, sum->top);
 	size_t pos = 0;
@@ -201,6 +192,20 @@ sum_subtrees(struct xb_summary *sum)
 				break;
 		}
 	}
+}
+
+long
+xb_summary_dir_path(const struct xb_summary *sum, const struct xbulk_snap *s,
+		    uint64_t ino, const struct xb_sum_dir *d, char **buf,
+		    size_t *cap)
+{
+	struct xbulk_snap_link l = {
+		.parent = d->parent,
+		.name = d->name ? sum->names + d->name - 1 : NULL,
+		.namelen = d->namelen,
+	};
+
+	return xbulk_snap_path(s, ino == sum->top ? NULL : &l, buf, cap);
 }
 
 /* A directory to print: its path, depth and sums. */
@@ -237,16 +242,9 @@ put_dirs(FILE *f, struct xb_summary *sum, const struct xbulk_snap *s)
 	int err = lines ? 0 : -ENOMEM;
 
 	while (!err && (d = xbl_hash_next(&sum->dirs, &pos, &ino))) {
-		struct xbulk_snap_link l = {
-			.parent = d->parent,
-			.name = d->name ? sum->names + d->name - 1 : NULL,
-			.namelen = d->namelen,
-		};
-
 		if (d->depth < 0 || (unsigned int)d->depth > sum->depth)
 			continue;
-		len = xbulk_snap_path(s, ino == sum->top ? NULL : &l, &buf,
-				      &cap);
+		len = xb_summary_dir_path(sum, s, ino, d, &buf, &cap);
 		if (len == -ENOENT)
 			continue;	/* no name reaches it: in the top */
 		if (len < 0 || !(lines[n].path = strdup(buf))) {
@@ -360,7 +358,7 @@ xb_summary_write(struct xb_summary *sum, const struct xbulk_snap *s,
 		}
 	}
 	if (!err) {
-		sum_subtrees(sum);
+		xb_summary_subtrees(sum);
 		put_head(f, sum, s, fd, stamp);
 		err = put_dirs(f, sum, s);
 		if (!err)
