@@ -117,6 +117,7 @@ struct xb_sum_dir {
 struct xb_summary {
 	unsigned int	depth;		/* directories down to this depth */
 	uint32_t	blocksize;
+	unsigned int	blocklog;	/* log2 of blocksize */
 	uint64_t	top;		/* the mount's top directory */
 	struct xb_sum_row all;
 	struct xbl_hash	dirs;		/* ino -> struct xb_sum_dir */

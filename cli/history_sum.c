@@ -35,6 +35,8 @@ xb_summary_init(struct xb_summary *sum, const struct xbulk_snap *s,
 	memset(sum, 0, sizeof(*sum));
 	sum->depth = depth;
 	sum->blocksize = info->blocksize;
+	for (sum->blocklog = 9; (1u << sum->blocklog) < sum->blocksize;)
+		sum->blocklog++;
 	sum->top = info->top;
 	xbl_hash_init(&sum->dirs, sizeof(struct xb_sum_dir));
 	for (int i = 0; i < 3; i++)
@@ -96,8 +98,9 @@ xb_summary_add(struct xb_summary *sum, const struct xbulk_snap_rec *rec)
 	const uint32_t id[3] = { bs->bs_uid, bs->bs_gid, bs->bs_projectid };
 	struct xb_sum_row v = {
 		.inodes = 1,
-		.bytes = bs->bs_blocks * sum->blocksize,
-		.apparent = bs->bs_size,
+		/* du's figures of one inode (xbulk/du.h) */
+		.bytes = xbulk_du_bytes(bs, sum->blocklog, false),
+		.apparent = xbulk_du_bytes(bs, 0, true),
 	};
 	struct xb_sum_row *r;
 	struct xb_sum_dir *d;
