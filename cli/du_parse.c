@@ -135,6 +135,14 @@ du_excluded(void *arg, const struct xbulk_entry *e)
 enum xb_exit
 du_check_conflicts(const struct du_run *r)
 {
+	/* what --trend and --since (no walk of PATH) cannot give: the
+	 * walk's other products, and du's lines' options */
+	const bool walk_files = r->top || r->svg_file.path ||
+				r->ncdu_file.path || r->prom_file.path ||
+				r->unreachable;
+	const bool line_opts = r->all || r->separate_dirs || r->threshold ||
+			       r->count_links || r->total || r->nul ||
+			       r->nexclude;
 	const struct {
 		bool		both;
 		const char	*what, *why;
@@ -161,27 +169,19 @@ du_check_conflicts(const struct du_run *r)
 		  " (its figures are the disk usage of whole trees)" },
 		{ r->nul && r->format != XB_FORMAT_TEXT,
 		  "-0 and -o jsonl or csv", "" },
-		{ r->trend && (r->top || r->svg_file.path ||
-			       r->ncdu_file.path || r->prom_file.path ||
-			       r->unreachable),
+		{ r->trend && walk_files,
 		  "--trend and --top, --svg, --ncdu, --prometheus or "
 		  "--unreachable", " (--trend reads summaries, no scan)" },
-		{ r->trend && (r->all || r->separate_dirs || r->threshold ||
-			       r->count_links || r->total || r->nul ||
-			       r->nexclude || r->format == XB_FORMAT_CSV),
+		{ r->trend && (line_opts || r->format == XB_FORMAT_CSV),
 		  "--trend and -a, -S, -t, -l, -c, -0, --exclude or -o csv",
 		  " (a summary holds whole subtrees to a depth)" },
 		{ r->trend && r->by_given && r->by > DU_BY_PROJID,
 		  "--trend and --by other than uid, gid or projid",
 		  " (a summary holds those)" },
-		{ r->since && (r->trend || r->top || r->svg_file.path ||
-			       r->ncdu_file.path || r->prom_file.path ||
-			       r->unreachable),
+		{ r->since && (r->trend || walk_files),
 		  "--since and --trend, --top, --svg, --ncdu, --prometheus "
 		  "or --unreachable", "" },
-		{ r->since && (r->all || r->separate_dirs || r->threshold ||
-			       r->count_links || r->total || r->nul ||
-			       r->nexclude),
+		{ r->since && line_opts,
 		  "--since and -a, -S, -t, -l, -c, -0 or --exclude",
 		  " (its rows are whole subtrees to a depth)" },
 		{ r->since && r->by_given && r->by > DU_BY_PROJID,
