@@ -186,8 +186,10 @@ usage()
 	local rc=0
 
 	"$XBULK" du "${@:2}" >"$W/out" 2>"$W/err" || rc=$?
-	((rc == 2)) && head -1 "$W/err" | grep -Eq -- "$1" && [[ ! -s $W/out ]] ||
+	if ((rc != 2)) || ! head -1 "$W/err" | grep -Eq -- "$1" ||
+		[[ -s $W/out ]]; then
 		xb_die "du ${*:2}: $rc: $(cat "$W/err")"
+	fi
 	ok
 }
 usage 'rows needs --since' --rows 3 "$M"
