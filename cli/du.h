@@ -8,6 +8,7 @@
 #ifndef XBULK_CLI_DU_H
 #define XBULK_CLI_DU_H
 
+#include "history.h"
 #include "memory.h"
 #include "du/agg.h"
 #include "du/ncdu.h"
@@ -166,6 +167,35 @@ enum xb_exit du_trend(const struct du_run *r, const char *dir);
  * signal.
  */
 enum xb_exit du_since(struct du_run *r, const char *old, const char *new);
+
+/* --- du_since_by.c: one snapshot's sums per directory and id -------- */
+
+struct du_owners {
+	enum du_by		by;		/* uid, gid or projid */
+	struct xbl_hash		idx;		/* directory inode -> index */
+	uint64_t		*inos;		/* index -> directory inode */
+	size_t			n, cap;
+	struct xbl_hash		own;		/* (index << 32 | id) ->
+						   struct xb_sum_row charged
+						   to the directory */
+	struct xbl_hash		sub;		/* the same, of its subtree
+						   (du_owners_subtrees()) */
+	int			err;		/* the first -ENOMEM */
+};
+
+void du_owners_init(struct du_owners *o, enum du_by by);
+/* Count @rec, a record of the snapshot @sum counts too. */
+void du_owners_add(struct du_owners *o, const struct xb_summary *sum,
+		   const struct xbulk_snap_rec *rec);
+/* The subtrees' sums of the directories in the set @want (of their
+ * inodes), after xb_summary_subtrees(@sum); 0 or -ENOMEM. */
+int du_owners_subtrees(struct du_owners *o, const struct xb_summary *sum,
+		       const struct xbl_hash *want);
+/* The next (directory, id) subtree sum from *@pos (0 first), or NULL. */
+const struct xb_sum_row *du_owners_next(const struct du_owners *o,
+					size_t *pos, uint64_t *ino,
+					uint32_t *id);
+void du_owners_free(struct du_owners *o);
 
 /* --- du_file.c -------------------------------------------------- */
 

@@ -41,11 +41,12 @@ static const char *const by_kind[] = {
 	[DU_BY_UID] = "uid", [DU_BY_GID] = "gid", [DU_BY_PROJID] = "projid",
 };
 
-/* One row: a directory (its paths) or an id. */
+/* One row: a directory, or a directory's id with --by. */
 struct row {
 	char			*path;		/* NEW's; OLD's if deleted */
 	char			*old_path;	/* OLD's, if moved */
-	uint64_t		key;		/* the inode or the id */
+	uint64_t		key;		/* the directory's inode */
+	uint32_t		id;		/* --by: the uid, gid, projid */
 	enum state		state;
 	struct xb_sum_row	then, now;
 	int64_t			growth;		/* of the figure sorted on */
@@ -55,7 +56,10 @@ struct since {
 	struct du_run		*r;
 	struct xbulk_snap	*s[2];		/* OLD, NEW */
 	struct xb_summary	sum[2];
-	struct row		*rows;
+	struct du_owners	own[2];		/* --by */
+	struct row		*dirs;		/* the directories' rows */
+	size_t			ndirs, dcap;
+	struct row		*rows;		/* --by's (paths borrowed) */
 	size_t			n, cap;
 	char			*buf;
 	size_t			bufcap;
@@ -68,20 +72,21 @@ figure(const struct du_run *r, const struct xb_sum_row *v)
 	return r->inodes ? v->inodes : r->apparent ? v->apparent : v->bytes;
 }
 
+/* One more row of *@v (*@n of *@cap), zeroed; NULL without memory. */
 static struct row *
-new_row(struct since *w)
+new_row(struct row **v, size_t *n, size_t *cap)
 {
-	if (w->n == w->cap) {
-		size_t cap = w->cap ? 2 * w->cap : 256;
-		struct row *g = realloc(w->rows, cap * sizeof(*g));
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : 256;
+		struct row *g = realloc(*v, c * sizeof(*g));
 
 		if (!g)
 			return NULL;
-		w->rows = g;
-		w->cap = cap;
+		*v = g;
+		*cap = c;
 	}
-	memset(&w->rows[w->n], 0, sizeof(w->rows[0]));
-	return &w->rows[w->n++];
+	memset(&(*v)[*n], 0, sizeof(**v));
+	return &(*v)[(*n)++];
 }
 
 /* A copy of directory @ino's path in side @i, or NULL with *@err set
@@ -124,7 +129,7 @@ dir_rows(struct since *w)
 			o = NULL;
 		if (!within(d, max) && !(within(o, max) && d->depth >= 0))
 			continue;
-		if (!(row = new_row(w)))
+		if (!(row = new_row(&w->dirs, &w->ndirs, &w->dcap)))
 			return -ENOMEM;
 		row->key = ino;
 		row->now = d->sub;
@@ -143,7 +148,7 @@ dir_rows(struct since *w)
 		if (!within(o, max) || (d && d->gen == o->gen &&
 					d->depth >= 0))
 			continue;
-		if (!(row = new_row(w)))
+		if (!(row = new_row(&w->dirs, &w->ndirs, &w->dcap)))
 			return -ENOMEM;
 		row->key = ino;
 		row->then = o->sub;
@@ -153,33 +158,71 @@ dir_rows(struct since *w)
 	return err == -ENOENT ? -EBADMSG : err;
 }
 
-/* Each id of --by's kind in either side. */
+/* --by: each directory row's ids, in either side. */
+struct pair {
+	struct xb_sum_row	then, now;
+};
+
 static int
-id_rows(struct since *w)
+by_rows(struct since *w)
 {
-	const int k = (int)w->r->by;
+	struct xbl_hash at[2], pairs;
 	const struct xb_sum_row *v;
+	const struct pair *p;
 	struct row *row;
-	size_t pos;
-	uint64_t id;
+	uint64_t ino, key, *x;
+	struct pair *q;
+	size_t pos, j;
+	uint32_t id;
+	bool fresh;
+	int err = 0;
 
-	for (int i = 1; i >= 0; i--) {
+	xbl_hash_init(&at[0], sizeof(uint64_t));
+	xbl_hash_init(&at[1], sizeof(uint64_t));
+	xbl_hash_init(&pairs, sizeof(struct pair));
+	/* the row of each directory inode, on each side it is on */
+	for (j = 0; !err && j < w->ndirs; j++)
+		for (int i = 0; !err && i < 2; i++) {
+			if (w->dirs[j].state == (i ? ST_DELETED : ST_NEW))
+				continue;
+			x = xbl_hash_add(&at[i], w->dirs[j].key, &fresh);
+			if (!x)
+				err = -ENOMEM;
+			else
+				*x = j;
+		}
+	for (int i = 0; !err && i < 2; i++) {
 		pos = 0;
-		while ((v = xbl_hash_next(&w->sum[i].ids[k], &pos, &id))) {
-			const struct xb_sum_row *other =
-				xbl_hash_get(&w->sum[!i].ids[k], id);
-
-			if (i == 0 && other)
-				continue;	/* a row already */
-			if (!(row = new_row(w)))
-				return -ENOMEM;
-			row->key = id;
-			row->state = other ? ST_SAME : i ? ST_NEW : ST_DELETED;
-			row->now = i ? *v : (struct xb_sum_row){ 0 };
-			row->then = i ? (other ? *other : row->then) : *v;
+		err = du_owners_subtrees(&w->own[i], &w->sum[i], &at[i]);
+		while (!err &&
+		       (v = du_owners_next(&w->own[i], &pos, &ino, &id))) {
+			x = xbl_hash_get(&at[i], ino);
+			if (!x)
+				continue;
+			q = xbl_hash_add(&pairs, *x << 32 | id, &fresh);
+			if (!q)
+				err = -ENOMEM;
+			else if (i)
+				q->now = *v;
+			else
+				q->then = *v;
 		}
 	}
-	return 0;
+	pos = 0;
+	while (!err && (p = xbl_hash_next(&pairs, &pos, &key))) {
+		if (!(row = new_row(&w->rows, &w->n, &w->cap))) {
+			err = -ENOMEM;
+			break;
+		}
+		*row = w->dirs[key >> 32];
+		row->id = (uint32_t)key;
+		row->then = p->then;
+		row->now = p->now;
+	}
+	xbl_hash_free(&at[0]);
+	xbl_hash_free(&at[1]);
+	xbl_hash_free(&pairs);
+	return err;
 }
 
 static int
@@ -187,11 +230,16 @@ by_growth(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
 
+	int c;
+
 	if (x->growth != y->growth)
 		return x->growth > y->growth ? -1 : 1;
-	if (x->path && y->path)
-		return strcmp(x->path, y->path);
-	return x->key < y->key ? -1 : x->key > y->key;
+	c = strcmp(x->path, y->path);
+	if (c)
+		return c;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
 }
 
 /* A signed difference, in du's units (-h...) unless @count. */
@@ -252,92 +300,90 @@ put_figures_csv(FILE *f, const struct row *w)
 static void
 put_header(const struct du_run *r)
 {
-	static const char figures[] = "bytes_then,bytes_now,bytes_change,"
-		"apparent_then,apparent_now,apparent_change,inodes_then,"
-		"inodes_now,inodes_change";
-
 	if (r->format != XB_FORMAT_CSV)
 		return;
-	if (r->by_given)
-		fprintf(r->out, "by,key,name,state,%s\r\n", figures);
-	else
-		fprintf(r->out, "path,old_path,ino,state,%s,path_b64,"
-			"old_path_b64\r\n", figures);
+	fprintf(r->out, "path,old_path,ino,state,%sbytes_then,bytes_now,"
+		"bytes_change,apparent_then,apparent_now,apparent_change,"
+		"inodes_then,inodes_now,inodes_change,path_b64,"
+		"old_path_b64\r\n", r->by_given ? "by,key,name," : "");
+}
+
+/* The old path of @w, if it is one to print. */
+static const char *
+moved_from(const struct row *w)
+{
+	return w->state == ST_MOVED ? w->old_path : NULL;
+}
+
+static void
+put_json(const struct du_run *r, const struct row *w, const char *name)
+{
+	fputc('{', r->out);
+	xb_json_string(r->out, "path", w->path);
+	fputc(',', r->out);
+	xb_json_string(r->out, "old_path", moved_from(w));
+	fprintf(r->out, ",\"ino\":%llu,\"state\":\"%s\"",
+		(unsigned long long)w->key, state_name[w->state]);
+	if (r->by_given) {
+		fprintf(r->out, ",\"by\":\"%s\",\"key\":%u,", by_kind[r->by],
+			w->id);
+		xb_json_string(r->out, "name", name);
+	}
+	put_figures_json(r->out, w);
+	fputs("}\n", r->out);
+}
+
+static void
+put_csv(const struct du_run *r, const struct row *w, const char *name)
+{
+	bool lossy, old_lossy = false;
+
+	lossy = du_csv_field(r->out, w->path);
+	fputc(',', r->out);
+	if (moved_from(w))
+		old_lossy = du_csv_field(r->out, w->old_path);
+	fprintf(r->out, ",%llu,%s", (unsigned long long)w->key,
+		state_name[w->state]);
+	if (r->by_given) {
+		fprintf(r->out, ",%s,%u,", by_kind[r->by], w->id);
+		if (name)
+			du_csv_field(r->out, name);
+	}
+	put_figures_csv(r->out, w);
+	xb_csv_b64(r->out, w->path, lossy);
+	xb_csv_b64(r->out, w->old_path, old_lossy);
+	fputs("\r\n", r->out);
 }
 
 /* One row in the format asked for. */
 static void
 put_row(const struct du_run *r, const struct row *w)
 {
-	const char *name = r->by_given ? du_key_name(r, r->by, w->key) : NULL;
+	const char *name = r->by_given ? du_key_name(r, r->by, w->id) : NULL;
 	char a[DU_UNITS_MAX + 1], b[DU_UNITS_MAX], c[DU_UNITS_MAX],
 	     d[DU_UNITS_MAX + 1];
 	const struct xb_sum_row *now = &w->now, *then = &w->then;
-	bool lossy, old_lossy;
 
-	switch (r->format) {
-	case XB_FORMAT_JSONL:
-		fputc('{', r->out);
-		if (r->by_given) {
-			fprintf(r->out, "\"by\":\"%s\",\"key\":%llu,",
-				by_kind[r->by], (unsigned long long)w->key);
-			xb_json_string(r->out, "name", name);
-		} else {
-			xb_json_string(r->out, "path", w->path);
-			fputc(',', r->out);
-			xb_json_string(r->out, "old_path",
-				       w->state == ST_MOVED ? w->old_path :
-				       NULL);
-			fprintf(r->out, ",\"ino\":%llu",
-				(unsigned long long)w->key);
-		}
-		fprintf(r->out, ",\"state\":\"%s\"", state_name[w->state]);
-		put_figures_json(r->out, w);
-		fputs("}\n", r->out);
+	if (r->format != XB_FORMAT_TEXT) {
+		if (r->format == XB_FORMAT_JSONL)
+			put_json(r, w, name);
+		else
+			put_csv(r, w, name);
 		return;
-	case XB_FORMAT_CSV:
-		if (r->by_given) {
-			fprintf(r->out, "%s,%llu,", by_kind[r->by],
-				(unsigned long long)w->key);
-			if (name)
-				du_csv_field(r->out, name);
-			fprintf(r->out, ",%s", state_name[w->state]);
-			put_figures_csv(r->out, w);
-			fputs("\r\n", r->out);
-			return;
-		}
-		lossy = du_csv_field(r->out, w->path);
-		fputc(',', r->out);
-		old_lossy = w->state == ST_MOVED &&
-			    du_csv_field(r->out, w->old_path);
-		fprintf(r->out, ",%llu,%s", (unsigned long long)w->key,
-			state_name[w->state]);
-		put_figures_csv(r->out, w);
-		xb_csv_b64(r->out, w->path, lossy);
-		xb_csv_b64(r->out, w->old_path, old_lossy);
-		fputs("\r\n", r->out);
-		return;
-	default:
-		break;
 	}
-	/* CHANGE NOW THEN (du's units), INODES' CHANGE, PATH or id */
+	/* CHANGE NOW THEN (du's units), INODES' CHANGE, [OWNER,] PATH */
 	change_text(r, figure(r, now), figure(r, then), r->inodes, a);
 	amount_text(r, figure(r, now), r->inodes, b);
 	amount_text(r, figure(r, then), r->inodes, c);
 	change_text(r, r->inodes ? now->bytes : now->inodes,
 		    r->inodes ? then->bytes : then->inodes, !r->inodes, d);
 	fprintf(r->out, "%s\t%s\t%s\t%s\t", a, b, c, d);
-	if (r->by_given) {
-		if (name)
-			fprintf(r->out, "%s (%s %llu)", name, by_kind[r->by],
-				(unsigned long long)w->key);
-		else
-			fprintf(r->out, "%s %llu", by_kind[r->by],
-				(unsigned long long)w->key);
-	} else {
-		xb_put_escaped(r->out, w->path);
-	}
-	if (w->state == ST_MOVED) {
+	if (r->by_given && name)
+		fprintf(r->out, "%s\t", name);
+	else if (r->by_given)
+		fprintf(r->out, "%u\t", w->id);
+	xb_put_escaped(r->out, w->path);
+	if (moved_from(w)) {
 		fputs(" (moved from ", r->out);
 		xb_put_escaped(r->out, w->old_path);
 		fputc(')', r->out);
@@ -358,6 +404,8 @@ gather(struct since *w, int i, const volatile int *cancel)
 	xb_summary_init(&w->sum[i], w->s[i], XB_SUM_ALL_DEPTHS);
 	while ((ret = xbulk_snap_next(w->s[i], &rec)) == 1) {
 		xb_summary_add(&w->sum[i], rec);
+		if (w->r->by_given)
+			du_owners_add(&w->own[i], &w->sum[i], rec);
 		if (++n % CANCEL_EVERY == 0 && *cancel)
 			return -EINTR;
 	}
@@ -434,6 +482,10 @@ print_rows(struct since *w)
 	struct du_run *r = w->r;
 	size_t i, lim = r->rows;
 
+	if (!r->by_given) {	/* the directories' rows are the rows */
+		w->rows = w->dirs;
+		w->n = w->ndirs;
+	}
 	for (i = 0; i < w->n; i++)
 		w->rows[i].growth = (int64_t)(figure(r, &w->rows[i].now) -
 					      figure(r, &w->rows[i].then));
@@ -458,8 +510,11 @@ du_since(struct du_run *r, const char *old, const char *new)
 	enum xb_exit ret;
 	int err = 0, i;
 
+	/* as du: --by's table is PATH's (the top's) without -d */
 	if (!r->depth_given)
-		r->max_depth = 1;
+		r->max_depth = r->by_given ? 0 : 1;
+	for (i = 0; i < 2; i++)
+		du_owners_init(&w.own[i], r->by);
 	ret = open_file(old, &w.s[0]);
 	if (!ret && xb_run_stats_begin(&r->stats, "du", new))
 		ret = XB_EXIT_FAILURE;
@@ -480,7 +535,9 @@ du_since(struct du_run *r, const char *old, const char *new)
 		}
 	}
 	if (!ret && !err)
-		err = r->by_given ? id_rows(&w) : dir_rows(&w);
+		err = dir_rows(&w);
+	if (!ret && !err && r->by_given)
+		err = by_rows(&w);
 	if (!ret && err == -EINTR)
 		ret = xb_signal_exit_status();
 	else if (!ret && err) {
@@ -495,14 +552,17 @@ du_since(struct du_run *r, const char *old, const char *new)
 		xb_run_stats_snap_memory(&r->stats, &r->mem, w.s[1]);
 	if (xb_run_stats_end(&r->stats) && !ret)
 		ret = XB_EXIT_FAILURE;
-	for (size_t j = 0; j < w.n; j++) {
-		free(w.rows[j].path);
-		free(w.rows[j].old_path);
+	for (size_t j = 0; j < w.ndirs; j++) {
+		free(w.dirs[j].path);
+		free(w.dirs[j].old_path);
 	}
-	free(w.rows);
+	if (w.rows != w.dirs)
+		free(w.rows);
+	free(w.dirs);
 	free(w.buf);
 	for (i = 0; i < 2; i++) {
 		xb_summary_free(&w.sum[i]);
+		du_owners_free(&w.own[i]);
 		xbulk_snap_close(w.s[i]);
 	}
 	xbulk_ids_free(r->ids);

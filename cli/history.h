@@ -130,8 +130,14 @@ struct xb_summary {
 /* Start empty sums for the snapshot @s, down to @depth. */
 void xb_summary_init(struct xb_summary *sum, const struct xbulk_snap *s,
 		     unsigned int depth);
-/* Count @rec (each inode once: in the directory of its first name, a
- * directory in itself). */
+/* What @rec counts for (*@v: one inode, its disk usage and size, as
+ * du counts them) and the inode of the directory it is charged to: the
+ * directory of its first name in (parent, name) order, a directory
+ * itself, an inode no name reaches the top. */
+uint64_t xb_summary_charge(const struct xb_summary *sum,
+			   const struct xbulk_snap_rec *rec,
+			   struct xb_sum_row *v);
+/* Count @rec (each inode once, where xb_summary_charge() says). */
 void xb_summary_add(struct xb_summary *sum,
 		    const struct xbulk_snap_rec *rec);
 /* Carry each directory's own sums up to its subtree's and those of

@@ -91,21 +91,31 @@ keep_name(struct xb_summary *sum, struct xb_sum_dir *d,
 	return 0;
 }
 
+uint64_t
+xb_summary_charge(const struct xb_summary *sum,
+		  const struct xbulk_snap_rec *rec, struct xb_sum_row *v)
+{
+	const struct xfs_bulkstat *bs = rec->bs;
+
+	/* du's figures of one inode (xbulk/du.h) */
+	*v = (struct xb_sum_row){
+		.inodes = 1,
+		.bytes = xbulk_du_bytes(bs, sum->blocklog, false),
+		.apparent = xbulk_du_bytes(bs, 0, true),
+	};
+	return (bs->bs_mode & S_IFMT) == S_IFDIR ? bs->bs_ino :
+	       rec->nlinks ? rec->links[0].parent : sum->top;
+}
+
 void
 xb_summary_add(struct xb_summary *sum, const struct xbulk_snap_rec *rec)
 {
 	const struct xfs_bulkstat *bs = rec->bs;
 	const uint32_t id[3] = { bs->bs_uid, bs->bs_gid, bs->bs_projectid };
-	struct xb_sum_row v = {
-		.inodes = 1,
-		/* du's figures of one inode (xbulk/du.h) */
-		.bytes = xbulk_du_bytes(bs, sum->blocklog, false),
-		.apparent = xbulk_du_bytes(bs, 0, true),
-	};
-	struct xb_sum_row *r;
+	struct xb_sum_row v, *r;
 	struct xb_sum_dir *d;
 	bool fresh, isdir = (bs->bs_mode & S_IFMT) == S_IFDIR;
-	uint64_t at;
+	uint64_t at = xb_summary_charge(sum, rec, &v);
 
 	if (sum->err)
 		return;
@@ -116,8 +126,6 @@ xb_summary_add(struct xb_summary *sum, const struct xbulk_snap_rec *rec)
 			goto nomem;
 		row_add(r, &v);
 	}
-	at = isdir ? bs->bs_ino : rec->nlinks ? rec->links[0].parent :
-	     sum->top;
 	d = dir_get(sum, at);
 	if (!d)
 		goto nomem;

@@ -3,6 +3,7 @@
 """Check xbulk du --since's rows (test-du-since.sh) against GNU du and find.
 
 Usage: check_since.py WORK DEPTH ROWS.jsonl UID.jsonl GID.jsonl
+(each of -o jsonl, the same -d DEPTH; UID and GID with --by)
 
 WORK holds, for each side (old, new): SIDE.find (find -xdev -printf
 '%i\\t%y\\t%b\\t%s\\t%U\\t%G\\t%P\\0'), SIDE.du and SIDE.dui (du -x -0 -B1 and
@@ -44,15 +45,16 @@ def load(work, side):
     return inodes, dirpath, pathdir, links
 
 
-def rule_sums(inodes, dirpath, pathdir, links):
-    """Subtree figures per directory inode by the documented rule."""
+def rule_sums(inodes, dirpath, pathdir, links, key=None):
+    """Subtree figures per directory inode by the documented rule; with
+    key ("uid", "gid"), per (directory inode, id)."""
     top = pathdir[b"."]
     parent = {d: min(links[d])[0] for d in dirpath if d != top}
-    sums = {d: [0, 0, 0] for d in dirpath}
+    sums = {} if key else {d: [0, 0, 0] for d in dirpath}
     for ino, v in inodes.items():
         at = ino if v["kind"] == b"d" else min(links[ino])[0]
         while True:
-            s = sums[at]
+            s = sums.setdefault((at, v[key]) if key else at, [0, 0, 0])
             s[0] += v["bytes"]
             s[1] += v["apparent"]
             s[2] += 1
@@ -128,10 +130,13 @@ def main():
             checked += 1
         if not amb:
             fail("%s: no directory with a cross-directory hard link" % s)
-        side[s] = (inodes, dirpath, sums)
+        side[s] = (inodes, dirpath, sums,
+                   {k: rule_sums(inodes, dirpath, pathdir, links, k)
+                    for k in ("uid", "gid")})
         print("check_since: %s: %d directories as GNU du, %d by the rule "
               "alone" % (s, checked, len(amb)))
-    (oi, od, osum), (ni, nd, nsum) = side["old"], side["new"]
+    (oi, od, osum, oby), (ni, nd, nsum, nby) = side["old"], side["new"]
+    top_new = [d for d, p in nd.items() if p == b"."][0]
 
     def dep(p):
         return 0 if p == b"." else p.count(b"/") + 1
@@ -170,17 +175,33 @@ def main():
            text(r, "old_path") != (old if state == "moved" else None):
             fail("%r: state %s, paths %r %r; wanted %s, %r" %
                  (p, r["state"], r["path"], r["old_path"], state, old))
+    # the top's rows per owner are find's %U / %G sums
+    for key in ("uid", "gid"):
+        for k, (b, n) in owners(ni, key).items():
+            if nby[key][(top_new, k)][0::2] != [b, n]:
+                fail("rule and find differ: %s %d" % (key, k))
     for f, key in ((uid_f, "uid"), (gid_f, "gid")):
-        o, n = owners(oi, key), owners(ni, key)
-        rows = {r["key"]: r for r in map(json.loads, open(f))}
-        if sorted(rows) != sorted(set(o) | set(n)):
-            fail("%s rows %r" % (key, sorted(rows)))
-        for k, r in rows.items():
-            w = (o.get(k, [0, 0]), n.get(k, [0, 0]))
-            g = ([r["bytes_then"], r["inodes_then"]],
-                 [r["bytes_now"], r["inodes_now"]])
-            if g != w:
-                fail("%s %d: %r, wanted %r" % (key, k, g, w))
+        rows = {}
+        for r in map(json.loads, open(f)):
+            if r["by"] != key or (r["ino"], r["key"]) in rows:
+                fail("%s row %r" % (key, r))
+            rows[(r["ino"], r["key"])] = r
+        want_by = {}
+        for (d, k), v in nby[key].items():
+            if d in want:
+                want_by[(d, k)] = [[0, 0, 0], v]
+        for (d, k), v in oby[key].items():
+            if d in want:
+                want_by.setdefault((d, k), [[0, 0, 0], [0, 0, 0]])[0] = v
+        if sorted(rows) != sorted(want_by):
+            fail("%s rows %r, wanted %r" % (key, sorted(rows),
+                                            sorted(want_by)))
+        for dk, (then, now) in want_by.items():
+            r = rows[dk]
+            g = ([r["bytes_then"], r["apparent_then"], r["inodes_then"]],
+                 [r["bytes_now"], r["apparent_now"], r["inodes_now"]])
+            if g != (then, now) or text(r, "path") != want[dk[0]][0]:
+                fail("%s %r: %r, wanted %r" % (key, dk, g, (then, now)))
     print("check_since: %d directories, %d owners" %
           (len(want), len(rows)))
 

@@ -115,12 +115,18 @@ for how in file j1 j2; do
 	j2) new=$M; j=(-j 2) ;;
 	esac
 	since "$how.rows" "${j[@]}" -d 64 -o jsonl "$new"
-	since "$how.uid" "${j[@]}" --by uid -o jsonl "$new"
-	since "$how.gid" "${j[@]}" --by gid -o jsonl "$new"
+	since "$how.uid" "${j[@]}" -d 64 --by uid -o jsonl "$new"
+	since "$how.gid" "${j[@]}" -d 64 --by gid -o jsonl "$new"
 	check 64 "$W/$how.rows" "$W/$how.uid" "$W/$how.gid"
 done
 since d1.rows -o jsonl "$T/new.xbs"		# -d 1 by default
-check 1 "$W/d1.rows" "$W/file.uid" "$W/file.gid"
+since d1.uid -d 1 --by uid -o jsonl "$T/new.xbs"
+since d1.gid -d 1 --by gid -o jsonl "$T/new.xbs"
+check 1 "$W/d1.rows" "$W/d1.uid" "$W/d1.gid"
+since d0.rows -d 0 -o jsonl "$T/new.xbs"
+since d0.uid --by uid -o jsonl "$T/new.xbs"	# -d 0 by default
+since d0.gid --by gid -o jsonl "$T/new.xbs"
+check 0 "$W/d0.rows" "$W/d0.uid" "$W/d0.gid"
 
 # the moved project: one row, its new path with its old one
 grep -q '"path":"home/bob/proj","path_b64":null,"old_path":"home/alice/proj".*"state":"moved"' \
