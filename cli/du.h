@@ -173,8 +173,7 @@ enum xb_exit du_since(struct du_run *r, const char *old, const char *new);
 struct du_owners {
 	enum du_by		by;		/* uid, gid or projid */
 	struct xbl_hash		idx;		/* directory inode -> index */
-	uint64_t		*inos;		/* index -> directory inode */
-	size_t			n, cap;
+	struct xbl_hash		ino;		/* index -> directory inode */
 	struct xbl_hash		own;		/* (index << 32 | id) ->
 						   struct xb_sum_row charged
 						   to the directory */

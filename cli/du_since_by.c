@@ -16,7 +16,6 @@
  * directory that is a row, none per inode.
  */
 #include <errno.h>
-#include <stdlib.h>
 
 #include "du.h"
 
@@ -39,6 +38,7 @@ du_owners_init(struct du_owners *o, enum du_by by)
 {
 	*o = (struct du_owners){ .by = by };
 	xbl_hash_init(&o->idx, sizeof(uint32_t));
+	xbl_hash_init(&o->ino, sizeof(uint64_t));
 	xbl_hash_init(&o->own, sizeof(struct xb_sum_row));
 	xbl_hash_init(&o->sub, sizeof(struct xb_sum_row));
 }
@@ -49,23 +49,18 @@ dir_index(struct du_owners *o, uint64_t ino, uint32_t *idx)
 {
 	bool fresh;
 	uint32_t *v = xbl_hash_add(&o->idx, ino, &fresh);
+	uint64_t *back;
 
 	if (!v)
 		return -ENOMEM;
-	if (fresh) {
-		if (o->n == o->cap) {
-			size_t cap = o->cap ? 2 * o->cap : 1024;
-			uint64_t *g = realloc(o->inos, cap * sizeof(*g));
-
-			if (!g)
-				return -ENOMEM;
-			o->inos = g;
-			o->cap = cap;
-		}
-		*v = (uint32_t)o->n;
-		o->inos[o->n++] = ino;
-	}
-	*idx = *v;
+	*idx = fresh ? (uint32_t)(o->idx.count - 1) : *v;
+	if (!fresh)
+		return 0;
+	*v = *idx;
+	back = xbl_hash_add(&o->ino, *idx, &fresh);
+	if (!back)
+		return -ENOMEM;
+	*back = ino;
 	return 0;
 }
 
@@ -117,7 +112,7 @@ du_owners_subtrees(struct du_owners *o, const struct xb_summary *sum,
 	while ((r = xbl_hash_next(&o->own, &pos, &key))) {
 		v = *(const struct xb_sum_row *)r;
 		id = (uint32_t)key;
-		ino = o->inos[key >> 32];
+		ino = *(uint64_t *)xbl_hash_get(&o->ino, key >> 32);
 		up = xbl_hash_get(&sum->dirs, ino);
 		if (!up || up->depth < 0) {	/* no chain: the top's */
 			if (xbl_hash_get(want, sum->top) &&
@@ -149,7 +144,7 @@ du_owners_next(const struct du_owners *o, size_t *pos, uint64_t *ino,
 	const struct xb_sum_row *r = xbl_hash_next(&o->sub, pos, &key);
 
 	if (r) {
-		*ino = o->inos[key >> 32];
+		*ino = *(uint64_t *)xbl_hash_get(&o->ino, key >> 32);
 		*id = (uint32_t)key;
 	}
 	return r;
@@ -161,6 +156,5 @@ du_owners_free(struct du_owners *o)
 	xbl_hash_free(&o->idx);
 	xbl_hash_free(&o->own);
 	xbl_hash_free(&o->sub);
-	free(o->inos);
-	o->inos = NULL;
+	xbl_hash_free(&o->ino);
 }

@@ -10,9 +10,10 @@
 #     -j 2, its rows compared exactly by check_since.py with GNU du -x
 #     -B1 and --inodes per directory before and after, joined by the
 #     directory's inode (find -printf %i), and with find's %U / %G and
-#     %b sums per owner; a hard link across directories against the
+#     %b sums per owner, and every (directory, uid / gid) row of --by
+#     -d 64 with the rule; a hard link across directories against the
 #     documented rule (charged to its lowest (parent, name) name);
-#   - -d 1, --rows, -h, -o csv;
+#   - -d 1 (the default), -d 0 (--by's default), --rows, -h, -o csv;
 #   - refused, one line, exit status 1: OLD of another filesystem, NEW
 #     older than OLD, a damaged OLD, a missing one; exit status 2 for
 #     --rows without --since and --by type.
