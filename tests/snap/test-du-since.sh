@@ -15,7 +15,8 @@
 #     documented rule (charged to its lowest (parent, name) name);
 #   - -d 1 (the default), -d 0 (--by's default), --rows, -h, -o csv;
 #   - refused, one line, exit status 1: OLD of another filesystem, NEW
-#     older than OLD, a damaged OLD, a missing one; exit status 2 for
+#     older than OLD, a damaged OLD, a missing one, a directory that is
+#     no mount point; exit status 2 for
 #     --rows without --since and --by type.
 #
 # Environment: XBULK.
@@ -185,6 +186,8 @@ fails "NEW older" 1 'NEW is older than OLD' --since "$T/new.xbs" "$T/old.xbs"
 fails "damaged" 1 'damaged\.xbs: .*(damaged|checksum)' \
 	--since "$T/damaged.xbs" "$T/new.xbs"
 fails "missing" 1 'nope\.xbs: .*No such file' --since "$T/nope.xbs" "$M"
+fails "not a mount point" 1 'data: not a mount point' \
+	--since "$T/old.xbs" "$M/data"
 fails "missing NEW" 1 'nope\.xbs: .*No such file' \
 	--since "$T/old.xbs" "$T/nope.xbs"
 # usage errors: exit status 2, the message first (then the --help hint)
