@@ -154,6 +154,21 @@ grep -q $'\tdata/odd\\\\377 (moved from odd\\\\377)$' "$W/text" ||
 [[ $(($(wc -l <"$W/csv") - 1)) == $(wc -l <"$W/file.rows") ]] ||
 	xb_die "csv rows: $(cat "$W/csv")"
 ok
+# the exact bytes of a name that is not UTF-8, new path and old
+grep -q ',ZGF0YS9vZGT/,b2Rk/w==.$' "$W/csv" ||
+	xb_die "csv: no path_b64 of the odd name: $(grep odd "$W/csv")"
+# --inodes and --apparent-size: sorted by their own change
+for fig in inodes apparent; do
+	opt=--$fig
+	[[ $fig == apparent ]] && opt=--apparent-size
+	since "$fig.rows" -d 64 "$opt" -o jsonl "$T/new.xbs"
+	python3 -c '
+import json, sys
+v = [json.loads(l)[sys.argv[2] + "_change"] for l in open(sys.argv[1])]
+sys.exit(v != sorted(v, reverse=True) or len(v) < 10)' "$W/$fig.rows" "$fig" ||
+		xb_die "$opt: not sorted by its change"
+done
+ok
 
 # --- refused
 mkdir "$T/m2"
