@@ -160,8 +160,8 @@ enum xb_exit du_trend(const struct du_run *r, const char *dir);
 /*
  * --since @old: what grew from the snapshot file @old to @new (a mount
  * point, scanned now, or a later snapshot file of the same filesystem),
- * per directory down to r->max_depth (default 1) or per r->by (uid,
- * gid, projid), largest growth first.  XB_EXIT_OK, XB_EXIT_FAILURE
+ * per directory down to r->max_depth (default 1), and with r->by (uid,
+ * gid, projid) per id in each (default depth 0), largest growth first.  XB_EXIT_OK, XB_EXIT_FAILURE
  * (one line said why: a snapshot missing, damaged, of another
  * filesystem, or newer than @new), or the status of a write error or a
  * signal.

@@ -4,9 +4,10 @@
  * of one filesystem.  OLD is a snapshot file; NEW a mount point (scanned
  * now, read as a snapshot, as xbulk diff OLD MNT does) or a later
  * snapshot file (nothing scanned).  For each directory down to -d N
- * (default 1), or each uid, gid or project id (--by), its disk usage,
- * apparent size and inodes then and now and the difference, largest
- * growth first.
+ * (default 1), or each uid, gid or project id in each (--by, default
+ * -d 0: the whole filesystem; du_since_by.c), its disk usage, apparent
+ * size and inodes then and now and the difference, largest growth
+ * first.
  *
  * Both sides are counted by one rule, the history summary's
  * (cli/history_sum.c, du --trend's figures): each inode once, in the
