@@ -104,6 +104,16 @@ XB_STRATEGY_HELP
 "               (default 1), or of each --by uid, gid or projid, its\n"
 "               growth per day over the last 7 days, the free space and\n"
 "               when it runs out at that rate; --svg FILE draws it.\n"
+"   --since <file>\n"
+"               What grew since FILE, a snapshot: PATH is a mount point\n"
+"               of its filesystem (scanned now) or a later snapshot file\n"
+"               (nothing scanned).  For each directory down to\n"
+"               -d N (default 1; with --by uid, gid or projid, each id\n"
+"               in it, default -d 0): disk usage and inodes then, now\n"
+"               and the change, largest growth first; moved\n"
+"               directories matched by inode.\n"
+"   --rows <n>  With --since: only the N rows that grew most and the\n"
+"               N that shrank most.\n"
 "   --help      Show this help.\n"
 "\n"
 "Exit status: 0 success, 1 runtime failure (a PATH or a directory that\n"
@@ -115,7 +125,7 @@ enum {
 	OPT_APPARENT = 256, OPT_SI, OPT_INODES, OPT_BY, OPT_TIME, OPT_TOP,
 	OPT_TOP_DIRS, OPT_SVG, OPT_SVG_DEPTH, OPT_COLOR_BY, OPT_UNREACHABLE,
 	OPT_HELP, OPT_EXCLUDE, OPT_NO_SYNC, OPT_NCDU, OPT_PROMETHEUS,
-	OPT_MAX_SERIES, OPT_TREND,
+	OPT_MAX_SERIES, OPT_TREND, OPT_SINCE, OPT_ROWS,
 };
 
 static const struct option longopts[] = {
@@ -151,6 +161,8 @@ static const struct option longopts[] = {
 	{ "max-series", required_argument, NULL, OPT_MAX_SERIES },
 	{ "unreachable", no_argument, NULL, OPT_UNREACHABLE },
 	{ "trend", no_argument, NULL, OPT_TREND },
+	{ "since", required_argument, NULL, OPT_SINCE },
+	{ "rows", required_argument, NULL, OPT_ROWS },
 	{ "help", no_argument, NULL, OPT_HELP },
 	XB_MEMORY_LONGOPTS,
 	XB_STATS_LONGOPTS,
@@ -319,6 +331,11 @@ parse_options(struct du_run *r, int argc, char **argv)
 			break;
 		case OPT_UNREACHABLE: r->unreachable = true; break;
 		case OPT_TREND: r->trend = true; break;
+		case OPT_SINCE: r->since = optarg; break;
+		case OPT_ROWS:
+			ret = parse_count("--rows", optarg, 1 << 24, &v);
+			r->rows = (size_t)v;
+			break;
 		case XB_OPT_MEMORY:
 		case XB_OPT_TMPDIR:
 			ret = xb_memory_option(&r->mem, "du", c, optarg);
@@ -367,6 +384,8 @@ parse_options(struct du_run *r, int argc, char **argv)
 				      "filesystem: not --strategy walk");
 	if (r->top_dirs && !r->top)
 		return xb_usage_error("du", "--top-dirs needs --top N");
+	if (r->rows && !r->since)
+		return xb_usage_error("du", "--rows needs --since OLD");
 	/* --trend --svg: the chart's lines, one colour each */
 	if (r->trend && r->svg_file.path && r->prom.max_series &&
 	    (r->prom.max_series < 2 || r->prom.max_series > DU_CHART_LINES))
@@ -629,6 +648,11 @@ xb_cmd_du(int argc, char **argv)
 			r.max_depth = 1;
 		return du_trend(&r, paths[0]);
 	}
+	if (r.since && argc - optind != 1)
+		return xb_usage_error("du", "--since OLD takes one PATH (a "
+				      "mount point or a later snapshot)");
+	if (r.since)
+		return du_since(&r, r.since, paths[0]);
 	if (r.ncdu_file.path && npaths > 1)
 		return xb_usage_error("du", "--ncdu takes one PATH (an ncdu "
 				      "export has one top)");

@@ -8,6 +8,7 @@
 #ifndef XBULK_CLI_DU_H
 #define XBULK_CLI_DU_H
 
+#include "history.h"
 #include "memory.h"
 #include "du/agg.h"
 #include "du/chart.h"
@@ -94,6 +95,8 @@ struct du_run {
 	char			**exclude;	/* --exclude, -X patterns */
 	size_t			nexclude;
 	bool			trend;		/* --trend DIR */
+	const char		*since;		/* --since OLD */
+	size_t			rows;		/* --rows N, 0 all */
 	unsigned int		blocklog;	/* of the filesystem */
 	int64_t			now;		/* for ages */
 	/* The run */
@@ -155,6 +158,47 @@ enum xb_exit du_check_conflicts(const struct du_run *r);
  * printed), or the status of a write error.
  */
 enum xb_exit du_trend(struct du_run *r, const char *dir);
+
+/* --- du_since.c --------------------------------------------------- */
+
+/*
+ * --since @old: what grew from the snapshot file @old to @new (a mount
+ * point, scanned now, or a later snapshot file of the same filesystem),
+ * per directory down to r->max_depth (default 1), and with r->by (uid,
+ * gid, projid) per id in each (default depth 0), largest growth first.  XB_EXIT_OK, XB_EXIT_FAILURE
+ * (one line said why: a snapshot missing, damaged, of another
+ * filesystem, or newer than @new), or the status of a write error or a
+ * signal.
+ */
+enum xb_exit du_since(struct du_run *r, const char *old, const char *new);
+
+/* --- du_since_by.c: one snapshot's sums per directory and id -------- */
+
+struct du_owners {
+	enum du_by		by;		/* uid, gid or projid */
+	struct xbl_hash		idx;		/* directory inode -> index */
+	struct xbl_hash		ino;		/* index -> directory inode */
+	struct xbl_hash		own;		/* (index << 32 | id) ->
+						   struct xb_sum_row charged
+						   to the directory */
+	struct xbl_hash		sub;		/* the same, of its subtree
+						   (du_owners_subtrees()) */
+	int			err;		/* the first -ENOMEM */
+};
+
+void du_owners_init(struct du_owners *o, enum du_by by);
+/* Count @rec, a record of the snapshot @sum counts too. */
+void du_owners_add(struct du_owners *o, const struct xb_summary *sum,
+		   const struct xbulk_snap_rec *rec);
+/* The subtrees' sums of the directories in the set @want (of their
+ * inodes), after xb_summary_subtrees(@sum); 0 or -ENOMEM. */
+int du_owners_subtrees(struct du_owners *o, const struct xb_summary *sum,
+		       const struct xbl_hash *want);
+/* The next (directory, id) subtree sum from *@pos (0 first), or NULL. */
+const struct xb_sum_row *du_owners_next(const struct du_owners *o,
+					size_t *pos, uint64_t *ino,
+					uint32_t *id);
+void du_owners_free(struct du_owners *o);
 
 /* --- du_file.c -------------------------------------------------- */
 

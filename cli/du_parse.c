@@ -135,6 +135,14 @@ du_excluded(void *arg, const struct xbulk_entry *e)
 enum xb_exit
 du_check_conflicts(const struct du_run *r)
 {
+	/* what --trend and --since (no walk of PATH) cannot give: the
+	 * walk's other products, and du's lines' options */
+	const bool walk_files = r->top || r->svg_file.path ||
+				r->ncdu_file.path || r->prom_file.path ||
+				r->unreachable;
+	const bool line_opts = r->all || r->separate_dirs || r->threshold ||
+			       r->count_links || r->total || r->nul ||
+			       r->nexclude;
 	const struct {
 		bool		both;
 		const char	*what, *why;
@@ -165,14 +173,20 @@ du_check_conflicts(const struct du_run *r)
 			       r->prom_file.path || r->unreachable),
 		  "--trend and --top, --ncdu, --prometheus or "
 		  "--unreachable", " (--trend reads summaries, no scan)" },
-		{ r->trend && (r->all || r->separate_dirs || r->threshold ||
-			       r->count_links || r->total || r->nul ||
-			       r->nexclude),
+		{ r->trend && line_opts,
 		  "--trend and -a, -S, -t, -l, -c, -0 or --exclude",
 		  " (a summary holds whole subtrees to a depth)" },
 		{ r->trend && r->by_given && r->by > DU_BY_PROJID,
 		  "--trend and --by other than uid, gid or projid",
 		  " (a summary holds those)" },
+		{ r->since && (r->trend || walk_files),
+		  "--since and --trend, --top, --svg, --ncdu, --prometheus "
+		  "or --unreachable", "" },
+		{ r->since && line_opts,
+		  "--since and -a, -S, -t, -l, -c, -0 or --exclude",
+		  " (its rows are whole subtrees to a depth)" },
+		{ r->since && r->by_given && r->by > DU_BY_PROJID,
+		  "--since and --by other than uid, gid or projid", "" },
 	};
 	size_t i;
 

@@ -97,10 +97,27 @@ struct xb_sum_row {
 	uint64_t	apparent;	/* of apparent size: bs_size */
 };
 
+/* One directory: its own inodes' sums, then its subtree's. */
+struct xb_sum_dir {
+	struct xb_sum_row own;		/* charged to it directly */
+	struct xb_sum_row sub;		/* its subtree (depth <= limit),
+					   after xb_summary_subtrees() */
+	uint64_t	parent;		/* 0: not seen yet, or the top */
+	size_t		name;		/* offset in sum->names + 1; 0: none */
+	uint32_t	namelen;
+	int32_t		depth;		/* -1: not known yet; -2: no chain
+					   to the top; -3: being climbed */
+	uint64_t	gen;		/* its record's bs_gen */
+};
+
+/* Every depth: xb_summary_init()'s @depth for sums of every subtree. */
+#define XB_SUM_ALL_DEPTHS	UINT_MAX
+
 /* The sums a summary file holds, gathered record by record. */
 struct xb_summary {
 	unsigned int	depth;		/* directories down to this depth */
 	uint32_t	blocksize;
+	unsigned int	blocklog;	/* log2 of blocksize */
 	uint64_t	top;		/* the mount's top directory */
 	struct xb_sum_row all;
 	struct xbl_hash	dirs;		/* ino -> struct xb_sum_dir */
@@ -113,10 +130,26 @@ struct xb_summary {
 /* Start empty sums for the snapshot @s, down to @depth. */
 void xb_summary_init(struct xb_summary *sum, const struct xbulk_snap *s,
 		     unsigned int depth);
-/* Count @rec (each inode once: in the directory of its first name, a
- * directory in itself). */
+/* What @rec counts for (*@v: one inode, its disk usage and size, as
+ * du counts them) and the inode of the directory it is charged to: the
+ * directory of its first name in (parent, name) order, a directory
+ * itself, an inode no name reaches the top. */
+uint64_t xb_summary_charge(const struct xb_summary *sum,
+			   const struct xbulk_snap_rec *rec,
+			   struct xb_sum_row *v);
+/* Count @rec (each inode once, where xb_summary_charge() says). */
 void xb_summary_add(struct xb_summary *sum,
 		    const struct xbulk_snap_rec *rec);
+/* Carry each directory's own sums up to its subtree's and those of
+ * the directories above it (once, after the last add); each directory's
+ * depth is then known (struct xb_sum_dir .depth). */
+void xb_summary_subtrees(struct xb_summary *sum);
+/* The path of the directory @ino (@d its entry) in @s from the mount's
+ * top ("." the top), into *@buf of *@cap bytes (as xbulk_snap_path()):
+ * its length, -ENOENT if no name reaches it, or -ENOMEM. */
+long xb_summary_dir_path(const struct xb_summary *sum,
+			 const struct xbulk_snap *s, uint64_t ino,
+			 const struct xb_sum_dir *d, char **buf, size_t *cap);
 /*
  * Write the summary of @s (whose records were added) to @path, shown as
  * @shown, with xbulk_replace_open() (0600); @fd is the scanned

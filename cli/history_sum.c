@@ -24,17 +24,6 @@
 #include "history.h"
 #include "snap.h"
 
-/* One directory: its own inodes' sums, then its subtree's. */
-struct xb_sum_dir {
-	struct xb_sum_row own;		/* charged to it directly */
-	struct xb_sum_row sub;		/* its subtree (depth <= limit) */
-	uint64_t	parent;		/* 0: not seen yet, or the top */
-	size_t		name;		/* offset in sum->names + 1; 0: none */
-	uint32_t	namelen;
-	int32_t		depth;		/* -1: not known yet; -2: no chain
-					   to the top; -3: being climbed */
-};
-
 static const char *const id_kind[3] = { "uid", "gid", "projid" };
 
 void
@@ -46,6 +35,8 @@ xb_summary_init(struct xb_summary *sum, const struct xbulk_snap *s,
 	memset(sum, 0, sizeof(*sum));
 	sum->depth = depth;
 	sum->blocksize = info->blocksize;
+	for (sum->blocklog = 9; (1u << sum->blocklog) < sum->blocksize;)
+		sum->blocklog++;
 	sum->top = info->top;
 	xbl_hash_init(&sum->dirs, sizeof(struct xb_sum_dir));
 	for (int i = 0; i < 3; i++)
@@ -100,20 +91,31 @@ keep_name(struct xb_summary *sum, struct xb_sum_dir *d,
 	return 0;
 }
 
+uint64_t
+xb_summary_charge(const struct xb_summary *sum,
+		  const struct xbulk_snap_rec *rec, struct xb_sum_row *v)
+{
+	const struct xfs_bulkstat *bs = rec->bs;
+
+	/* du's figures of one inode (xbulk/du.h) */
+	*v = (struct xb_sum_row){
+		.inodes = 1,
+		.bytes = xbulk_du_bytes(bs, sum->blocklog, false),
+		.apparent = xbulk_du_bytes(bs, 0, true),
+	};
+	return (bs->bs_mode & S_IFMT) == S_IFDIR ? bs->bs_ino :
+	       rec->nlinks ? rec->links[0].parent : sum->top;
+}
+
 void
 xb_summary_add(struct xb_summary *sum, const struct xbulk_snap_rec *rec)
 {
 	const struct xfs_bulkstat *bs = rec->bs;
 	const uint32_t id[3] = { bs->bs_uid, bs->bs_gid, bs->bs_projectid };
-	struct xb_sum_row v = {
-		.inodes = 1,
-		.bytes = bs->bs_blocks * sum->blocksize,
-		.apparent = bs->bs_size,
-	};
-	struct xb_sum_row *r;
+	struct xb_sum_row v, *r;
 	struct xb_sum_dir *d;
 	bool fresh, isdir = (bs->bs_mode & S_IFMT) == S_IFDIR;
-	uint64_t at;
+	uint64_t at = xb_summary_charge(sum, rec, &v);
 
 	if (sum->err)
 		return;
@@ -124,12 +126,12 @@ xb_summary_add(struct xb_summary *sum, const struct xbulk_snap_rec *rec)
 			goto nomem;
 		row_add(r, &v);
 	}
-	at = isdir ? bs->bs_ino : rec->nlinks ? rec->links[0].parent :
-	     sum->top;
 	d = dir_get(sum, at);
 	if (!d)
 		goto nomem;
 	row_add(&d->own, &v);
+	if (isdir)
+		d->gen = bs->bs_gen;
 	if (isdir && rec->nlinks && bs->bs_ino != sum->top &&
 	    keep_name(sum, d, &rec->links[0]))
 		goto nomem;
@@ -178,8 +180,8 @@ dir_depth(struct xb_summary *sum, uint64_t ino)
 
 /* Each directory's own sums into its subtree's and those of the
  * directories above it down to sum->depth (a broken chain: the top's). */
-static void
-sum_subtrees(struct xb_summary *sum)
+void
+xb_summary_subtrees(struct xb_summary *sum)
 {
 	struct xb_sum_dir *d, *up, *top = dir_get(sum, sum->top);
 	size_t pos = 0;
@@ -201,6 +203,20 @@ sum_subtrees(struct xb_summary *sum)
 				break;
 		}
 	}
+}
+
+long
+xb_summary_dir_path(const struct xb_summary *sum, const struct xbulk_snap *s,
+		    uint64_t ino, const struct xb_sum_dir *d, char **buf,
+		    size_t *cap)
+{
+	struct xbulk_snap_link l = {
+		.parent = d->parent,
+		.name = d->name ? sum->names + d->name - 1 : NULL,
+		.namelen = d->namelen,
+	};
+
+	return xbulk_snap_path(s, ino == sum->top ? NULL : &l, buf, cap);
 }
 
 /* A directory to print: its path, depth and sums. */
@@ -237,16 +253,9 @@ put_dirs(FILE *f, struct xb_summary *sum, const struct xbulk_snap *s)
 	int err = lines ? 0 : -ENOMEM;
 
 	while (!err && (d = xbl_hash_next(&sum->dirs, &pos, &ino))) {
-		struct xbulk_snap_link l = {
-			.parent = d->parent,
-			.name = d->name ? sum->names + d->name - 1 : NULL,
-			.namelen = d->namelen,
-		};
-
 		if (d->depth < 0 || (unsigned int)d->depth > sum->depth)
 			continue;
-		len = xbulk_snap_path(s, ino == sum->top ? NULL : &l, &buf,
-				      &cap);
+		len = xb_summary_dir_path(sum, s, ino, d, &buf, &cap);
 		if (len == -ENOENT)
 			continue;	/* no name reaches it: in the top */
 		if (len < 0 || !(lines[n].path = strdup(buf))) {
@@ -360,7 +369,7 @@ xb_summary_write(struct xb_summary *sum, const struct xbulk_snap *s,
 		}
 	}
 	if (!err) {
-		sum_subtrees(sum);
+		xb_summary_subtrees(sum);
 		put_head(f, sum, s, fd, stamp);
 		err = put_dirs(f, sum, s);
 		if (!err)
