@@ -25,9 +25,11 @@ ab_contenders() {
 		local bin=$XBULK
 
 		[ $x = new ] || bin=$old
+		# (the new build walks it with no bulkstat: the directories
+		# are all it looks up)
 		contender "${x}_find_p" \
 			"exec $bin find -j 2 $M -printf '%p\n' >/dev/null" \
-			records=names
+			records=names check=$([ $x = new ] && echo dirs || echo inodes)
 		contender "${x}_find_ps" \
 			"exec $bin find -j 2 $M -printf '%p %s\n' >/dev/null" \
 			records=names

@@ -325,7 +325,10 @@ get_names(struct build *b, const struct xfs_bulkstat *root,
 
 	if (o->strategy != XBULK_STRATEGY_SCAN && o->npaths && top) {
 		r->fail = XBULK_NAMES_FAIL_SCAN;
+		nm->spill.ahead_held = XBN_WALK_AHEAD;
 		ret = xbn_subtree(nm, o, &sc, top, links, r);
+		if (ret == XBN_USE_SCAN)
+			nm->spill.ahead_held = 0;
 		if (nm->nbad)
 			qsort(nm->bad, nm->nbad, sizeof(*nm->bad), cmp_bad);
 	}

@@ -172,6 +172,7 @@ xbulk_names_plain(struct xbulk_fs *fs, const struct xbulk_names_opts *uo,
 		free(nm);
 		return -ENOMEM;
 	}
+	nm->spill.ahead_held = XBN_WALK_AHEAD;
 	nm->fields = o.fields & XBULK_F_ALL;
 	nm->cancel = o.cancel;
 	nm->progress = o.progress;

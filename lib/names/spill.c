@@ -32,13 +32,6 @@
  * ulimit -v, half of what the limit leaves. */
 #define RESERVE_MAX	(8ULL << 40)
 #define RESERVE_MIN	(64ULL << 20)
-/* Blocks are faulted in ahead, in huge pages, once this much is held
- * (the blocks before: page by page, as they are touched).  A question
- * about one directory allocates a few blocks and touches a few pages of
- * each: faulting 2 MiB ahead for each took 1.2 ms of `find LEAF
- * -maxdepth 1`'s 3.0 ms (GNU find: 1.4 ms); a scan of a million inodes
- * faults its first 8 MiB page by page (docs/performance.md). */
-#define AHEAD_HELD	(4ULL * XBN_BLOCK_ALIGN)
 
 /*
  * Resident bytes of files mapped by this process (statm's third field,
@@ -251,7 +244,7 @@ xbn_alloc_block(struct xbn_spill *s, size_t len, size_t *got, bool huge)
 
 	pthread_mutex_lock(&s->lock);
 	spill = s->budget && s->held + bytes > s->held_cap;
-	ahead = s->held >= AHEAD_HELD;
+	ahead = s->held >= s->ahead_held;
 	if (s->err) {
 		p = NULL;
 	} else if (spill) {

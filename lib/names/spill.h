@@ -45,7 +45,21 @@ struct xbn_spill {
 	uint64_t	ticks;		/* xbn_spill_tick() */
 	int		err;		/* the first failure to spill */
 	char		dir[256];	/* where the file is */
+	uint64_t	ahead_held;	/* anonymous blocks are faulted in
+					   ahead, in huge pages, once this
+					   much is held (0: always) */
 };
+
+/*
+ * ahead_held of the walks that read a part of the filesystem (the walk
+ * strategy, the plain walk): a question about one directory allocates a
+ * few blocks and touches a few pages of each; faulting each 2 MiB in
+ * ahead took 1.2 ms of `find LEAF -maxdepth 1 -size -1k`'s 3.0 ms (GNU
+ * find: 1.4 ms).  The scan keeps 0: faulting its first 8 MiB page by
+ * page cost a whole-filesystem snapshot 2-5% hot (docs/performance.md,
+ * "Issue 26's figures").
+ */
+#define XBN_WALK_AHEAD		(4ULL * XBN_BLOCK_ALIGN)
 
 /*
  * A budget of @budget bytes (0: none, nothing ever spills) with its
