@@ -106,24 +106,30 @@ ours(const struct xbulk_names *nm, const struct statx *stx)
 
 /* The parents of directory @path (followed if @follow) up to the top
  * @top_ino into st->ups: 0, XBN_USE_SCAN if they leave the mount first,
- * -ENOMEM. */
+ * -ENOMEM.  *@sole: every parent has one subdirectory (a link count of
+ * 3), the one on the way: @path holds every directory below the top. */
 static int
-climb(struct subtree *st, const char *path, bool follow, uint64_t top_ino)
+climb(struct subtree *st, const char *path, bool follow, uint64_t top_ino,
+      bool *sole)
 {
 	struct statx stx;
 	int fd, up, i, ret = XBN_USE_SCAN;
 
+	*sole = true;
 	fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC |
 			(follow ? 0 : O_NOFOLLOW));
 	for (i = 0; fd >= 0 && i < MAX_UP; i++) {
-		if (statx(fd, "", AT_EMPTY_PATH, STATX_INO | STATX_MNT_ID,
-			  &stx) || !ours(st->nm, &stx))
+		if (statx(fd, "", AT_EMPTY_PATH,
+			  STATX_INO | STATX_NLINK | STATX_MNT_ID, &stx) ||
+		    !ours(st->nm, &stx))
 			break;
 		if (i && push_u64(&st->ups, &st->nups, &st->ups_cap,
 				  stx.stx_ino)) {
 			ret = -ENOMEM;
 			break;
 		}
+		if (i && stx.stx_nlink != 3)
+			*sole = false;
 		if (stx.stx_ino == top_ino) {
 			ret = 0;
 			break;
@@ -141,12 +147,17 @@ climb(struct subtree *st, const char *path, bool follow, uint64_t top_ino)
  * Step 1: the operands' inodes into st->inos (directories also into
  * st->ops, their parents into st->ups).  An operand that cannot be
  * stat()ed or is on another mount is left to the walk, which says so.
+ * Under XBULK_STRATEGY_AUTO the scan takes an operand that is the top,
+ * or below a chain of directories that have no other subdirectory
+ * (/mnt/data/...: it holds about every inode, which the walk, chunk by
+ * chunk, fetches in twice the scan's time).
  * Return 0, XBN_USE_SCAN or -ENOMEM.
  */
 static int
 locate(struct subtree *st, uint64_t top_ino)
 {
 	const struct xbulk_names_opts *o = st->o;
+	bool sole;
 	size_t i;
 	int k, ret;
 
@@ -174,9 +185,12 @@ locate(struct subtree *st, uint64_t top_ino)
 			if (push_u64(&st->ops, &st->nops, &st->ops_cap,
 				     stx.stx_ino))
 				return -ENOMEM;
-			ret = climb(st, o->paths[i], k, top_ino);
+			ret = climb(st, o->paths[i], k, top_ino, &sole);
 			if (ret)
 				return ret;
+			/* about the whole filesystem: the scan costs less */
+			if (sole && o->strategy == XBULK_STRATEGY_AUTO)
+				return XBN_USE_SCAN;
 		}
 	}
 	for (i = 0; i < st->nups; i++) {

@@ -10,7 +10,8 @@
 # expression of the find matrix (lib-find.sh) on its odd tree with each
 # strategy forced, --stats=json saying the one taken; --stats=json says
 # the strategy taken: the forced one, auto's walk for a leaf and scan for
-# the top when the expression stat()s, names when it reads names only,
+# the top (or below directories with no other subdirectory) when the
+# expression stat()s, names when it reads names only,
 # stat off XFS, follow with -L; du --unreachable with --strategy walk and
 # -L with --strategy scan are usage errors.  Last, find -L against GNU
 # find on a tree of symbolic link loops, links to directories and
@@ -128,6 +129,21 @@ taken follow find "$M/small" -follow -printf "$P"
 taken walk du "$M/small"
 taken scan du "$M"
 taken scan du --unreachable "$M/small"
+# below directories with no other subdirectory (the top of a bind mount
+# of chain/, which holds only/ alone): about the whole filesystem, the
+# scan; the same output as the walk's
+mkdir -p "$M/chain/only/deeper" "$XB_TMP/bind"
+touch "$M/chain/top-file" "$M/chain/only/f" "$M/chain/only/deeper/g"
+mount --bind "$M/chain" "$XB_TMP/bind"
+xb_at_exit "umount '$XB_TMP/bind' 2>/dev/null"
+taken scan find "$XB_TMP/bind/only" -size -1G
+taken scan du "$XB_TMP/bind/only"
+taken scan find "$XB_TMP/bind/only/deeper" -size -1G
+taken walk find "$M/chain/only" -size -1G
+same find "$XB_TMP/bind/only" -printf "$P"
+same du "$XB_TMP/bind/only"
+umount "$XB_TMP/bind"
+rm -r "$M/chain"
 
 rc=0
 "$XBULK" du --strategy walk --unreachable "$M/small" >/dev/null 2>&1 || rc=$?
