@@ -32,7 +32,9 @@
 # 1M inodes); since_live within 1.2x of diff_live; the two habits' wall
 # over since_live's, stated (>= 1); peak RSS per million inodes of both
 # du --since contenders (offline: grows with the directories, not the
-# files; live: the snapshot scan's, as diff's).
+# files; live: the snapshot scan's, as diff's).  The per-1M figures are
+# meant for 1M inodes: at --quick's 100k the fixed costs (about 6 MiB of
+# program and buffers offline, 20 MiB live) count ten times over.
 # Run: bench/run --suite growth --states hot,uncached
 
 growth_depth=3
@@ -79,12 +81,23 @@ growth_top() {
 			sub("^/", "", path)
 			if (path == "") path = "."
 		}
-		if (path !~ /\// && $2 > 0) print path, $2 }' "$1" | LC_ALL=C sort
+		if (path !~ /\// && $2 > 0) print path, $2 }' "$1" |
+		LC_ALL=C sort
+}
+
+# growth_agree DIR NAME WHAT PREFIX: die unless DIR/NAME.out (WHAT's
+# output, its paths under PREFIX) has du --since's top rows.
+growth_agree() {
+	growth_top "$1/$2.out" "$4" >"$1/$2.top"
+	cmp -s "$1/files.top" "$1/$2.top" ||
+		die "growth suite: du --since and $3 disagree on now:" \
+			"$(diff "$1/files.top" "$1/$2.top" | head -n 4 |
+				tr '\n' ' ')"
 }
 
 growth_contenders() {
 	local j=$JOBS d=${SHM:-/dev/shm}/xbulk-bench-growth n=$growth_depth
-	local tab=$'\t' join ncdu
+	local tab=$'\t' join ncdu top
 
 	command -v ncdu >/dev/null ||
 		die "growth suite: ncdu not installed (apt-get install ncdu)"
@@ -127,20 +140,17 @@ growth_contenders() {
 		die "growth suite: du --since OLD MNT and OLD NEW differ" \
 			"($d/live.out, $d/files.out)"
 	bash -c "$join" >"$d/join.out" || die "growth suite: du + join failed"
-	bash -c "$ncdu" >"$d/ncdu.out" || die "growth suite: ncdu + script failed"
+	bash -c "$ncdu" >"$d/ncdu.out" ||
+		die "growth suite: ncdu + script failed"
 	growth_top "$d/files.out" "" >"$d/files.top"
-	growth_top "$d/join.out" "$MNT" >"$d/join.top"
-	growth_top "$d/ncdu.out" "" >"$d/ncdu.top"
-	[ -s "$d/files.top" ] || die "growth suite: du --since printed no top row"
-	cmp -s "$d/files.top" "$d/join.top" ||
-		die "growth suite: du --since and du + join disagree on now:" \
-			"$(diff "$d/files.top" "$d/join.top" | head -n 4 | tr '\n' ' ')"
-	cmp -s "$d/files.top" "$d/ncdu.top" ||
-		die "growth suite: du --since and ncdu + script disagree on now:" \
-			"$(diff "$d/files.top" "$d/ncdu.top" | head -n 4 | tr '\n' ' ')"
-	log "growth suite: $(wc -l <"$d/files.out") rows to -d $n; growth at" \
-		"the top: $(awk -F '\t' '$NF == "." { print $1 }' "$d/files.out")" \
-		"bytes; du + join and ncdu agree on now at depth <= 1"
+	[ -s "$d/files.top" ] ||
+		die "growth suite: du --since printed no top row"
+	growth_agree "$d" join "du + join" "$MNT"
+	growth_agree "$d" ncdu "ncdu + script" ""
+	top=$(awk -F '\t' '$NF == "." { print $1 }' "$d/files.out")
+	log "growth suite: $(wc -l <"$d/files.out") rows to -d $n; growth" \
+		"at the top: $top bytes; du + join and ncdu agree on now at" \
+		"depth <= 1"
 	rm -f "$d/now.json"
 
 	contender since_files "exec $XBULK du --since $d/old -B1 -d $n \
@@ -183,8 +193,8 @@ growth_targets() {
 			limit=200
 			[ "$n" = since_files ] && limit=32
 			target "$state" "$n peak RSS (MiB per 1M inodes)" \
-				"$(awk -v r="$rss" -v n="$NINODES" \
-					'BEGIN { printf "%.1f", r / 1024 * 1e6 / n }')" \
+				"$(awk -v r="$rss" -v n="$NINODES" 'BEGIN {
+					printf "%.1f", r / 1024 * 1e6 / n }')" \
 				"<=" "$limit"
 		done
 	done
