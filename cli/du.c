@@ -322,6 +322,7 @@ parse_options(struct du_run *r, int argc, char **argv)
 		case OPT_COLOR_BY:
 			ret = pick("--color-by", optarg, colors, &i);
 			r->color = (enum du_color_by)i;
+			r->color_given = true;
 			break;
 		case OPT_NCDU: r->ncdu_file.path = optarg; break;
 		case OPT_PROMETHEUS: r->prom_file.path = optarg; break;

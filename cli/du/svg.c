@@ -44,6 +44,7 @@ svg_node_free(struct svg_node *n)
 		svg_node_free(n->kids[i]);
 	free(n->kids);
 	free(n->path);
+	free(n->old_path);
 	free(n);
 }
 
@@ -83,6 +84,30 @@ trim(struct svg_level *l)
 		svg_node_free(l->v[i]);
 	if (l->n > DU_SVG_KEEP)
 		l->n = DU_SVG_KEEP;
+}
+
+static int push(struct svg_level *l, struct svg_node *n);
+
+void
+svg_node_keep(struct svg_node *n)
+{
+	struct svg_level l = { n->kids, n->nkids, n->nkids };
+
+	trim(&l);
+	n->nkids = l.n;
+}
+
+int
+du_svg_tree(struct du_svg *svg, struct svg_node *top)
+{
+	int err;
+
+	svg->total += top->bytes;
+	svg->total_inodes += top->inodes;
+	err = push(&svg->lvl[0], top);
+	if (err)
+		svg_node_free(top);
+	return err;
 }
 
 static int
