@@ -96,22 +96,26 @@ bits(uint64_t v)
 }
 
 /*
- * The classes of change, on a log scale between the smallest change
- * drawn, @lo bytes, and the largest, @hi (grown or shrunk alike): their
- * binary orders of magnitude (bits()) split in GROWTH_CLASSES equal
- * parts, class k holding the changes up to w->bound[k], the last one up
- * to @hi.  So a change a thousandth of the largest still shows, and the
- * same changes give the same picture.
+ * The classes of change, on a log scale between the smallest change of
+ * a box drawn in full colour, @lo bytes, and the largest, @hi (grown or
+ * shrunk alike): their binary orders of magnitude (bits()) split in
+ * GROWTH_CLASSES equal parts, class k holding the changes up to
+ * w->bound[k] (a power of two, at least twice the class before), the
+ * last one the rest.  So a change a thousandth of the largest still
+ * shows, and the same changes give the same picture.
  */
 static void
 growth_bounds(struct writer *w, uint64_t lo, uint64_t hi)
 {
 	unsigned int b0 = lo ? bits(lo) - 1 : 0, b1 = bits(hi), k;
+	uint64_t b;
 
-	for (k = 0; k < GROWTH_CLASSES; k++)
-		w->bound[k] = k + 1 == GROWTH_CLASSES ? hi :
-			      (uint64_t)1 << (b0 + (b1 - b0) * (k + 1) /
-						   GROWTH_CLASSES);
+	for (k = 0; k < GROWTH_CLASSES; k++) {
+		b = (uint64_t)1 << (b0 + (b1 - b0) * (k + 1) / GROWTH_CLASSES);
+		if (k && b <= w->bound[k - 1])
+			b = 2 * w->bound[k - 1];
+		w->bound[k] = k + 1 == GROWTH_CLASSES || b > hi ? hi : b;
+	}
 }
 
 /* The class (0 to 3) of a change of @abs bytes, not 0. */
@@ -125,15 +129,16 @@ growth_class(const struct writer *w, uint64_t abs)
 	return k;
 }
 
-/* The smallest and largest changes (not 0) of the directories under @n,
- * new ones aside (the picture's top, path "", is no directory). */
+/* The smallest and largest changes (not 0) of the boxes under @n drawn
+ * in full colour, those without boxes inside, new ones aside: a
+ * directory's change is its boxes' summed, and would take the scale. */
 static void
 growth_range(const struct svg_node *n, uint64_t *lo, uint64_t *hi)
 {
 	uint64_t abs = 0;
 	size_t i;
 
-	if (*n->path && n->grown != DU_GROWN_NEW)
+	if (!n->nkids && n->grown != DU_GROWN_NEW)
 		growth_of(n, &abs);
 	if (abs && (!*lo || abs < *lo))
 		*lo = abs;
