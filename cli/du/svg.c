@@ -70,7 +70,11 @@ cmp_bytes(const void *pa, const void *pb)
 	const struct svg_node *a = *(struct svg_node *const *)pa;
 	const struct svg_node *b = *(struct svg_node *const *)pb;
 
-	return (a->bytes < b->bytes) - (a->bytes > b->bytes);
+	if (a->bytes != b->bytes)
+		return a->bytes < b->bytes ? 1 : -1;
+	/* ties in path order: the picture is the same whatever order
+	 * the boxes came in (du --since's from a hash) */
+	return strcmp(a->path, b->path);
 }
 
 /* Keep the largest DU_SVG_KEEP boxes of @l (sorted), free the rest. */
