@@ -8,6 +8,7 @@ du --since's rows of the same OLD and NEW (-d 64 -o jsonl):
 - every directory box: its bytes now and then are its row's, its
   data-growth word (grew, shrunk, same, new) the sign of its row's change
   or its state, a moved one's tooltip says its old path;
+- the legend's scale: 4 reds growing darker, 4 blues, a neutral grey;
 - every box without boxes inside is filled with the legend's swatch of
   its class: the one whose bound is the first at least its change;
 - the legend's deleted space is the sum of the highest deleted rows;
@@ -77,6 +78,21 @@ def main():
     shrunk = [(t, f) for t, f in reversed(legend) if t.startswith('-')]
     if len(grew) != 4 or len(shrunk) != 4:
         fail('legend %r: not 4 classes each way' % legend)
+
+    def rgb(c):
+        return [int(c[i:i + 2], 16) for i in (1, 3, 5)]
+    # the diverging scale: grew red, shrunk blue, both darker outwards;
+    # unchanged a neutral grey
+    for scale, hue, other in ((grew, 0, 2), (shrunk, 2, 0)):
+        v = [rgb(f) for t, f in scale]
+        if any(c[hue] <= c[other] for c in v) or \
+                [sum(c) for c in v] != sorted((sum(c) for c in v),
+                                             reverse=True):
+            fail('legend %r: not a %s scale darker outwards' %
+                 (scale, 'red' if hue == 0 else 'blue'))
+    grey = rgb(fills['unchanged'])
+    if max(grey) != min(grey):
+        fail('unchanged is %s, not grey' % fills['unchanged'])
     seen = {}
     dirs = 0
     for g in root.iter(NS + 'g'):
