@@ -77,7 +77,8 @@ XB_STRATEGY_HELP
 "               Output: du's lines (default), JSON Lines or CSV.\n"
 "   --svg <file>\n"
 "               Draw a treemap of disk usage into FILE (not on the\n"
-"               filesystem scanned); with --trend, a line chart.\n"
+"               filesystem scanned); with --trend, a line chart; with\n"
+"               --since, the treemap coloured by growth.\n"
 "   --svg-depth <n>\n"
 "               Levels of boxes in the treemap (default: -d N if N is\n"
 "               1 or more, else 3).\n"
@@ -111,7 +112,8 @@ XB_STRATEGY_HELP
 "               -d N (default 1; with --by uid, gid or projid, each id\n"
 "               in it, default -d 0): disk usage and inodes then, now\n"
 "               and the change, largest growth first; moved\n"
-"               directories matched by inode.\n"
+"               directories matched by inode.  --svg FILE draws the\n"
+"               treemap of PATH coloured by each directory's growth.\n"
 "   --rows <n>  With --since: only the N rows that grew most and the\n"
 "               N that shrank most.\n"
 "   --help      Show this help.\n"
@@ -322,6 +324,7 @@ parse_options(struct du_run *r, int argc, char **argv)
 		case OPT_COLOR_BY:
 			ret = pick("--color-by", optarg, colors, &i);
 			r->color = (enum du_color_by)i;
+			r->color_given = true;
 			break;
 		case OPT_NCDU: r->ncdu_file.path = optarg; break;
 		case OPT_PROMETHEUS: r->prom_file.path = optarg; break;

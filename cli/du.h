@@ -80,6 +80,7 @@ struct du_run {
 	size_t			chart_lines;	/* --trend --svg --max-series;
 						   0: DU_CHART_LINES */
 	enum du_color_by	color;
+	bool			color_given;	/* --color-by */
 	bool			unreachable;
 	uint32_t		strategy;	/* --strategy */
 	unsigned int		threads;
@@ -171,6 +172,24 @@ enum xb_exit du_trend(struct du_run *r, const char *dir);
  * signal.
  */
 enum xb_exit du_since(struct du_run *r, const char *old, const char *new);
+
+/* --- du_since_svg.c ----------------------------------------------- */
+
+/* OLD's entry of NEW's directory @ino (@d, NULL: NEW has none), if it is
+ * the same directory (inode and generation, both reached from the top);
+ * else NULL. */
+const struct xb_sum_dir *du_since_old(const struct xb_summary *old,
+				      uint64_t ino,
+				      const struct xb_sum_dir *d);
+/*
+ * --since --svg: the treemap of @new's directories (sums[1], read from
+ * snapshot s[1]) down to r->svg_depth, coloured by their growth since
+ * @old (sum[0], s[0]), into r->svg_file.out; the heading "NEW since OLD".
+ * 0, -ENOMEM, -EBADMSG (a directory with no path), or the negative errno
+ * of writing.
+ */
+int du_since_svg(struct du_run *r, const char *old, const char *new,
+		 const struct xb_summary sum[2], struct xbulk_snap *const s[2]);
 
 /* --- du_since_by.c: one snapshot's sums per directory and id -------- */
 

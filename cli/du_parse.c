@@ -136,10 +136,10 @@ enum xb_exit
 du_check_conflicts(const struct du_run *r)
 {
 	/* what --trend and --since (no walk of PATH) cannot give: the
-	 * walk's other products, and du's lines' options */
-	const bool walk_files = r->top || r->svg_file.path ||
-				r->ncdu_file.path || r->prom_file.path ||
-				r->unreachable;
+	 * walk's other products (each draws its own --svg), and du's
+	 * lines' options */
+	const bool walk_only = r->top || r->ncdu_file.path ||
+			       r->prom_file.path || r->unreachable;
 	const bool line_opts = r->all || r->separate_dirs || r->threshold ||
 			       r->count_links || r->total || r->nul ||
 			       r->nexclude;
@@ -179,9 +179,13 @@ du_check_conflicts(const struct du_run *r)
 		{ r->trend && r->by_given && r->by > DU_BY_PROJID,
 		  "--trend and --by other than uid, gid or projid",
 		  " (a summary holds those)" },
-		{ r->since && (r->trend || walk_files),
-		  "--since and --trend, --top, --svg, --ncdu, --prometheus "
+		{ r->since && (r->trend || walk_only),
+		  "--since and --trend, --top, --ncdu, --prometheus "
 		  "or --unreachable", "" },
+		{ r->since && r->svg_file.path && (r->by_given ||
+						   r->color_given),
+		  "--since --svg and --by or --color-by",
+		  " (its colours are the growth)" },
 		{ r->since && line_opts,
 		  "--since and -a, -S, -t, -l, -c, -0 or --exclude",
 		  " (its rows are whole subtrees to a depth)" },

@@ -125,9 +125,7 @@ dir_rows(struct since *w)
 	int err = 0;
 
 	while (!err && (d = xbl_hash_next(&w->sum[1].dirs, &pos, &ino))) {
-		o = xbl_hash_get(&w->sum[0].dirs, ino);
-		if (o && (o->gen != d->gen || o->depth < 0))
-			o = NULL;
+		o = du_since_old(&w->sum[0], ino, d);
 		if (!within(d, max) && !(within(o, max) && d->depth >= 0))
 			continue;
 		if (!(row = new_row(&w->dirs, &w->ndirs, &w->dcap)))
@@ -460,11 +458,17 @@ open_new(struct du_run *r, const char *old, const char *path,
 	struct stat st;
 	enum xb_exit ret;
 
-	if (stat(path, &st) || !S_ISDIR(st.st_mode))
-		return open_file(path, s);
+	/* --svg's file first: one that cannot be written fails at once,
+	 * and never on the filesystem scanned */
+	if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
+		ret = du_file_open(&r->svg_file, NULL);
+		return ret ? ret : open_file(path, s);
+	}
 	if (xb_snap_open_fs("du", path, fs))
 		return XB_EXIT_FAILURE;
 	ret = xb_memory_check_fs(&r->mem, "du", *fs);
+	if (!ret)
+		ret = du_file_open(&r->svg_file, *fs);
 	if (ret)
 		return ret;
 	/* OLD on the filesystem scanned: not its own growth */
@@ -548,6 +552,19 @@ du_since(struct du_run *r, const char *old, const char *new)
 	}
 	if (!ret)
 		ret = print_rows(&w);
+	if (!ret && r->svg_file.out) {
+		err = du_since_svg(r, old, new, w.sum, w.s);
+		ret = du_file_close(&r->svg_file, err == -EBADMSG ? 0 : err);
+		if (err == -EBADMSG) {
+			xb_error("du", "a directory of a snapshot has no path "
+				 "(damaged)");
+			ret = XB_EXIT_FAILURE;
+		}
+		if (!ret)
+			ret = du_file_place(&r->svg_file);
+	}
+	/* not written whole: the old picture stays */
+	du_file_abort(&r->svg_file);
 	r->stats.completed = !ret;
 	if (w.s[1])
 		xb_run_stats_snap_memory(&r->stats, &r->mem, w.s[1]);

@@ -44,6 +44,7 @@ svg_node_free(struct svg_node *n)
 		svg_node_free(n->kids[i]);
 	free(n->kids);
 	free(n->path);
+	free(n->old_path);
 	free(n);
 }
 
@@ -69,7 +70,11 @@ cmp_bytes(const void *pa, const void *pb)
 	const struct svg_node *a = *(struct svg_node *const *)pa;
 	const struct svg_node *b = *(struct svg_node *const *)pb;
 
-	return (a->bytes < b->bytes) - (a->bytes > b->bytes);
+	if (a->bytes != b->bytes)
+		return a->bytes < b->bytes ? 1 : -1;
+	/* ties in path order: the picture is the same whatever order
+	 * the boxes came in (du --since's from a hash) */
+	return strcmp(a->path, b->path);
 }
 
 /* Keep the largest DU_SVG_KEEP boxes of @l (sorted), free the rest. */
@@ -83,6 +88,30 @@ trim(struct svg_level *l)
 		svg_node_free(l->v[i]);
 	if (l->n > DU_SVG_KEEP)
 		l->n = DU_SVG_KEEP;
+}
+
+static int push(struct svg_level *l, struct svg_node *n);
+
+void
+svg_node_keep(struct svg_node *n)
+{
+	struct svg_level l = { n->kids, n->nkids, n->nkids };
+
+	trim(&l);
+	n->nkids = l.n;
+}
+
+int
+du_svg_tree(struct du_svg *svg, struct svg_node *top)
+{
+	int err;
+
+	svg->total += top->bytes;
+	svg->total_inodes += top->inodes;
+	err = push(&svg->lvl[0], top);
+	if (err)
+		svg_node_free(top);
+	return err;
 }
 
 static int

@@ -24,6 +24,10 @@ struct svg_node {
 	bool		dir;
 	struct svg_node	**kids;		/* largest first */
 	size_t		nkids;
+	/* DU_COLOR_GROWTH (du --since --svg): its growth since OLD */
+	enum du_grown	grown;
+	uint64_t	then;		/* bytes at OLD */
+	char		*old_path;	/* DU_GROWN_MOVED: OLD's path */
 };
 
 /* The boxes of one depth waiting for their directory's post-order. */
@@ -40,6 +44,8 @@ struct du_svg {
 };
 
 void svg_node_free(struct svg_node *n);
+/* Sort @n's boxes largest first and keep the DU_SVG_KEEP largest. */
+void svg_node_keep(struct svg_node *n);
 
 /* --- svgtext.c ---------------------------------------------------- */
 

@@ -4,7 +4,8 @@
  * directory's boxes inside it under a header strip, boxes too small to
  * see merged into the directory's hatched "more" box, labels only where
  * they fit, a <title> tooltip on every box, and a legend of the colours:
- * the largest owners by name, or the age classes.
+ * the largest owners by name, the age classes, or du --since's growth
+ * scale.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -37,6 +38,22 @@ static const unsigned int owner_rgb[OWNER_COLORS] = {
 };
 #define OWNER_REST	0xcccccc
 
+/*
+ * Growth since OLD (DU_COLOR_GROWTH), ColorBrewer RdBu: grew in red,
+ * shrunk in blue, GROWTH_CLASSES each, darker for more bytes on a log
+ * scale (growth_class()); unchanged in neutral grey, a new directory in
+ * purple (PRGn) whatever its size.
+ */
+#define GROWTH_CLASSES	4
+static const unsigned int grew_rgb[GROWTH_CLASSES] = {
+	0xfddbc7, 0xf4a582, 0xd6604d, 0xb2182b,
+};
+static const unsigned int shrunk_rgb[GROWTH_CLASSES] = {
+	0xd1e5f0, 0x92c5de, 0x4393c3, 0x2166ac,
+};
+#define GROWTH_SAME	0xd9d9d9
+#define GROWTH_NEW	0xaf8dc3
+
 /* The "more" boxes: light grey, hatched, unlike any owner or age. */
 static const char more_defs[] =
 	"<defs><pattern id=\"more\" width=\"6\" height=\"6\" "
@@ -58,8 +75,98 @@ struct writer {
 	size_t			nowners;
 	uint64_t		rest_bytes;	/* owners past them */
 	bool			more;		/* a "more" box drawn */
+	/* DU_COLOR_GROWTH: the upper bound of each class's change, bytes */
+	uint64_t		bound[GROWTH_CLASSES];
 	int			err;	/* -ENOMEM: something left out */
 };
+
+/* The change of @n's bytes since OLD, and its size. */
+static int64_t
+growth_of(const struct svg_node *n, uint64_t *abs)
+{
+	*abs = n->bytes >= n->then ? n->bytes - n->then : n->then - n->bytes;
+	return (int64_t)(n->bytes - n->then);
+}
+
+/* Binary orders of magnitude of @v: 0 for 0, 1 for 1, 11 for 1024. */
+static unsigned int
+bits(uint64_t v)
+{
+	return v ? 64 - (unsigned int)__builtin_clzll(v) : 0;
+}
+
+/*
+ * The classes of change, on a log scale between the smallest change of
+ * a box drawn in full colour, @lo bytes, and the largest, @hi (grown or
+ * shrunk alike): their binary orders of magnitude (bits()) split in
+ * GROWTH_CLASSES equal parts, class k holding the changes up to
+ * w->bound[k] (a power of two, at least twice the class before), the
+ * last one the rest.  So a change a thousandth of the largest still
+ * shows, and the same changes give the same picture.
+ */
+static void
+growth_bounds(struct writer *w, uint64_t lo, uint64_t hi)
+{
+	unsigned int b0 = lo ? bits(lo) - 1 : 0, b1 = bits(hi), k;
+	uint64_t b;
+
+	for (k = 0; k < GROWTH_CLASSES; k++) {
+		b = (uint64_t)1 << (b0 + (b1 - b0) * (k + 1) / GROWTH_CLASSES);
+		if (k && b <= w->bound[k - 1])
+			b = 2 * w->bound[k - 1];
+		w->bound[k] = k + 1 == GROWTH_CLASSES || b > hi ? hi : b;
+	}
+}
+
+/* The class (0 to 3) of a change of @abs bytes, not 0. */
+static size_t
+growth_class(const struct writer *w, uint64_t abs)
+{
+	size_t k = 0;
+
+	while (k + 1 < GROWTH_CLASSES && abs > w->bound[k])
+		k++;
+	return k;
+}
+
+/* The smallest and largest changes (not 0) of the boxes under @n drawn
+ * in full colour, those without boxes inside, new ones aside: a
+ * directory's change is its boxes' summed, and would take the scale. */
+static void
+growth_range(const struct svg_node *n, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t abs = 0;
+	size_t i;
+
+	if (!n->nkids && n->grown != DU_GROWN_NEW)
+		growth_of(n, &abs);
+	if (abs && (!*lo || abs < *lo))
+		*lo = abs;
+	if (abs > *hi)
+		*hi = abs;
+	for (i = 0; i < n->nkids; i++)
+		growth_range(n->kids[i], lo, hi);
+}
+
+/* data-growth's word for @n, and its colour into *@rgb. */
+static const char *
+growth_color(const struct writer *w, const struct svg_node *n,
+	     unsigned int *rgb)
+{
+	uint64_t abs;
+	int64_t d = growth_of(n, &abs);
+
+	if (n->grown == DU_GROWN_NEW) {
+		*rgb = GROWTH_NEW;
+		return "new";
+	}
+	if (!d) {
+		*rgb = GROWTH_SAME;
+		return "same";
+	}
+	*rgb = (d > 0 ? grew_rgb : shrunk_rgb)[growth_class(w, abs)];
+	return d > 0 ? "grew" : "shrunk";
+}
 
 /* "#rrggbb" of @rgb, mixed 65% towards white if @light. */
 static void
@@ -85,6 +192,8 @@ fill_of(const struct writer *w, const struct svg_node *n, bool light,
 
 	if (svg->o.color == DU_COLOR_AGE) {
 		rgb = age_rgb[du_age_class(svg->o.now, n->time)];
+	} else if (svg->o.color == DU_COLOR_GROWTH) {
+		growth_color(w, n, &rgb);
 	} else {
 		for (i = 0; i < w->nowners; i++)
 			if (w->owner[i].uid == n->uid)
@@ -205,6 +314,44 @@ owner_name(const struct writer *w, uint32_t uid, char *num)
 	return num;
 }
 
+/* A signed change "+1.5M" (or "-"), and its bytes, into @buf. */
+static void
+change_text(const struct writer *w, const struct svg_node *n, char *buf,
+	    size_t len)
+{
+	char size[DU_UNITS_MAX];
+	uint64_t abs;
+	int64_t d = growth_of(n, &abs);
+
+	du_units_format(size, abs, &w->units);
+	if (!d)
+		snprintf(buf, len, "none");
+	else
+		snprintf(buf, len, "%s%s (%+lld bytes)", d < 0 ? "-" : "+",
+			 size, (long long)d);
+}
+
+/* The tooltip's lines of growth: then, the change, the old path. */
+static void
+growth_lines(struct writer *w, const struct svg_node *n)
+{
+	char size[DU_UNITS_MAX], change[DU_UNITS_MAX + 40];
+
+	if (n->grown == DU_GROWN_NEW) {
+		fputs("\nthen: not there (new)", w->f);
+	} else {
+		du_units_format(size, n->then, &w->units);
+		fprintf(w->f, "\nthen: %s (%llu bytes)", size,
+			(unsigned long long)n->then);
+	}
+	change_text(w, n, change, sizeof(change));
+	fprintf(w->f, "\nchange: %s", change);
+	if (n->grown == DU_GROWN_MOVED && n->old_path) {
+		fputs("\nmoved from ", w->f);
+		svg_put_text(w->f, n->old_path);
+	}
+}
+
 static void
 tooltip(struct writer *w, const char *prefix, const char *what,
 	uint64_t bytes, const struct svg_node *n)
@@ -220,8 +367,12 @@ tooltip(struct writer *w, const char *prefix, const char *what,
 	du_units_format(size, bytes, &w->units);
 	fprintf(w->f, "<title>%s", prefix);
 	svg_put_text(w->f, what);
-	fprintf(w->f, "\n%s (%llu bytes)", size, (unsigned long long)bytes);
-	if (n) {
+	fprintf(w->f, "\n%s%s (%llu bytes)",
+		n && w->svg->o.color == DU_COLOR_GROWTH ? "now: " : "", size,
+		(unsigned long long)bytes);
+	if (n && w->svg->o.color == DU_COLOR_GROWTH) {
+		growth_lines(w, n);
+	} else if (n) {
 		fputs("\nowner: ", w->f);
 		svg_put_text(w->f, owner_name(w, n->uid, num));
 		t = (time_t)n->time;
@@ -360,6 +511,10 @@ draw(struct writer *w, const struct svg_node *n, const struct du_rect *r,
 	fprintf(w->f, "<g data-id=\"%lu\" data-parent=\"%lu\" "
 		"data-bytes=\"%llu\" data-kind=\"%s\"", id, parent,
 		(unsigned long long)n->bytes, n->dir ? "dir" : "file");
+	if (w->svg->o.color == DU_COLOR_GROWTH)
+		fprintf(w->f, " data-then=\"%llu\" data-growth=\"%s\"",
+			(unsigned long long)n->then,
+			growth_color(w, n, &(unsigned int){ 0 }));
 	if (open)
 		fprintf(w->f, " data-inner=\"%.4f %.4f %.4f %.4f\"", inner.x,
 			inner.y, inner.w, inner.h);
@@ -394,6 +549,42 @@ legend_item(struct writer *w, double *x, double y, double right,
 	return true;
 }
 
+/* The growth scale: the classes' bounds, shrunk (most first) to grew,
+ * in du -h units; new directories; what was deleted. */
+static bool
+growth_legend(struct writer *w, double *x, double y, double right)
+{
+	char fill[16], text[64 + DU_UNITS_MAX], size[DU_UNITS_MAX];
+	bool fits = true;
+	int c;
+
+	/* left to right: shrunk most, ..., unchanged, ..., grew most;
+	 * each swatch labelled with the largest change of its class */
+	for (c = -GROWTH_CLASSES; fits && c <= GROWTH_CLASSES; c++) {
+		unsigned int rgb = c < 0 ? shrunk_rgb[-c - 1] :
+				   c > 0 ? grew_rgb[c - 1] : GROWTH_SAME;
+
+		if (c)
+			du_units_format(size, w->bound[abs(c) - 1], &w->units);
+		snprintf(text, sizeof(text), "%s%s", c < 0 ? "-" : "+", size);
+		color_text(rgb, false, fill);
+		fits = legend_item(w, x, y, right, fill, c ? text :
+				   "unchanged");
+	}
+	if (fits) {
+		color_text(GROWTH_NEW, false, fill);
+		fits = legend_item(w, x, y, right, fill, "new");
+	}
+	if (fits) {
+		du_units_format(size, w->svg->o.deleted, &w->units);
+		snprintf(text, sizeof(text), "deleted: %s in %llu %s", size,
+			 (unsigned long long)w->svg->o.ndeleted,
+			 w->svg->o.ndeleted == 1 ? "directory" : "directories");
+		fits = legend_item(w, x, y, right, "#ffffff", text);
+	}
+	return fits;
+}
+
 static void
 legend(struct writer *w, double y)
 {
@@ -404,6 +595,8 @@ legend(struct writer *w, double y)
 	bool fits = true;
 	size_t k;
 
+	if (w->svg->o.color == DU_COLOR_GROWTH)
+		fits = growth_legend(w, &x, y, right);
 	if (w->svg->o.color == DU_COLOR_AGE) {
 		for (k = 0; fits && k < DU_AGE_CLASSES; k++) {
 			color_text(age_rgb[k], false, fill);
@@ -461,6 +654,12 @@ du_svg_write(struct du_svg *svg, FILE *f)
 
 	if (svg->o.color == DU_COLOR_OWNER)
 		rank_owners(&w, &top);
+	if (svg->o.color == DU_COLOR_GROWTH) {
+		uint64_t lo = 0, hi = 0;
+
+		growth_range(&top, &lo, &hi);
+		growth_bounds(&w, lo, hi);
+	}
 	du_units_format(size, svg->total, &w.units);
 	svg_begin(f, svg->o.width, svg->o.height, more_defs);
 	fputs("<text x=\"8\" y=\"17\" font-size=\"14\">", f);

@@ -29,6 +29,15 @@ enum du_color_by {
 	DU_COLOR_OWNER,	/* a colour for each of the 10 owners of
 				   the most bytes drawn, one for the rest */
 	DU_COLOR_AGE,	/* the age classes of --by age */
+	DU_COLOR_GROWTH,	/* du --since --svg: growth since OLD
+				   (cli/du_since_svg.c) */
+};
+
+/* What became of a box's directory since OLD (DU_COLOR_GROWTH). */
+enum du_grown {
+	DU_GROWN_SAME,		/* there, at the same path */
+	DU_GROWN_MOVED,		/* there, at another path */
+	DU_GROWN_NEW,		/* not in OLD */
 };
 
 struct du_svg_opts {
@@ -42,6 +51,9 @@ struct du_svg_opts {
 	 * returning NULL: the number). */
 	const char	*(*owner_name)(void *arg, uint32_t uid);
 	void		*arg;
+	/* DU_COLOR_GROWTH: what the legend states besides the scale */
+	uint64_t	deleted;	/* bytes of OLD's directories gone */
+	uint64_t	ndeleted;	/* ... how many (the highest each) */
 };
 
 /*
@@ -72,6 +84,14 @@ int du_svg_charge(struct du_svg *svg, const struct xbulk_entry *e,
  * are missing).
  */
 int du_svg_write(struct du_svg *svg, FILE *f);
+/**
+ * du_svg_tree() - draw @top's boxes (a directory tree built by the
+ * caller, each node from calloc(), paths from malloc()) as the picture's
+ * one operand, instead of charged entries; @svg owns it from here.
+ * Return: 0 or -ENOMEM (@top freed).
+ */
+struct svg_node;
+int du_svg_tree(struct du_svg *svg, struct svg_node *top);
 /** du_svg_free() - release @svg (NULL is fine). */
 void du_svg_free(struct du_svg *svg);
 

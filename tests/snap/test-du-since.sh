@@ -14,6 +14,12 @@
 #     -d 64 with the rule; a hard link across directories against the
 #     documented rule (charged to its lowest (parent, name) name);
 #   - -d 1 (the default), -d 0 (--by's default), --rows, -h, -o csv;
+#   - --svg: the treemap coloured by growth, offline and live: xmllint,
+#     areas and labels (check_du.py), each directory's colour class and
+#     figures against its row, the legend's scale and deleted space
+#     (check_growthmap.py), known directories grew, shrunk, new and
+#     unchanged, a moved one's old path and a name not UTF-8 in its
+#     tooltip, mode 0600, the same picture twice, rsvg-convert to PNG;
 #   - refused, one line, exit status 1: OLD of another filesystem, NEW
 #     older than OLD, a damaged OLD, a missing one, a directory that is
 #     no mount point; exit status 2 for
@@ -32,7 +38,7 @@ ODD=$'odd\xff'
 
 # --- the tree at OLD
 mkdir -p "$M"/home/alice/proj/{src,doc} "$M"/home/bob "$M"/data \
-	"$M"/shared "$M"/old/sub "$M/$ODD"
+	"$M"/shared "$M"/old/sub "$M/$ODD" "$M"/keep "$M"/shrink
 chown 1001:100 "$M"/home/alice "$M"/home/alice/proj{,/src,/doc}
 chown 1002:100 "$M"/home/bob
 for f in a b c; do
@@ -48,6 +54,9 @@ head -c 30000 /dev/urandom >"$M/shared/x"
 ln "$M/shared/x" "$M/home/bob/x.link"		# across directories
 ln "$M/data/a.bin" "$M/data/a.again"		# within one
 head -c 3000 /dev/urandom >"$M/$ODD/f"
+head -c 60000 /dev/urandom >"$M/keep/k"		# --svg: unchanged
+head -c 60000 /dev/urandom >"$M/shrink/s1"	# --svg: shrunk
+head -c 20000 /dev/urandom >"$M/shrink/s2"
 sync
 
 # list SIDE: find's and GNU du's view of the tree
@@ -87,6 +96,7 @@ mv "$M/$ODD" "$M/data/$ODD"
 chown -R 1002:100 "$M/home/bob/proj"
 chown 1003 "$M/data/b.bin"
 truncate -s 0 "$M/home/bob/b.txt"
+rm "$M/shrink/s1"
 sync
 list new
 "$XBULK" snapshot "$M" "$T/new.xbs" || xb_die "snapshot NEW: $?"
@@ -170,6 +180,41 @@ sys.exit(v != sorted(v, reverse=True) or len(v) < 10)' "$W/$fig.rows" "$fig" ||
 done
 ok
 
+# --- --svg: the treemap coloured by growth, offline then live
+for tool in xmllint rsvg-convert; do
+	command -v $tool >/dev/null || xb_die "$tool not installed (scripts/deps)"
+done
+CHECK_DU=$TOP/tests/integration/check_du.py
+# labels are measured with DejaVu Sans's widths (as test-du.sh does)
+AREAS=1
+/usr/bin/python3 -c 'import fontTools' 2>/dev/null || {
+	AREAS=
+	echo "du-since: no python3-fonttools: --svg's areas and labels not checked (scripts/deps)" >&2
+}
+since svg.out -d 64 -h --svg "$T/g.svg" "$T/new.xbs"
+cmp -s "$W/svg.out" "$W/text" || xb_die "--svg changed the rows"
+since svg.out -d 64 -h --svg "$T/g2.svg" "$T/new.xbs"
+cmp "$T/g.svg" "$T/g2.svg" || xb_die "--svg: not the same picture twice"
+[[ $(stat -c %a "$T/g.svg") == 600 ]] || xb_die "--svg: mode not 0600"
+since svg.live --svg "$T/live.svg" --svg-depth 2 -j 2 "$M"
+for svg in "$T/g.svg" "$T/live.svg"; do
+	xmllint --noout "$svg" || xb_die "xmllint $svg"
+	[[ -z $AREAS ]] || /usr/bin/python3 "$CHECK_DU" svg "$svg" >/dev/null ||
+		xb_die "areas: $svg"
+	python3 "$TOP/tests/snap/check_growthmap.py" "$svg" "$W/file.rows" \
+		home/bob=grew shrink=shrunk keep=same new=new \
+		home/carol=new || xb_die "growth: $svg"
+	ok
+done
+grep -q 'moved from home/alice/proj<' "$T/g.svg" ||
+	xb_die "--svg: the moved project's old path"
+grep -q $'data/odd\xef\xbf\xbd\nnow: ' "$T/g.svg" &&
+	grep -q $'moved from odd\xef\xbf\xbd<' "$T/g.svg" ||
+	xb_die "--svg: the name that is not UTF-8: $(grep -a odd "$T/g.svg")"
+rsvg-convert -o "$T/g.png" "$T/g.svg" || xb_die "rsvg-convert"
+python3 "$CHECK_DU" png "$T/g.png" >/dev/null || xb_die "--svg: blank PNG"
+ok
+
 # --- refused
 mkdir "$T/m2"
 truncate -s 300M "$T/other.img"
@@ -220,5 +265,8 @@ usage()
 usage 'rows needs --since' --rows 3 "$M"
 usage 'since and --by' --since "$T/old.xbs" --by type "$M"
 usage 'since OLD takes one PATH' --since "$T/old.xbs" "$M" "$M"
+usage 'svg and --by' --since "$T/old.xbs" --svg "$T/x.svg" --by uid "$M"
+usage 'since and --trend, --top' --since "$T/old.xbs" --top 3 "$M"
+[[ ! -e $T/x.svg ]] || xb_die "--svg written on a usage error"
 
 echo "du-since: $pass checks passed"
