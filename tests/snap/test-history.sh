@@ -7,7 +7,8 @@
 #     (test-only: no clock is read, no second waited for);
 #   - the directory is made 0700 whatever the umask, its files 0600;
 #   - a summary's totals per directory (to --summary-depth) and per uid,
-#     gid and project match what find and du count on the same tree;
+#     gid and project match what find, GNU du and xbulk du --by count
+#     on the same tree;
 #   - refused, one line, exit status 2, nothing written: a directory of
 #     another user, one others may write, a symbolic link as DIR, a
 #     symbolic link or another user's file at this run's name (both left
@@ -107,10 +108,10 @@ ok
 
 # --- the summary's figures against find and du
 S=$H/$(stamp 6).summary.jsonl
-python3 - "$S" "$M" <<'EOF' || xb_die "summary check failed"
+python3 - "$S" "$M" "$XBULK" <<'EOF' || xb_die "summary check failed"
 import json, os, subprocess, sys
 
-path, mnt = sys.argv[1:]
+path, mnt, xbulk = sys.argv[1:]
 lines = [json.loads(l) for l in open(path)]
 head = lines[0]
 assert head["kind"] == "summary" and head["version"] == 1, head
@@ -143,6 +144,15 @@ for kind in ("uid", "gid", "projid"):
 assert ids[("uid", 1000)]["inodes"] == 3, ids
 assert ids[("gid", 1001)]["inodes"] == 3, ids
 assert ids[("projid", 7)]["inodes"] == 3, ids
+# each id's totals are du --by's of the same moment
+for kind in ("uid", "gid", "projid"):
+    out = subprocess.check_output(
+        [xbulk, "du", "--by", kind, "-s", "-o", "jsonl", mnt])
+    want = {r["key"]: (r["inodes"], r["disk_bytes"], r["apparent_bytes"])
+            for r in map(json.loads, out.splitlines())}
+    got = {i: (l["inodes"], l["bytes"], l["apparent"])
+           for (k, i), l in ids.items() if k == kind}
+    assert got == want, (kind, got, want)
 EOF
 ok
 # --summary-depth 1: no a/x
