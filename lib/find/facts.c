@@ -51,8 +51,11 @@ xf_type_letter(uint32_t mode)
 uint64_t
 xf_ino(const struct xbulk_entry *file)
 {
+	/* a mount point over a file: the covered file's (find's d_ino); a
+	 * symbolic link -L followed onto another filesystem is no mount
+	 * point's entry: its target's */
 	if ((file->flags & XBULK_ENTRY_MOUNT) && file->dtype != DT_DIR &&
-	    file->dtype != DT_UNKNOWN)
+	    file->dtype != DT_UNKNOWN && file->dtype != DT_LNK)
 		return file->dino;
 	return file->bs->bs_ino;
 }

@@ -254,6 +254,16 @@ mount -t tmpfs -o noatime tmpfs "$TM"
 xb_at_exit "umount -l '$TM' 2>/dev/null || true"
 lmake "$TM/l"
 lcheck tmpfs "$TM/l"
+# -L onto another filesystem: a link on the XFS to a directory (and a
+# file) on the tmpfs is its target, as find -L -xdev sees it: -type d
+# matches it and %i is the target's, not the link's (no mount point)
+mkdir -p "$M/lx" "$TM/tdir"
+echo x >"$TM/tfile"
+ln -s "$TM/tdir" "$M/lx/to-tmpfs"
+ln -s "$TM/tfile" "$M/lx/to-tfile"
+where="-L onto a tmpfs"
+gnu -L "$M/lx" -xdev -type d
+gnu -L "$M/lx" -xdev -printf '%p %y %Y %i %n\n'
 # a directory of more than 10,000 entries: fts sorts it by inode on XFS,
 # not on tmpfs
 mkdir "$TM/big" "$M/big2"
