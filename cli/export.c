@@ -25,8 +25,8 @@ static const char help[] =
 "              A SQLite database with the tables fs, inodes and entries,\n"
 "              indexed on inode and path.\n"
 "   --csv <dir>\n"
-"              inodes.csv and entries.csv in this directory, every row\n"
-"              with the filesystem's UUID.\n"
+"              inodes.csv and entries.csv in this directory, which\n"
+"              must exist, every row with the filesystem's UUID.\n"
 XB_STATS_HELP
 "              (export: the rows and bytes written, peak RSS, times.)\n"
 XB_PROGRESS_HELP
