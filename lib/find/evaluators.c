@@ -138,10 +138,8 @@ xf_eval_type(struct xbulk_find *f, const struct xf_node *n,
 
 	(void)f;
 	/* find -type reads the directory entry's type: at a mount over a
-	 * file, the covered file's; not at a symbolic link -L followed onto
-	 * another filesystem (nothing is mounted over a link): its target's */
-	if ((file->flags & XBULK_ENTRY_MOUNT) && file->dtype != DT_UNKNOWN &&
-	    file->dtype != DT_LNK)
+	 * file, the covered file's */
+	if (xf_covered(file))
 		mode = DTTOIF(file->dtype);
 	return type_is(n, mode);
 }

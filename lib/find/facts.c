@@ -48,14 +48,20 @@ xf_type_letter(uint32_t mode)
 	}
 }
 
+bool
+xf_covered(const struct xbulk_entry *file)
+{
+	/* nothing is mounted over a symbolic link: one -L followed onto
+	 * another filesystem is flagged a mount point, but is its target */
+	return (file->flags & XBULK_ENTRY_MOUNT) &&
+	       file->dtype != DT_UNKNOWN && file->dtype != DT_LNK;
+}
+
 uint64_t
 xf_ino(const struct xbulk_entry *file)
 {
-	/* a mount point over a file: the covered file's (find's d_ino); a
-	 * symbolic link -L followed onto another filesystem is no mount
-	 * point's entry: its target's */
-	if ((file->flags & XBULK_ENTRY_MOUNT) && file->dtype != DT_DIR &&
-	    file->dtype != DT_UNKNOWN && file->dtype != DT_LNK)
+	/* a mount point over a file: the covered file's (find's d_ino) */
+	if (xf_covered(file) && file->dtype != DT_DIR)
 		return file->dino;
 	return file->bs->bs_ino;
 }

@@ -39,6 +39,9 @@ const char *xf_user_name(struct xbulk_find *f, uint32_t uid);
 const char *xf_group_name(struct xbulk_find *f, uint32_t gid);
 /* Type letter of find's %y and -type ("f", "d", ..., "U"). */
 char xf_type_letter(uint32_t mode);
+/* Do @file's directory entry facts (dtype, dino) stand for a file a
+ * mount covers, as find reads them? */
+bool xf_covered(const struct xbulk_entry *file);
 /* The inode number of find's -inum and %i: the directory entry's (at a
  * mount over a file, the covered file's, as find reads d_ino there). */
 uint64_t xf_ino(const struct xbulk_entry *file);
