@@ -55,7 +55,8 @@ struct xbn_spill {
  * strategy, the plain walk): a question about one directory allocates a
  * few blocks and touches a few pages of each; faulting each 2 MiB in
  * ahead took 1.2 ms of `find LEAF -maxdepth 1 -size -1k`'s 3.0 ms (GNU
- * find: 1.4 ms).  The scan keeps 0: faulting its first 8 MiB page by
+ * find: 1.4 ms; strace -T and best of 30 runs, cached, beside other
+ * work: a check; the subtree suite's figures are the benchmark).  The scan keeps 0: faulting its first 8 MiB page by
  * page cost a whole-filesystem snapshot 2-5% hot (docs/performance.md,
  * "Issue 26's figures").
  */
